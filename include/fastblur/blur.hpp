@@ -1,0 +1,99 @@
+#pragma once
+/// @file
+/// The blur entry point.
+///
+/// Contract (the same for every operation in fastblur):
+///  - src and dst are views over caller memory; dst may be the same view as src (in place).
+///    Views that overlap in any other way are copied first, so the result is as if out of place.
+///  - src and dst must have the same extents and channels; element types may differ (the result is
+///    converted; integer outputs are rounded to nearest and saturated).
+///  - axes: x, y, z = 0, 1, 2. A sigma of 0 (or a radius of 0) leaves that axis alone.
+///  - borders are those of scipy.ndimage, per axis; constant uses cval.
+///  - threads = 0 uses every core OpenMP offers; 1 runs on the calling thread.
+///  - errors are thrown as fastblur::Error subclasses (error.hpp); dst is unspecified after an
+///    error only if the error came after writing began, which happens only for OutOfMemory.
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "fastblur/view.hpp"
+
+namespace fastblur {
+
+/// How values beyond the edge are made, exactly as scipy.ndimage defines them.
+enum class Border {
+  reflect,   ///< d c b a | a b c d | d c b a  (half-sample symmetric; the default)
+  mirror,    ///< d c b | a b c d | c b a      (whole-sample symmetric)
+  nearest,   ///< a a a | a b c d | d d d
+  wrap,      ///< b c d | a b c d | a b c      (periodic)
+  constant,  ///< k k k | a b c d | k k k      (k = cval)
+};
+std::string_view to_string(Border border) noexcept;
+/// Parses "reflect", "mirror", "nearest", "wrap", "constant"; throws InvalidArgument.
+Border parse_border(std::string_view name);
+
+/// Which algorithm computes the blur.
+enum class Algorithm {
+  automatic,  ///< the planner's choice: exact (fir) at the default tolerance of 0
+  fir,        ///< exact separable convolution with the sampled, normalised Gaussian
+};
+std::string_view to_string(Algorithm algorithm) noexcept;
+/// Parses an algorithm name ("auto", "fir"); throws InvalidArgument naming the known ones.
+Algorithm parse_algorithm(std::string_view name);
+
+/// One entry of the algorithm registry: the CLI help and the bindings are generated from it.
+struct AlgorithmInfo {
+  Algorithm id;
+  std::string_view name;
+  std::string_view summary;
+};
+/// Every algorithm this build knows, in a stable order.
+const std::vector<AlgorithmInfo>& algorithms();
+
+struct BlurSpec {
+  /// Standard deviation in pixels along x, y, z; 0 leaves the axis alone.
+  std::array<double, 3> sigma{0.0, 0.0, 0.0};
+  /// Border mode along x, y, z.
+  std::array<Border, 3> border{Border::reflect, Border::reflect, Border::reflect};
+  /// The value outside the image for Border::constant.
+  double cval = 0.0;
+  /// Kernel radius = int(truncate * sigma + 0.5), as in scipy, unless `radius` is given.
+  double truncate = 4.0;
+  /// Explicit kernel radius per axis; overrides truncate.
+  std::array<std::optional<int>, 3> radius{};
+  Algorithm algorithm = Algorithm::automatic;
+  /// 0 = all cores.
+  int threads = 0;
+
+  /// The same sigma on every axis of a 2D image (z untouched).
+  static BlurSpec isotropic_2d(double sigma) {
+    BlurSpec s;
+    s.sigma = {sigma, sigma, 0.0};
+    return s;
+  }
+  /// The same sigma on all three axes.
+  static BlurSpec isotropic_3d(double sigma) {
+    BlurSpec s;
+    s.sigma = {sigma, sigma, sigma};
+    return s;
+  }
+  /// Sets one border mode for every axis.
+  BlurSpec& with_border(Border b) {
+    border = {b, b, b};
+    return *this;
+  }
+};
+
+/// The largest radius fastblur accepts on one axis (beyond it the kernel table alone would not fit
+/// in memory sensibly); larger requests throw InvalidArgument.
+inline constexpr int kMaxRadius = 1 << 24;
+
+/// The radius used along `axis` for this spec: explicit radius or int(truncate*sigma + 0.5), or 0 for
+/// an axis with sigma 0. Throws InvalidArgument for a bad sigma, truncate or radius.
+int effective_radius(const BlurSpec& spec, int axis);
+
+/// Blurs src into dst (see the contract above).
+void blur(const View& src, const View& dst, const BlurSpec& spec);
+
+}  // namespace fastblur

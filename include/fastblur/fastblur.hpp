@@ -1,0 +1,10 @@
+#pragma once
+/// @file
+/// Umbrella header: everything public in fastblur.
+#include "fastblur/analysis.hpp"
+#include "fastblur/blur.hpp"
+#include "fastblur/error.hpp"
+#include "fastblur/kernel.hpp"
+#include "fastblur/reference.hpp"
+#include "fastblur/version.hpp"
+#include "fastblur/view.hpp"

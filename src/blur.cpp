@@ -1,0 +1,72 @@
+// The public entry point: validates, derives radii, and hands the work to the chosen algorithm.
+#include <cmath>
+#include <string>
+
+#include "cpu/fir.hpp"
+#include "fastblur/blur.hpp"
+#include "fastblur/error.hpp"
+#include "fastblur/kernel.hpp"
+
+namespace fastblur {
+
+const std::vector<AlgorithmInfo>& algorithms() {
+  static const std::vector<AlgorithmInfo> list{
+      {Algorithm::automatic, "auto", "the planner's choice; exact (fir) unless a tolerance allows an approximation"},
+      {Algorithm::fir, "fir", "exact separable convolution with the sampled, normalised Gaussian (O(radius) per pixel)"},
+  };
+  return list;
+}
+
+std::string_view to_string(Algorithm algorithm) noexcept {
+  for (const auto& a : algorithms())
+    if (a.id == algorithm) return a.name;
+  return "?";
+}
+
+Algorithm parse_algorithm(std::string_view name) {
+  std::string known;
+  for (const auto& a : algorithms()) {
+    if (a.name == name) return a.id;
+    known += (known.empty() ? "" : ", ") + std::string(a.name);
+  }
+  throw InvalidArgument("unknown algorithm '" + std::string(name) + "': expected one of " + known);
+}
+
+int effective_radius(const BlurSpec& spec, int axis) {
+  const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
+  const char* names[] = {"x", "y", "z"};
+  if (!std::isfinite(sigma) || sigma < 0.0)
+    throw InvalidArgument(std::string("sigma along ") + names[axis] + " is " + std::to_string(sigma) +
+                          ": expected a finite value >= 0");
+  if (!std::isfinite(spec.truncate) || spec.truncate < 0.0)
+    throw InvalidArgument("truncate is " + std::to_string(spec.truncate) + ": expected a finite value >= 0");
+  const auto& r = spec.radius[static_cast<std::size_t>(axis)];
+  if (r && (*r < 0 || *r > kMaxRadius))
+    throw InvalidArgument(std::string("radius along ") + names[axis] + " is " + std::to_string(*r) +
+                          ": expected 0.." + std::to_string(kMaxRadius));
+  if (sigma <= 1e-15) return 0;  // scipy leaves such an axis alone
+  return r ? *r : kernel::radius_from_truncate(sigma, spec.truncate);
+}
+
+void blur(const View& src, const View& dst, const BlurSpec& spec) {
+  validate_source(src);
+  validate_destination(dst);
+  if (src.extent != dst.extent || src.channels != dst.channels)
+    throw InvalidArgument("source and destination differ in shape: " + std::to_string(src.width()) + "x" +
+                          std::to_string(src.height()) + "x" + std::to_string(src.depth()) + "x" +
+                          std::to_string(src.channels) + " vs " + std::to_string(dst.width()) + "x" +
+                          std::to_string(dst.height()) + "x" + std::to_string(dst.depth()) + "x" +
+                          std::to_string(dst.channels));
+  if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
+  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
+  const std::array<int, 3> radius{effective_radius(spec, 0), effective_radius(spec, 1), effective_radius(spec, 2)};
+  switch (spec.algorithm) {
+    case Algorithm::automatic:
+    case Algorithm::fir:
+      cpu::fir_blur(src, dst, spec, radius);
+      return;
+  }
+  throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) + " is not available on the CPU");
+}
+
+}  // namespace fastblur

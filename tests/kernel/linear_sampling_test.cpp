@@ -1,0 +1,108 @@
+// Seed 003, appendix A: the bilinear pairs, applied with exact linear interpolation, reproduce the
+// original kernel's output.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "fastblur/kernel.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur::kernel {
+namespace {
+
+double lerp_at(const std::vector<double>& s, double x) {
+  const double i = std::floor(x), f = x - i;
+  const auto k = static_cast<std::size_t>(i);
+  return f == 0.0 ? s[k] : (1.0 - f) * s[k] + f * s[k + 1];
+}
+
+TEST(LinearSampling1D, ReproducesAnyKernel) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int len : {1, 2, 3, 8, 31})
+    for (bool mixed_signs : {false, true}) {
+      std::vector<double> w(len), signal(200);
+      for (double& v : w) v = mixed_signs ? u(rng) : std::abs(u(rng));
+      for (double& v : signal) v = u(rng);
+      const int first = -len / 2;
+      const auto taps = linear_sampling_1d(w, first);
+      if (!mixed_signs) {
+        EXPECT_EQ(taps.size(), static_cast<std::size_t>((len + 1) / 2));
+      }
+      for (int x = 50; x < 150; ++x) {
+        double direct = 0.0, paired = 0.0;
+        for (int k = 0; k < len; ++k) direct += w[k] * signal[x + first + k];
+        for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
+        ASSERT_NEAR(paired, direct, 1e-12) << "len " << len << " mixed " << mixed_signs;
+      }
+    }
+}
+
+TEST(LinearSampling1D, GaussianSymmetricPairs) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> signal(400);
+  for (double& v : signal) v = u(rng);
+  for (double sigma : {0.8, 2.0, 5.3, 20.0}) {
+    const int r = radius_from_truncate(sigma, 4.0);
+    const auto w = gaussian_weights(sigma, r);
+    const auto taps = linear_sampling_gaussian(sigma, r);
+    EXPECT_EQ(taps.size(), static_cast<std::size_t>(1 + 2 * ((r + 1) / 2)));  // seed 003: about N/2 + 1
+    double total = 0.0;
+    for (std::size_t i = 0; i < taps.size(); ++i) {
+      total += taps[i].weight;
+      EXPECT_DOUBLE_EQ(taps[i].offset, -taps[taps.size() - 1 - i].offset);
+    }
+    EXPECT_NEAR(total, 1.0, 1e-14);
+    for (int x = 100; x < 300; ++x) {
+      double direct = 0.0, paired = 0.0;
+      for (int k = -r; k <= r; ++k) direct += w[k + r] * signal[x + k];
+      for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
+      ASSERT_NEAR(paired, direct, 1e-12) << sigma;
+    }
+  }
+}
+
+double bilerp_at(const std::vector<double>& img, int width, double x, double y) {
+  const double ix = std::floor(x), iy = std::floor(y), fx = x - ix, fy = y - iy;
+  const auto at = [&](double xx, double yy) { return img[static_cast<std::size_t>(yy) * width + static_cast<std::size_t>(xx)]; };
+  double v = (1 - fx) * (1 - fy) * at(ix, iy);
+  if (fx) v += fx * (1 - fy) * at(ix + 1, iy);
+  if (fy) v += (1 - fx) * fy * at(ix, iy + 1);
+  if (fx && fy) v += fx * fy * at(ix + 1, iy + 1);
+  return v;
+}
+
+TEST(LinearSampling2D, GaussianQuadsAndArbitraryKernels) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const int W = 64;
+  std::vector<double> img(W * W);
+  for (double& v : img) v = u(rng);
+  struct Case { int cols, rows; bool gaussian; };
+  for (const auto& c : {Case{5, 5, true}, Case{9, 7, true}, Case{4, 3, false}, Case{7, 6, false}}) {
+    std::vector<double> k(static_cast<std::size_t>(c.cols * c.rows));
+    if (c.gaussian) {
+      const auto wx = gaussian_weights(1.3, c.cols / 2), wy = gaussian_weights(0.9, c.rows / 2);
+      for (int y = 0; y < c.rows; ++y)
+        for (int x = 0; x < c.cols; ++x) k[y * c.cols + x] = wx[x] * wy[y];
+    } else {
+      for (double& v : k) v = u(rng);
+    }
+    const int fx = -c.cols / 2, fy = -c.rows / 2;
+    const auto taps = linear_sampling_2d(k, c.cols, c.rows, fx, fy);
+    if (c.gaussian) EXPECT_EQ(taps.size(), static_cast<std::size_t>(((c.cols + 1) / 2) * ((c.rows + 1) / 2)));
+    for (int y = 20; y < 40; ++y)
+      for (int x = 20; x < 40; ++x) {
+        double direct = 0.0, paired = 0.0;
+        for (int j = 0; j < c.rows; ++j)
+          for (int i = 0; i < c.cols; ++i) direct += k[j * c.cols + i] * img[(y + fy + j) * W + x + fx + i];
+        for (const auto& t : taps) paired += t.weight * bilerp_at(img, W, x + t.x, y + t.y);
+        ASSERT_NEAR(paired, direct, 1e-12) << c.cols << "x" << c.rows;
+      }
+  }
+}
+
+}  // namespace
+}  // namespace fastblur::kernel
