@@ -1,0 +1,100 @@
+#include "io/image_file.hpp"
+
+#include <OpenImageIO/imageio.h>
+
+#include "fastblur/error.hpp"
+#include "io/atomic_file.hpp"
+
+namespace fastblur::io {
+namespace {
+
+OIIO::TypeDesc oiio_type(ElementType t) {
+  switch (t) {
+    case ElementType::u8: return OIIO::TypeDesc::UINT8;
+    case ElementType::u16: return OIIO::TypeDesc::UINT16;
+    case ElementType::f16: return OIIO::TypeDesc::HALF;
+    case ElementType::f32: return OIIO::TypeDesc::FLOAT;
+    case ElementType::f64: return OIIO::TypeDesc::DOUBLE;
+  }
+  return OIIO::TypeDesc::FLOAT;
+}
+
+// One line from OpenImageIO's error text (it can hold several).
+std::string first_line(std::string s) {
+  const auto nl = s.find('\n');
+  if (nl != std::string::npos) s.resize(nl);
+  return s.empty() ? "unknown error" : s;
+}
+
+}  // namespace
+
+View Image::channel_view(int first, int count) {
+  View v;
+  const std::size_t es = element_size(type);
+  v.data = pixels.data() + static_cast<std::size_t>(first) * es;
+  v.type = type;
+  v.channels = count;
+  v.extent = {width, height, 1};
+  v.stride = {static_cast<std::ptrdiff_t>(es) * channels, static_cast<std::ptrdiff_t>(es) * channels * width, 0};
+  v.stride[2] = v.stride[1] * height;
+  return v;
+}
+
+Image read_image(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw IoError("cannot read '" + path.string() + "': no such file");
+  auto in = OIIO::ImageInput::open(path.string());
+  if (!in) throw IoError("cannot read '" + path.string() + "': " + first_line(OIIO::geterror()));
+  const OIIO::ImageSpec& spec = in->spec();
+  if (spec.deep) throw IoError("cannot read '" + path.string() + "': deep images are not supported");
+  if (spec.width < 1 || spec.height < 1 || spec.nchannels < 1)
+    throw IoError("cannot read '" + path.string() + "': the image is empty");
+  if (spec.depth > 1) throw IoError("cannot read '" + path.string() + "': volume images are not supported; use .npy");
+  Image im;
+  im.width = spec.width;
+  im.height = spec.height;
+  im.channels = spec.nchannels;
+  im.format = in->format_name();
+  switch (spec.format.basetype) {
+    case OIIO::TypeDesc::UINT8: im.type = ElementType::u8; break;
+    case OIIO::TypeDesc::UINT16: im.type = ElementType::u16; break;
+    case OIIO::TypeDesc::HALF: im.type = ElementType::f16; break;
+    case OIIO::TypeDesc::DOUBLE: im.type = ElementType::f64; break;
+    default: im.type = ElementType::f32; break;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.height) *
+                            static_cast<std::size_t>(im.channels) * element_size(im.type);
+  try {
+    im.pixels.resize(bytes);
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes for '" + path.string() + "'");
+  }
+  const bool ok = in->read_image(0, 0, 0, im.channels, oiio_type(im.type), im.pixels.data());
+  const std::string err = in->has_error() ? in->geterror() : "";
+  in->close();
+  if (!ok || !err.empty())
+    throw IoError("cannot read '" + path.string() + "': " + first_line(err.empty() ? OIIO::geterror() : err));
+  return im;
+}
+
+bool is_writable_image_path(const std::filesystem::path& path) {
+  auto out = OIIO::ImageOutput::create(path.string());
+  (void)OIIO::geterror();  // clear the message a failed create leaves behind
+  return out != nullptr;
+}
+
+void write_image(const std::filesystem::path& path, const Image& image, std::optional<ElementType> file_type) {
+  AtomicFile file(path);
+  auto out = OIIO::ImageOutput::create(file.temporary_path().string());
+  if (!out) throw IoError("cannot write '" + path.string() + "': " + first_line(OIIO::geterror()));
+  OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), image.channels,
+                       oiio_type(file_type.value_or(image.type)));
+  if (!out->open(file.temporary_path().string(), spec))
+    throw IoError("cannot write '" + path.string() + "': " + first_line(out->geterror()));
+  const bool ok = out->write_image(oiio_type(image.type), image.pixels.data());
+  const bool closed = out->close();
+  if (!ok || !closed) throw IoError("cannot write '" + path.string() + "': " + first_line(out->geterror()));
+  file.commit();
+}
+
+}  // namespace fastblur::io

@@ -1,0 +1,172 @@
+// fastblur blur IN OUT --sigma S[,S[,S]] ...: images through OpenImageIO, arrays as .npy.
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+
+#include "commands.hpp"
+#include "fastblur/fastblur.hpp"
+#include "io/atomic_file.hpp"
+#include "io/image_file.hpp"
+#include "io/npy.hpp"
+#include "parse.hpp"
+
+namespace fastblur::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct BlurOptions {
+  std::string input, output, sigma, border = "reflect", algorithm = "auto", dtype, radius;
+  double cval = 0.0, truncate = 4.0;
+  int threads = 0;
+  bool in_place = false;
+};
+
+bool is_npy_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  char magic[6] = {};
+  in.read(magic, 6);
+  return in.gcount() == 6 && std::memcmp(magic, "\x93NUMPY", 6) == 0;
+}
+
+bool has_npy_extension(const fs::path& p) {
+  std::string ext = p.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return ext == ".npy";
+}
+
+// The spec for data with `ndim` axes in array order; `channel_axis` marks an image's trailing
+// channel axis, which may only get sigma 0.
+BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
+  BlurSpec spec;
+  std::vector<double> sigma = parse_nonnegative_list(o.sigma, "--sigma");
+  std::vector<Border> border = parse_border_list(o.border);
+  std::vector<double> radius;
+  if (!o.radius.empty()) radius = parse_nonnegative_list(o.radius, "--radius");
+  for (double r : radius)
+    if (r != std::floor(r)) throw InvalidArgument("--radius '" + o.radius + "' must be whole numbers");
+  if (channel_axis) {  // images: (rows, columns[, channels])
+    if (sigma.size() == 3) {
+      if (sigma[2] != 0.0)
+        throw InvalidArgument("--sigma '" + o.sigma + "': the channels of an image are never blurred, so the third "
+                              "value (the channel axis) must be 0");
+      sigma.pop_back();
+    }
+    if (border.size() == 3) border.pop_back();
+    if (radius.size() == 3) radius.pop_back();
+  }
+  spec.sigma = to_xyz(sigma, ndim, "--sigma", 0.0);
+  spec.border = to_xyz(border, ndim, "--border", Border::reflect);
+  if (!radius.empty()) {
+    const auto r = to_xyz(radius, ndim, "--radius", 0.0);
+    for (int a = 0; a < 3; ++a) spec.radius[a] = static_cast<int>(std::min(r[a], double(kMaxRadius) + 1));
+  }
+  if (!std::isfinite(o.cval)) throw InvalidArgument("--cval must be finite");
+  spec.cval = o.cval;
+  if (!std::isfinite(o.truncate) || o.truncate < 0) throw InvalidArgument("--truncate must be a finite value >= 0");
+  spec.truncate = o.truncate;
+  spec.algorithm = parse_algorithm(o.algorithm);
+  if (o.threads < 0) throw InvalidArgument("--threads must be >= 0");
+  spec.threads = o.threads;
+  // Validate radii and sigmas now, before any output exists.
+  for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);
+  return spec;
+}
+
+bool same_file(const fs::path& a, const fs::path& b) {
+  std::error_code ec;
+  if (fs::exists(b, ec) && fs::equivalent(a, b, ec)) return true;
+  return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
+}
+
+int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
+  io::NpyArray in = io::read_npy(o.input);
+  const BlurSpec spec = make_spec(o, static_cast<int>(in.shape.size()), false);
+  io::NpyArray out;
+  out.type = out_type.value_or(in.type);
+  out.shape = in.shape;
+  out.data.resize(static_cast<std::size_t>(in.element_count()) * element_size(out.type));
+  blur(in.view(), out.view(), spec);
+  io::write_file_atomically(o.output, io::encode_npy(out));
+  return 0;
+}
+
+int run_image(const BlurOptions& o, std::optional<ElementType> out_type) {
+  if (!io::is_writable_image_path(o.output))
+    throw IoError("cannot write '" + o.output + "': unknown image format for its extension (use .png, .jpg, .tif, "
+                  ".exr, .hdr, ... or .npy for arrays)");
+  io::Image in = io::read_image(o.input);
+  const BlurSpec spec = make_spec(o, 2, true);
+  io::Image out = in;
+  out.type = out_type.value_or(in.type);
+  out.pixels.assign(static_cast<std::size_t>(in.width * in.height * in.channels) * element_size(out.type), std::byte{0});
+  // Views hold at most 4 channels: wider images are blurred in groups of 4.
+  for (int first = 0; first < in.channels; first += 4) {
+    const int count = std::min(4, in.channels - first);
+    blur(in.channel_view(first, count), out.channel_view(first, count), spec);
+  }
+  io::write_image(o.output, out);
+  return 0;
+}
+
+}  // namespace
+
+Command add_blur_command(CLI::App& app) {
+  auto o = std::make_shared<BlurOptions>();
+  CLI::App* sub = app.add_subcommand("blur", "Blur an image file or a .npy array and write the result");
+  sub->add_option("input", o->input, "Input: an image (PNG, JPEG, TIFF, EXR, HDR, ...) or a .npy array")->required();
+  sub->add_option("output", o->output,
+                  "Output path; its extension picks the format. Written to a temporary file and renamed, so it "
+                  "appears only when complete")
+      ->required();
+  std::string algorithms;
+  for (const auto& a : fastblur::algorithms()) algorithms += "\n  " + std::string(a.name) + ": " + std::string(a.summary);
+  sub->add_option("-s,--sigma", o->sigma,
+                  "Gaussian standard deviation in pixels: one value for every axis, or one per axis in array order "
+                  "(numpy's: rows first). For an HxWxC .npy, '2,2,0' blurs rows and columns and leaves the last axis "
+                  "alone; for images, 'SY,SX' (a third value, the channel axis, must be 0: channels are never "
+                  "blurred). 0 leaves an axis alone")
+      ->required();
+  sub->add_option("-b,--border", o->border,
+                  "Border mode, as scipy.ndimage: reflect (d c b a|a b c d|d c b a, default), mirror "
+                  "(d c b|a b c d|c b a), nearest, wrap, constant (uses --cval); one, or one per axis")
+      ->capture_default_str();
+  sub->add_option("--cval", o->cval, "Value outside the image for --border constant")->capture_default_str();
+  auto* truncate = sub->add_option("-t,--truncate", o->truncate,
+                                   "Kernel radius in sigmas: radius = int(truncate*sigma + 0.5), as scipy")
+                       ->capture_default_str();
+  auto* radius = sub->add_option("-r,--radius", o->radius, "Explicit kernel radius in pixels (one, or one per axis); "
+                                                           "overrides --truncate");
+  truncate->excludes(radius);
+  sub->add_option("-a,--algorithm", o->algorithm, "Algorithm:" + algorithms)->capture_default_str();
+  sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
+  sub->add_option("--dtype", o->dtype,
+                  "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "
+                  "outputs are rounded to nearest and saturated");
+  sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)");
+  return {sub, [o]() -> int {
+            const BlurOptions& opt = *o;
+            std::error_code ec;
+            if (!fs::exists(opt.input, ec)) throw IoError("cannot read '" + opt.input + "': no such file");
+            if (fs::is_directory(opt.input, ec)) throw IoError("cannot read '" + opt.input + "': it is a directory");
+            {
+              std::ifstream probe(opt.input, std::ios::binary);
+              if (!probe) throw IoError("cannot read '" + opt.input + "': permission denied or unreadable");
+            }
+            if (!opt.in_place && same_file(opt.input, opt.output))
+              throw InvalidArgument("the output '" + opt.output + "' is the input file; pass --in-place to replace it");
+            std::optional<ElementType> out_type;
+            if (!opt.dtype.empty()) out_type = parse_element_type(opt.dtype);
+            const bool npy_in = is_npy_file(opt.input) || has_npy_extension(opt.input);
+            const bool npy_out = has_npy_extension(opt.output);
+            if (npy_in != npy_out)
+              throw InvalidArgument(npy_in ? "the input is a .npy array, so the output must be a .npy file too"
+                                           : "the input is an image, so the output must be an image file, not .npy");
+            return npy_in ? run_npy(opt, out_type) : run_image(opt, out_type);
+          }};
+}
+
+}  // namespace fastblur::cli

@@ -1,0 +1,15 @@
+#pragma once
+// Each subcommand registers its options on the app and returns the function that runs it.
+#include <CLI/CLI.hpp>
+#include <functional>
+
+namespace fastblur::cli {
+
+struct Command {
+  CLI::App* app;             ///< the subcommand
+  std::function<int()> run;  ///< runs it once parsed; returns the exit code
+};
+Command add_blur_command(CLI::App& app);
+Command add_demo_command(CLI::App& app);
+
+}  // namespace fastblur::cli
