@@ -1,6 +1,10 @@
 #include "io/image_file.hpp"
 
 #include <OpenImageIO/imageio.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include "fastblur/error.hpp"
 #include "io/atomic_file.hpp"
@@ -26,6 +30,38 @@ std::string first_line(std::string s) {
   return s.empty() ? "unknown error" : s;
 }
 
+// Some codecs (libpng) print their own messages to stderr besides returning an error; OpenImageIO
+// hands us the same text, which we report once. This keeps fd 2 quiet while a codec runs.
+class QuietStderr {
+ public:
+  QuietStderr() {
+    std::fflush(stderr);
+    saved_ = ::dup(2);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (saved_ >= 0 && null >= 0) ::dup2(null, 2);
+    if (null >= 0) ::close(null);
+  }
+  ~QuietStderr() {
+    std::fflush(stderr);
+    if (saved_ >= 0) {
+      ::dup2(saved_, 2);
+      ::close(saved_);
+    }
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  int saved_ = -1;
+};
+
+// Pixels are blurred as stored: alpha is never premultiplied on read or divided out on write.
+OIIO::ImageSpec raw_alpha_config() {
+  OIIO::ImageSpec config;
+  config.attribute("oiio:UnassociatedAlpha", 1);
+  return config;
+}
+
 }  // namespace
 
 View Image::channel_view(int first, int count) {
@@ -43,7 +79,9 @@ View Image::channel_view(int first, int count) {
 Image read_image(const std::filesystem::path& path) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw IoError("cannot read '" + path.string() + "': no such file");
-  auto in = OIIO::ImageInput::open(path.string());
+  QuietStderr quiet;
+  const OIIO::ImageSpec config = raw_alpha_config();
+  auto in = OIIO::ImageInput::open(path.string(), &config);
   if (!in) throw IoError("cannot read '" + path.string() + "': " + first_line(OIIO::geterror()));
   const OIIO::ImageSpec& spec = in->spec();
   if (spec.deep) throw IoError("cannot read '" + path.string() + "': deep images are not supported");
@@ -85,10 +123,12 @@ bool is_writable_image_path(const std::filesystem::path& path) {
 
 void write_image(const std::filesystem::path& path, const Image& image, std::optional<ElementType> file_type) {
   AtomicFile file(path);
+  QuietStderr quiet;
   auto out = OIIO::ImageOutput::create(file.temporary_path().string());
   if (!out) throw IoError("cannot write '" + path.string() + "': " + first_line(OIIO::geterror()));
   OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), image.channels,
                        oiio_type(file_type.value_or(image.type)));
+  spec.attribute("oiio:UnassociatedAlpha", 1);
   if (!out->open(file.temporary_path().string(), spec))
     throw IoError("cannot write '" + path.string() + "': " + first_line(out->geterror()));
   const bool ok = out->write_image(oiio_type(image.type), image.pixels.data());

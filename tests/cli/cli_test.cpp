@@ -1,0 +1,283 @@
+// The CLI end to end: .npy, PNG, EXR and TIFF round trips against the library, and every kind
+// of bad input: one line on stderr, a non-zero exit, no output file, the input untouched.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "io/image_file.hpp"
+#include "io/npy.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+namespace fs = std::filesystem;
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+void spit(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary);
+  out << bytes;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::temp_directory_path() / ("fastblur-cli-" + std::to_string(::getpid()) + "-" + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path path(const std::string& name) const { return dir_ / name; }
+
+  Result run(const std::string& args) const {
+    const std::string cmd = std::string(FASTBLUR_CLI_PATH) + " " + args + " > " + path("stdout").string() + " 2> " +
+                            path("stderr").string();
+    const int status = std::system(cmd.c_str());
+    Result r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(path("stdout")), slurp(path("stderr"))};
+    fs::remove(path("stdout"));
+    fs::remove(path("stderr"));
+    return r;
+  }
+
+  // A bad invocation: non-zero exit, exactly one line on stderr naming the problem, no output,
+  // no temporary files, the input unchanged.
+  void expect_failure(const std::string& args, const std::string& input, const std::string& output,
+                      const std::string& mentions) {
+    const bool input_is_file = fs::is_regular_file(path(input));
+    const std::string before = input_is_file ? slurp(path(input)) : "";
+    const bool output_existed = fs::exists(path(output));
+    const std::string output_before = output_existed ? slurp(path(output)) : "";
+    const Result r = run(args);
+    EXPECT_NE(r.code, 0) << args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    EXPECT_EQ(r.err.rfind("fastblur: error: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(mentions), std::string::npos) << "stderr: " << r.err << "should mention: " << mentions;
+    if (output_existed) EXPECT_EQ(slurp(path(output)), output_before) << "the old output was touched";
+    else EXPECT_FALSE(fs::exists(path(output))) << args << " left an output";
+    if (input_is_file) EXPECT_EQ(slurp(path(input)), before) << "the input was modified";
+    for (const auto& e : fs::directory_iterator(dir_))
+      EXPECT_EQ(e.path().filename().string().find("fastblur-tmp"), std::string::npos) << "left " << e.path();
+  }
+
+  void write_npy(const std::string& name, io::NpyArray& a) {
+    const auto bytes = io::encode_npy(a);
+    spit(path(name), std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  }
+
+  io::Image random_image(ElementType t, int w, int h, int c) {
+    io::Image im;
+    im.width = w;
+    im.height = h;
+    im.channels = c;
+    im.type = t;
+    im.pixels.resize(static_cast<std::size_t>(w * h * c) * element_size(t));
+    auto rng = test::rng_for_test();
+    for (int first = 0; first < c; first += 4) test::fill_random(im.channel_view(first, std::min(4, c - first)), rng);
+    if (!is_integer(t))  // images hold non-negative values
+      for (int first = 0; first < c; first += 4) {
+        View v = im.channel_view(first, std::min(4, c - first));
+        for (int y = 0; y < h; ++y)
+          for (int x = 0; x < w; ++x)
+            for (int k = 0; k < v.channels; ++k) test::set(v, x, y, 0, k, std::abs(test::get(v, x, y, 0, k)));
+      }
+    return im;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Cli, VersionAndHelp) {
+  const Result v = run("--version");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_NE(v.out.find("fastblur 0."), std::string::npos);
+  const Result h = run("blur --help");
+  EXPECT_EQ(h.code, 0);
+  for (const char* word : {"--sigma", "--border", "--cval", "--truncate", "--radius", "--algorithm", "--threads",
+                           "--dtype", "--in-place", "mirror", "wrap", "fir"})
+    EXPECT_NE(h.out.find(word), std::string::npos) << word;
+}
+
+TEST_F(Cli, NpyMatchesTheLibraryForEveryDtypeAndAxisRule) {
+  auto rng = test::rng_for_test();
+  for (ElementType t : test::all_types()) {
+    io::NpyArray a;
+    a.type = t;
+    a.shape = {13, 17, 3};  // HxWxC
+    a.data.resize(13 * 17 * 3 * element_size(t));
+    test::fill_random(a.view(), rng);
+    write_npy("in.npy", a);
+    const Result r = run(path("in.npy").string() + " " + path("out.npy").string() + " --sigma 2,1.5,0 --border wrap");
+    // 'blur' is the subcommand: the line above lacks it on purpose and must fail as usage.
+    EXPECT_EQ(r.code, 2);
+    ASSERT_EQ(run("blur " + path("in.npy").string() + " " + path("out.npy").string() +
+                  " --sigma 2,1.5,0 --border wrap").code, 0);
+    io::NpyArray got = io::read_npy(path("out.npy"));
+    ASSERT_EQ(got.type, t);
+    ASSERT_EQ(got.shape, a.shape);
+    io::NpyArray want = a;
+    BlurSpec spec;
+    spec.sigma = {0.0, 1.5, 2.0};  // numpy order (2, 1.5, 0) reversed onto x, y, z
+    spec.with_border(Border::wrap);
+    blur(a.view(), want.view(), spec);
+    EXPECT_EQ(got.data, want.data) << to_string(t);
+  }
+}
+
+TEST_F(Cli, NpyDtypeOptionAndOneDimensionalArrays) {
+  io::NpyArray a;
+  a.type = ElementType::u8;
+  a.shape = {40};
+  a.data.assign(40, std::byte{0});
+  a.data[20] = std::byte{255};
+  write_npy("in.npy", a);
+  ASSERT_EQ(run("blur " + path("in.npy").string() + " " + path("out.npy").string() + " -s 3 --dtype float32").code, 0);
+  io::NpyArray got = io::read_npy(path("out.npy"));
+  ASSERT_EQ(got.type, ElementType::f32);
+  const auto w = kernel::gaussian_weights(3.0, 12);
+  const float* v = reinterpret_cast<const float*>(got.data.data());
+  for (int k = -12; k <= 12; ++k) EXPECT_NEAR(v[20 + k], 255 * w[k + 12], 1e-4);
+}
+
+TEST_F(Cli, ImagesKeepTheirTypeAndChannelsAreNotBlurred) {
+  struct Case { const char* name; ElementType type; int channels; };
+  for (const Case& c : {Case{"in.png", ElementType::u8, 4}, Case{"in16.png", ElementType::u16, 3},
+                        Case{"in.exr", ElementType::f16, 4}, Case{"in32.exr", ElementType::f32, 2},
+                        Case{"in.tif", ElementType::u16, 6}, Case{"inf.tif", ElementType::f32, 1}}) {
+    io::Image im = random_image(c.type, 37, 23, c.channels);
+    io::write_image(path(c.name), im);
+    const std::string out = std::string("out_") + c.name;
+    const Result r = run("blur " + path(c.name).string() + " " + path(out).string() + " --sigma 1.5,2.5 -b nearest");
+    ASSERT_EQ(r.code, 0) << c.name << ": " << r.err;
+    io::Image back = io::read_image(path(c.name));  // what the file holds
+    io::Image got = io::read_image(path(out));
+    ASSERT_EQ(got.type, c.type) << c.name;
+    ASSERT_EQ(got.channels, c.channels) << c.name;
+    io::Image want = back;
+    BlurSpec spec;
+    spec.sigma = {2.5, 1.5, 0.0};
+    spec.with_border(Border::nearest);
+    for (int first = 0; first < c.channels; first += 4)
+      blur(back.channel_view(first, std::min(4, c.channels - first)), want.channel_view(first, std::min(4, c.channels - first)), spec);
+    EXPECT_EQ(got.pixels, want.pixels) << c.name;
+  }
+}
+
+TEST_F(Cli, InPlaceReplacesTheInputOnlyWhenAsked) {
+  io::Image im = random_image(ElementType::u8, 20, 20, 3);
+  io::write_image(path("a.png"), im);
+  expect_failure("blur " + path("a.png").string() + " " + path("a.png").string() + " -s 2", "a.png", "a.png", "--in-place");
+  const std::string before = slurp(path("a.png"));
+  ASSERT_EQ(run("blur " + path("a.png").string() + " " + path("a.png").string() + " -s 2 --in-place").code, 0);
+  EXPECT_NE(slurp(path("a.png")), before);
+}
+
+TEST_F(Cli, BadArguments) {
+  io::Image im = random_image(ElementType::u8, 16, 12, 3);
+  io::write_image(path("a.png"), im);
+  const std::string in = path("a.png").string(), out = path("b.png").string();
+  expect_failure("blur " + in + " " + out + " -s -1", "a.png", "b.png", "must be >= 0");
+  expect_failure("blur " + in + " " + out + " -s nan", "a.png", "b.png", "must be finite");
+  expect_failure("blur " + in + " " + out + " -s inf", "a.png", "b.png", "must be finite");
+  expect_failure("blur " + in + " " + out + " -s 1,2,0,4", "a.png", "b.png", "4 values");
+  expect_failure("blur " + in + " " + out + " -s 1,2,3", "a.png", "b.png", "channels of an image are never blurred");
+  expect_failure("blur " + in + " " + out + " -s two", "a.png", "b.png", "not a number");
+  expect_failure("blur " + in + " " + out + " -s 1 -r -3", "a.png", "b.png", "--radius");
+  expect_failure("blur " + in + " " + out + " -s 1 -r 2.5", "a.png", "b.png", "whole numbers");
+  expect_failure("blur " + in + " " + out + " -s 1 -b reflect101", "a.png", "b.png", "unknown border mode");
+  expect_failure("blur " + in + " " + out + " -s 1 -a magic", "a.png", "b.png", "unknown algorithm");
+  expect_failure("blur " + in + " " + out + " -s 1 --dtype int32", "a.png", "b.png", "unknown element type");
+  expect_failure("blur " + in + " " + out + " -s 1 -j -1", "a.png", "b.png", "--threads");
+  expect_failure("blur " + in + " " + out + " -s 1 -t 3 -r 2", "a.png", "b.png", "excludes");
+  expect_failure("blur " + in + " " + out + " -s 1e12", "a.png", "b.png", "beyond the maximum");
+  expect_failure("blur " + in + " " + path("nodir/b.png").string() + " -s 1", "a.png", "nodir/b.png", "does not exist");
+  expect_failure("blur " + in + " " + path("b.xyz").string() + " -s 1", "a.png", "b.xyz", "unknown image format");
+  expect_failure("blur " + in + " " + path("b.npy").string() + " -s 1", "a.png", "b.npy", "must be an image");
+  expect_failure("blur " + path("missing.png").string() + " " + out + " -s 1", "missing.png", "b.png", "no such file");
+  fs::create_directories(path("adir"));
+  expect_failure("blur " + path("adir").string() + " " + out + " -s 1", "adir", "b.png", "is a directory");
+  spit(path("notes.txt"), "just some text, not an image\n");
+  expect_failure("blur " + path("notes.txt").string() + " " + out + " -s 1", "notes.txt", "b.png", "cannot read");
+}
+
+TEST_F(Cli, CorruptAndTruncatedFilesOfEveryFormat) {
+  io::Image rgba = random_image(ElementType::u8, 64, 48, 4);
+  io::Image rgb = random_image(ElementType::f32, 64, 48, 3);
+  io::write_image(path("a.png"), rgba);
+  io::write_image(path("a.jpg"), rgba.channels == 4 ? random_image(ElementType::u8, 64, 48, 3) : rgba);
+  io::write_image(path("a.tif"), rgba);
+  io::write_image(path("a.exr"), rgb);
+  io::write_image(path("a.hdr"), rgb);
+  io::NpyArray arr;
+  arr.type = ElementType::f32;
+  arr.shape = {30, 20};
+  arr.data.resize(30 * 20 * 4);
+  write_npy("a.npy", arr);
+  spit(path("old.out.png"), "previous output");
+  for (const std::string ext : {"png", "jpg", "tif", "exr", "hdr", "npy"}) {
+    const std::string whole = slurp(path("a." + ext));
+    spit(path("trunc." + ext), whole.substr(0, whole.size() / 2));
+    std::string garbage = whole;
+    for (std::size_t i = whole.size() / 3; i < whole.size(); i += 7) garbage[i] = static_cast<char>(garbage[i] ^ 0x5A);
+    spit(path("noise." + ext), garbage.substr(0, 24) + std::string(200, '\x7f'));
+    const std::string out = ext == "npy" ? "o.npy" : "o.png";
+    expect_failure("blur " + path("trunc." + ext).string() + " " + path(out).string() + " -s 1", "trunc." + ext, out,
+                   "");
+    expect_failure("blur " + path("noise." + ext).string() + " " + path(out).string() + " -s 1", "noise." + ext, out,
+                   "");
+    // A failure leaves an existing output as it was.
+    if (ext != "npy")
+      expect_failure("blur " + path("trunc." + ext).string() + " " + path("old.out.png").string() + " -s 1",
+                     "trunc." + ext, "old.out.png", "");
+  }
+}
+
+TEST_F(Cli, MalformedNpyHeaders) {
+  const auto npy = [&](const std::string& header, std::size_t data_bytes) {
+    std::string h = header;
+    h.append((64 - (10 + h.size() + 1) % 64) % 64, ' ');
+    h += '\n';
+    std::string file = std::string("\x93NUMPY\x01\x00", 8);
+    file += static_cast<char>(h.size() & 0xFF);
+    file += static_cast<char>(h.size() >> 8);
+    return file + h + std::string(data_bytes, '\0');
+  };
+  struct Case { std::string bytes, mentions; };
+  const Case cases[] = {
+      {"NUMPY not really", "magic"},
+      {npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4, 4), }", 64), "unsupported .npy dtype"},
+      {npy("{'descr': '>f4', 'fortran_order': False, 'shape': (4, 4), }", 64), "big-endian"},
+      {npy("{'descr': '<f4', 'fortran_order': True, 'shape': (4, 4), }", 64), "Fortran"},
+      {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 2, 2), }", 64), "4 dimensions"},
+      {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (), }", 4), "0 dimensions"},
+      {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 0), }", 0), "empty"},
+      {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4), }", 63), "truncated"},
+      {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999, 99999999999), }", 8), "too large"},
+      {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4) ", 64), "expected"},
+      {npy("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (4, 4), }", 64), "fortran_order"},
+      {npy("{'descr': '<f4', 'shape': (4, 4), }", 64), "lacks"},
+      {npy("{'descr': '<f4, 'fortran_order': False, 'shape': (4, 4), }", 64), ""},
+      {std::string("\x93NUMPY\x01\x00\xff\xff{}", 12), "past the end"},
+      {std::string("\x93NUMPY\x09\x00\x10\x00{}", 12), "version 9"},
+  };
+  int i = 0;
+  for (const Case& c : cases) {
+    const std::string name = "bad" + std::to_string(i++) + ".npy";
+    spit(path(name), c.bytes);
+    expect_failure("blur " + path(name).string() + " " + path("o.npy").string() + " -s 1", name, "o.npy", c.mentions);
+  }
+}
+
+}  // namespace
+}  // namespace fastblur
