@@ -6,7 +6,9 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "core/overlap.hpp"
 #include "cpu/fir_simd.hpp"
 #include "cpu/line_io.hpp"
+#include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 
@@ -166,19 +169,25 @@ void fir_typed(const View& src, const View& dst, const BlurSpec& spec, const std
     return;
   }
   const std::size_t total = s.row_len() * static_cast<std::size_t>(s.H) * static_cast<std::size_t>(s.D);
-  std::vector<T> A = allocate<T>(total, "intermediate image");
-  std::vector<T> B;
-  pass_x<T>(src, s, wx, rx, spec.border[0], cval, A.data(), nullptr, threads);
+  if (total > SIZE_MAX / sizeof(T) / 2) throw OutOfMemory("the intermediate image would not fit in memory");
+  ScratchImage first(total * sizeof(T), 0);
+  std::optional<ScratchImage> second;
+  T* A = first.as<T>();
+  T* B = nullptr;
+  pass_x<T>(src, s, wx, rx, spec.border[0], cval, A, nullptr, threads);
   const std::size_t L = s.row_len(), plane = L * static_cast<std::size_t>(s.H);
   if (active[1]) {
     const bool final = last == 1;
-    if (!final) B = allocate<T>(total, "intermediate image");
-    pass_rows<T>(A.data(), L, plane, s.H, s.D, s, half_kernel<T>(spec.sigma[1], radius[1]), radius[1],
-                 spec.border[1], cval, final ? nullptr : B.data(), final ? &dst : nullptr, 1, threads);
+    if (!final) {
+      second.emplace(total * sizeof(T), 1);
+      B = second->as<T>();
+    }
+    pass_rows<T>(A, L, plane, s.H, s.D, s, half_kernel<T>(spec.sigma[1], radius[1]), radius[1],
+                 spec.border[1], cval, B, final ? &dst : nullptr, 1, threads);
     if (!final) std::swap(A, B);
   }
   if (active[2]) {
-    pass_rows<T>(A.data(), plane, L, s.D, s.H, s, half_kernel<T>(spec.sigma[2], radius[2]), radius[2],
+    pass_rows<T>(A, plane, L, s.D, s.H, s, half_kernel<T>(spec.sigma[2], radius[2]), radius[2],
                  spec.border[2], cval, nullptr, &dst, 2, threads);
   }
 }
