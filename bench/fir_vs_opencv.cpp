@@ -69,6 +69,7 @@ void bench_fastblur(benchmark::State& st, Format f, Size s, Kernel k) {
   cv::Mat src = make_image(f, s), dst = src.clone();
   fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_2d(k.sigma);
   spec.algorithm = fastblur::Algorithm::fir;
+  fastblur::blur(view_of(src, f), view_of(dst, f), spec);  // warm-up: first-touch page faults
   for (auto _ : st) fastblur::blur(view_of(src, f), view_of(dst, f), spec);
   set_counters(st, f, s);
 }
@@ -78,6 +79,7 @@ void bench_opencv(benchmark::State& st, Format f, Size s, Kernel k) {
   cv::Mat src = make_image(f, s), dst;
   // The same truncation as fastblur and scipy: radius = int(4 sigma + 0.5).
   const int r = fastblur::kernel::radius_from_truncate(k.sigma, 4.0);
+  cv::GaussianBlur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), k.sigma, k.sigma, cv::BORDER_REFLECT);  // warm-up
   for (auto _ : st) cv::GaussianBlur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), k.sigma, k.sigma, cv::BORDER_REFLECT);
   set_counters(st, f, s);
 }

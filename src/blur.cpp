@@ -2,6 +2,7 @@
 #include <cmath>
 #include <string>
 
+#include "cpu/box.hpp"
 #include "cpu/fir.hpp"
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
@@ -13,6 +14,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
   static const std::vector<AlgorithmInfo> list{
       {Algorithm::automatic, "auto", "the planner's choice; exact (fir) unless a tolerance allows an approximation"},
       {Algorithm::fir, "fir", "exact separable convolution with the sampled, normalised Gaussian (O(radius) per pixel)"},
+      {Algorithm::box, "box", "n passes (1-6, default 3) of a running-sum box per axis, variance exact for any sigma "
+                              "(extended box); O(1) per pixel"},
   };
   return list;
 }
@@ -64,6 +67,11 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
     case Algorithm::automatic:
     case Algorithm::fir:
       cpu::fir_blur(src, dst, spec, radius);
+      return;
+    case Algorithm::box:
+      if (spec.box_passes < 0 || spec.box_passes > 6)
+        throw InvalidArgument("box_passes is " + std::to_string(spec.box_passes) + ": expected 1 to 6 (0 = default 3)");
+      cpu::box_blur(src, dst, spec, spec.box_passes == 0 ? 3 : spec.box_passes);
       return;
   }
   throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) + " is not available on the CPU");

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "fastblur/blur.hpp"
 #include "fastblur/view.hpp"
 
 namespace fastblur::analysis {
@@ -29,5 +30,30 @@ struct ImageError {
 };
 /// `peak` is the signal range used for PSNR (1 for float images in [0,1], 255 for u8...).
 ImageError compare(const View& result, const View& reference, double peak);
+
+/// The quality metrics of DESIGN.md for one algorithm at one sigma, from its impulse response.
+struct ImpulseMetrics {
+  double sigma = 0.0;            ///< the requested sigma
+  double effective_sigma = 0.0;  ///< sqrt of the second moment of the 1D impulse response
+  double max_error = 0.0;        ///< max |h - g| / max g, g the sampled Gaussian normalised over +-8 sigma
+  double l1_error = 0.0;         ///< sum |h - g| (1D)
+  double anisotropy = 0.0;       ///< 2D: diagonal over axial contour radius minus one, worst of 1e-1, 1e-2, 1e-3
+};
+
+/// The sampled Gaussian of `sigma` at offsets -half..half, normalised over +-8 sigma (the
+/// reference shape every approximation is measured against).
+std::vector<double> reference_gaussian(double sigma, int half);
+
+/// 1D metrics of `spec` (its algorithm and options; sigma from `sigma`) from the blur of a unit
+/// impulse on a line long enough that no border is reached, and the 2D anisotropy from the blur of
+/// a 2D impulse (skipped when `with_anisotropy` is false: it costs a (16 sigma)^2 image).
+ImpulseMetrics measure_impulse(const BlurSpec& spec, double sigma, bool with_anisotropy = true);
+
+/// The radius at which the image first falls below `level` along the ray from pixel (cx, cy) in
+/// the grid direction (dx, dy), each -1, 0 or 1 (an axis or a diagonal). Between grid samples the
+/// crossing is found on a quadratic through the logarithms of three samples, which is exact for a
+/// Gaussian; samples <= 0 fall back to linear interpolation.
+double contour_radius(const std::vector<double>& image, int width, int height, int cx, int cy, int dx, int dy,
+                      double level);
 
 }  // namespace fastblur::analysis

@@ -37,6 +37,7 @@ Border parse_border(std::string_view name);
 enum class Algorithm {
   automatic,  ///< the planner's choice: exact (fir) at the default tolerance of 0
   fir,        ///< exact separable convolution with the sampled, normalised Gaussian
+  box,        ///< n passes of a running-sum box per axis; O(1) per pixel (seeds 001, 002)
 };
 std::string_view to_string(Algorithm algorithm) noexcept;
 /// Parses an algorithm name ("auto", "fir"); throws InvalidArgument naming the known ones.
@@ -63,6 +64,11 @@ struct BlurSpec {
   /// Explicit kernel radius per axis; overrides truncate.
   std::array<std::optional<int>, 3> radius{};
   Algorithm algorithm = Algorithm::automatic;
+  /// box: passes 1..6; 0 picks 3.
+  int box_passes = 0;
+  /// box: seed 002's integer widths only (the achieved sigma then differs from sigma) instead of
+  /// extended boxes, whose fractional end weights reach every sigma exactly.
+  bool box_integer_widths = false;
   /// 0 = all cores.
   int threads = 0;
 

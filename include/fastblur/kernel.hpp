@@ -49,6 +49,27 @@ std::vector<double> binomial_weights(int order);
 /// The order whose variance n/4 is closest to sigma^2 (at least 0).
 int binomial_order_for_sigma(double sigma);
 
+/// One box pass of the extended box (Gwosdek, Grewenig, Bruhn, Weickert 2011; seed 001's
+/// interpolated window ends): weight 1 on |x| <= radius and `alpha` (0 <= alpha < 1) at
+/// |x| = radius + 1, normalised by 2 radius + 1 + 2 alpha.
+struct BoxPass {
+  int radius = 0;
+  double alpha = 0.0;
+  /// Variance of this pass: (r(r+1)(2r+1)/3 + 2 alpha (r+1)^2) / (2r + 1 + 2 alpha).
+  double variance() const;
+};
+/// n passes whose variances sum to sigma^2 exactly: each an extended box of variance sigma^2/n.
+/// passes in 1..6.
+std::vector<BoxPass> extended_box_passes(double sigma, int passes);
+/// Seed 002's moving average with integer widths only (Kovesi's rule as in seed 001): m passes of
+/// the odd width just below sqrt(12 sigma^2 / n + 1), the rest two wider, m chosen so the total
+/// variance is nearest sigma^2. alpha is 0 in every pass; the achieved sigma differs from sigma.
+std::vector<BoxPass> integer_box_passes(double sigma, int passes);
+/// The achieved sigma of a sequence of passes: sqrt of the summed variances.
+double achieved_sigma(const std::vector<BoxPass>& passes);
+/// The equivalent kernel of the passes (their convolution), centred: size 2*sum(r+1) + 1.
+std::vector<double> box_kernel(const std::vector<BoxPass>& passes);
+
 /// One bilinear fetch replacing two adjacent taps (seeds 002 and 003): weight w = w1 + w2 at
 /// offset o = (o1 w1 + o2 w2) / w.
 struct LinearTap {
