@@ -38,6 +38,7 @@ enum class Algorithm {
   automatic,  ///< the planner's choice: exact (fir) at the default tolerance of 0
   fir,        ///< exact separable convolution with the sampled, normalised Gaussian
   box,        ///< n passes of a running-sum box per axis; O(1) per pixel (seeds 001, 002)
+  kawase,     ///< passes of four diagonal bilinear taps, offsets solved for sigma (seed 002)
 };
 std::string_view to_string(Algorithm algorithm) noexcept;
 /// Parses an algorithm name ("auto", "fir"); throws InvalidArgument naming the known ones.
@@ -69,6 +70,12 @@ struct BlurSpec {
   /// box: seed 002's integer widths only (the achieved sigma then differs from sigma) instead of
   /// extended boxes, whose fractional end weights reach every sigma exactly.
   bool box_integer_widths = false;
+  /// kawase: an explicit schedule of pass offsets in pixels (the classic pass k is k + 0.5),
+  /// applied along every axis whose sigma is > 0; the achieved sigma is then the schedule's.
+  /// Empty: the schedule is solved for each axis's sigma (kernel::kawase_schedule).
+  std::vector<double> kawase_offsets{};
+  /// kawase: passes for the solved schedule; 0 chooses them (kernel::kawase_schedule).
+  int kawase_passes = 0;
   /// 0 = all cores.
   int threads = 0;
 

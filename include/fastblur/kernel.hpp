@@ -70,6 +70,30 @@ double achieved_sigma(const std::vector<BoxPass>& passes);
 /// The equivalent kernel of the passes (their convolution), centred: size 2*sum(r+1) + 1.
 std::vector<double> box_kernel(const std::vector<BoxPass>& passes);
 
+/// Kawase blur (seed 002): one pass averages four bilinear fetches at the diagonal offsets
+/// (+-d, +-d). It is separable: per axis, half a bilinear fetch at -d and half at +d, so with
+/// a = floor(d), t = d - a the weights are (1-t)/2 at +-a and t/2 at +-(a+1), and the variance
+/// is (1-t) a^2 + t (a+1)^2. Offsets are in pixels; the classic pass "k" is d = k + 1/2.
+double kawase_pass_variance(double offset);
+/// The 1D weights of one pass, centred (size 2*(floor(d)+1) + 1).
+std::vector<double> kawase_pass_weights(double offset);
+/// The 1D kernel of a whole schedule (the convolution of its passes), centred.
+std::vector<double> kawase_kernel(const std::vector<double>& offsets);
+/// Seed 002's presets: passes {0, 1, 2, 2, 3} (sigma about 5.3) and {2, 3, 3, 3} (about 6.6),
+/// as offsets k + 1/2.
+std::vector<double> kawase_preset_01223();
+std::vector<double> kawase_preset_2333();
+/// Seed 002's open problem, solved for any real sigma: offsets d_i = c (i + 1/2), i < passes,
+/// growing like Kawase's own, with the scale c found by bisection so the variances sum to sigma^2
+/// exactly. passes = 0 chooses the count: from the fewest passes that keep c <= 1 (successive
+/// offsets at most a pixel apart, so the passes' spikes leave no comb of holes) up to 12 more,
+/// the first whose kernel is within kKawaseTargetError of the Gaussian (kawase_schedule_error),
+/// else the closest of them.
+std::vector<double> kawase_schedule(double sigma, int passes = 0);
+inline constexpr double kKawaseTargetError = 0.025;
+/// Max |k - g| / max g of the schedule's 1D kernel k against the sampled Gaussian g of sigma.
+double kawase_schedule_error(const std::vector<double>& offsets, double sigma);
+
 /// One bilinear fetch replacing two adjacent taps (seeds 002 and 003): weight w = w1 + w2 at
 /// offset o = (o1 w1 + o2 w2) / w.
 struct LinearTap {

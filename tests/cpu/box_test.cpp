@@ -2,51 +2,11 @@
 // shape), its drift on long rows, and its accuracy as a Gaussian against the documented bounds.
 #include <gtest/gtest.h>
 
-#include "core/border.hpp"
+#include "support/convolve_reference.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur {
 namespace {
-
-// Direct double-precision convolution of each axis with the given centred kernels.
-void convolve_reference(const View& src, const View& dst, const std::array<std::vector<double>, 3>& k,
-                        const BlurSpec& spec) {
-  const std::int64_t W = src.width(), H = src.height(), D = src.depth();
-  const int C = src.channels;
-  std::vector<double> img(static_cast<std::size_t>(W * H * D * C));
-  auto at = [&](std::int64_t x, std::int64_t y, std::int64_t z, int c) -> double& {
-    return img[static_cast<std::size_t>(((z * H + y) * W + x) * C + c)];
-  };
-  for (std::int64_t z = 0; z < D; ++z)
-    for (std::int64_t y = 0; y < H; ++y)
-      for (std::int64_t x = 0; x < W; ++x)
-        for (int c = 0; c < C; ++c) at(x, y, z, c) = test::get(src, x, y, z, c);
-  for (int a = 0; a < 3; ++a) {
-    if (k[a].empty()) continue;
-    const std::int64_t n = src.extent[a], half = static_cast<std::int64_t>(k[a].size() / 2);
-    if (n == 1 && spec.border[a] != Border::constant) continue;
-    std::vector<double> out = img;
-    for (std::int64_t z = 0; z < D; ++z)
-      for (std::int64_t y = 0; y < H; ++y)
-        for (std::int64_t x = 0; x < W; ++x)
-          for (int c = 0; c < C; ++c) {
-            const std::int64_t p[3] = {x, y, z};
-            double s = 0.0;
-            for (std::int64_t j = -half; j <= half; ++j) {
-              const std::int64_t m = core::border_index(p[a] + j, n, spec.border[a]);
-              std::int64_t q[3] = {x, y, z};
-              q[a] = m;
-              s += k[a][static_cast<std::size_t>(j + half)] * (m < 0 ? spec.cval : at(q[0], q[1], q[2], c));
-            }
-            out[static_cast<std::size_t>(((z * H + y) * W + x) * C + c)] = s;
-          }
-    img = std::move(out);
-  }
-  for (std::int64_t z = 0; z < D; ++z)
-    for (std::int64_t y = 0; y < H; ++y)
-      for (std::int64_t x = 0; x < W; ++x)
-        for (int c = 0; c < C; ++c) test::set(dst, x, y, z, c, at(x, y, z, c));
-}
 
 TEST(Box, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
   auto rng = test::rng_for_test();
@@ -75,7 +35,7 @@ TEST(Box, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
                 k[a] = kernel::box_kernel(integer ? kernel::integer_box_passes(spec.sigma[a], passes)
                                                   : kernel::extended_box_passes(spec.sigma[a], passes));
             auto exact = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, 2);
-            convolve_reference(src.view, exact.view, k, spec);
+            test::convolve_reference(src.view, exact.view, k, spec);
             std::string where;
             const double r = test::worst_ratio(out.view, exact.view, 64, &where);
             ASSERT_LE(r, 1.0) << to_string(type) << " " << to_string(border) << " " << cs.w << "x" << cs.h << "x"
@@ -110,7 +70,7 @@ TEST(Box, RunningSumsDoNotDriftOnLongRows) {
     spec.algorithm = Algorithm::box;
     blur(src.view, out.view, spec);
     auto exact = test::make_buffer(ElementType::f64, 16384, 1, 1, 1);
-    convolve_reference(src.view, exact.view, {kernel::box_kernel(kernel::extended_box_passes(7.3, 3)), {}, {}}, spec);
+    test::convolve_reference(src.view, exact.view, {kernel::box_kernel(kernel::extended_box_passes(7.3, 3)), {}, {}}, spec);
     double worst = 0.0;
     for (std::int64_t x = 0; x < 16384; ++x)
       worst = std::max(worst, std::abs(test::get(out.view, x, 0, 0, 0) - test::get(exact.view, x, 0, 0, 0)));
