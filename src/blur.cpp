@@ -8,6 +8,7 @@
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur {
 
@@ -65,9 +66,14 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
                           std::to_string(dst.channels));
   if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
   if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
+  if (spec.algorithm == Algorithm::automatic) {
+    const Plan plan = make_plan(spec, src);
+    blur(src, dst, plan.spec);
+    return;
+  }
   const std::array<int, 3> radius{effective_radius(spec, 0), effective_radius(spec, 1), effective_radius(spec, 2)};
   switch (spec.algorithm) {
-    case Algorithm::automatic:
+    case Algorithm::automatic:  // planned above
     case Algorithm::fir:
       cpu::fir_blur(src, dst, spec, radius);
       return;

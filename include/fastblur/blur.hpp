@@ -65,6 +65,9 @@ struct BlurSpec {
   /// Explicit kernel radius per axis; overrides truncate.
   std::array<std::optional<int>, 3> radius{};
   Algorithm algorithm = Algorithm::automatic;
+  /// With Algorithm::automatic: the largest max error (DESIGN.md: max |h - g| / max g of the
+  /// impulse response) the planner may trade for speed. 0 = exact (fir).
+  double tolerance = 0.0;
   /// box: passes 1..6; 0 picks 3.
   int box_passes = 0;
   /// box: seed 002's integer widths only (the achieved sigma then differs from sigma) instead of

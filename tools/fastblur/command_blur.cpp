@@ -20,9 +20,10 @@ namespace fs = std::filesystem;
 
 struct BlurOptions {
   std::string input, output, sigma, border = "reflect", algorithm = "auto", dtype, radius;
-  double cval = 0.0, truncate = 4.0;
-  int threads = 0;
-  bool in_place = false;
+  std::string offsets;
+  double cval = 0.0, truncate = 4.0, tolerance = 0.0;
+  int threads = 0, passes = 0;
+  bool in_place = false, explain = false, integer_widths = false;
 };
 
 bool is_npy_file(const fs::path& path) {
@@ -69,6 +70,14 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
   if (!std::isfinite(o.truncate) || o.truncate < 0) throw InvalidArgument("--truncate must be a finite value >= 0");
   spec.truncate = o.truncate;
   spec.algorithm = parse_algorithm(o.algorithm);
+  if (!std::isfinite(o.tolerance) || o.tolerance < 0) throw InvalidArgument("--tolerance must be a finite value >= 0");
+  spec.tolerance = o.tolerance;
+  if (o.passes < 0 || o.passes > 4096) throw InvalidArgument("--passes must be in 0..4096");
+  if (spec.algorithm == Algorithm::box && o.passes > 6) throw InvalidArgument("--passes for box must be 1 to 6");
+  spec.box_passes = o.passes;
+  spec.kawase_passes = o.passes;
+  spec.box_integer_widths = o.integer_widths;
+  if (!o.offsets.empty()) spec.kawase_offsets = parse_nonnegative_list(o.offsets, "--offsets");
   if (o.threads < 0) throw InvalidArgument("--threads must be >= 0");
   spec.threads = o.threads;
   // Validate radii and sigmas now, before any output exists.
@@ -82,9 +91,15 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
 }
 
+// The plan the blur will run; printed with --explain.
+void explain(const BlurOptions& o, const BlurSpec& spec, const View& src) {
+  if (o.explain) std::printf("%s", describe(make_plan(spec, src)).c_str());
+}
+
 int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
   io::NpyArray in = io::read_npy(o.input);
   const BlurSpec spec = make_spec(o, static_cast<int>(in.shape.size()), false);
+  explain(o, spec, in.view());
   io::NpyArray out;
   out.type = out_type.value_or(in.type);
   out.shape = in.shape;
@@ -103,6 +118,7 @@ int run_image(const BlurOptions& o, std::optional<ElementType> out_type) {
   io::Image out = in;
   out.type = out_type.value_or(in.type);
   out.pixels.assign(static_cast<std::size_t>(in.width * in.height * in.channels) * element_size(out.type), std::byte{0});
+  explain(o, spec, in.channel_view(0, std::min(4, in.channels)));
   // Views hold at most 4 channels: wider images are blurred in groups of 4.
   for (int first = 0; first < in.channels; first += 4) {
     const int count = std::min(4, in.channels - first);
@@ -142,6 +158,17 @@ Command add_blur_command(CLI::App& app) {
                                                            "overrides --truncate");
   truncate->excludes(radius);
   sub->add_option("-a,--algorithm", o->algorithm, "Algorithm:" + algorithms)->capture_default_str();
+  sub->add_option("-e,--tolerance", o->tolerance,
+                  "With --algorithm auto: the largest max error of the impulse response (relative to the Gaussian's "
+                  "peak) to trade for speed; 0 = exact")
+      ->capture_default_str();
+  sub->add_flag("--explain", o->explain, "Print the plan (algorithm, parameters, predicted error and cost, the "
+                                         "candidates weighed) before blurring");
+  sub->add_option("--passes", o->passes, "box: passes 1-6 (default 3); kawase: number of passes (default: chosen)");
+  sub->add_flag("--integer-widths", o->integer_widths, "box: integer box widths only (seed 002's moving average); "
+                                                       "the achieved sigma then differs from --sigma");
+  sub->add_option("--offsets", o->offsets, "kawase: explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 "
+                                           "(seed 002's {0,1,2,2,3})");
   sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
   sub->add_option("--dtype", o->dtype,
                   "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "

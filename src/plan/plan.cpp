@@ -1,0 +1,257 @@
+// The planner. Errors are predicted from each candidate's exact 1D equivalent kernel; costs from a
+// per-pixel operation model calibrated on the CPU backend (see bench/RESULTS.md).
+#include "fastblur/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+
+#include "cpu/box.hpp"
+#include "cpu/kawase.hpp"
+#include "fastblur/analysis.hpp"
+#include "fastblur/error.hpp"
+#include "fastblur/kernel.hpp"
+
+namespace fastblur {
+namespace {
+
+// Cost model per pixel, channel and axis, in units of one fir tap pair (a SIMD fused multiply-add),
+// fitted to 1920x1080 RGBA float timings (fastblur demo -a ALG): fir = 14 + (r + 1) units; the
+// O(1) algorithms run on the line driver (strided gather and scatter per line, scalar double),
+// whose fixed cost is about 50 units, plus about 3 per box pass and 2.5 per Kawase pass.
+constexpr double kFirFixed = 14.0;
+constexpr double kFirPerTapPair = 1.0;
+constexpr double kLineDriver = 50.0;
+constexpr double kBoxPerPass = 3.0;
+constexpr double kKawasePerPass = 2.5;
+constexpr double kLargeSigma = 64.0;
+
+// An axis's equivalent 1D kernel next to the Gaussian it approximates, both centred, the Gaussian
+// one sample longer on each side (beyond the kernel's reach the error is the Gaussian itself).
+struct AxisKernel {
+  std::vector<double> k, g;
+};
+
+AxisKernel axis_kernel(const std::vector<double>& k, double sigma) {
+  const int half = static_cast<int>(k.size() / 2);
+  std::vector<double> padded(k.size() + 2, 0.0);
+  std::copy(k.begin(), k.end(), padded.begin() + 1);
+  return {std::move(padded), analysis::reference_gaussian(sigma, half + 1)};
+}
+
+// Max |k - g| / max g along one axis.
+double error_1d(const AxisKernel& a) {
+  double worst = 0.0, peak = 0.0;
+  for (std::size_t i = 0; i < a.k.size(); ++i) {
+    worst = std::max(worst, std::abs(a.k[i] - a.g[i]));
+    peak = std::max(peak, a.g[i]);
+  }
+  return worst / peak;
+}
+
+// Max |kx ky - gx gy| / max(gx gy): the exact error of a separable 2D response.
+double error_2d(const AxisKernel& x, const AxisKernel& y) {
+  double worst = 0.0, px = 0.0, py = 0.0;
+  for (double v : x.g) px = std::max(px, v);
+  for (double v : y.g) py = std::max(py, v);
+  for (std::size_t j = 0; j < y.k.size(); ++j)
+    for (std::size_t i = 0; i < x.k.size(); ++i)
+      worst = std::max(worst, std::abs(x.k[i] * y.k[j] - x.g[i] * y.g[j]));
+  return worst / (px * py);
+}
+
+bool axis_active(const BlurSpec& spec, const View& src, int a) {
+  const auto i = static_cast<std::size_t>(a);
+  return spec.sigma[i] > 1e-15 && effective_radius(spec, a) >= 0 &&
+         (src.extent[i] > 1 || spec.border[i] == Border::constant);
+}
+
+double axis_cost(const BlurSpec& spec, int a) {
+  const auto i = static_cast<std::size_t>(a);
+  switch (spec.algorithm) {
+    case Algorithm::fir: return kFirFixed + kFirPerTapPair * (effective_radius(spec, a) + 1);
+    case Algorithm::box: return kLineDriver + kBoxPerPass * (spec.box_passes ? spec.box_passes : 3);
+    case Algorithm::kawase:
+      return kLineDriver + kKawasePerPass * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
+    case Algorithm::automatic: break;
+  }
+  (void)i;
+  return 0.0;
+}
+
+struct Evaluated {
+  BlurSpec spec;
+  double error = 0.0, cost = 0.0;
+};
+
+std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a);
+
+// The error of the whole response: exact for two axes whose kernels are short enough, otherwise
+// the bound prod(1 + e_axis) - 1 (|kx ky - gx gy| <= |dx| gy + |dy| gx + |dx dy|).
+Evaluated evaluate(const BlurSpec& spec, const View& src) {
+  Evaluated e{spec, 0.0, 0.0};
+  std::vector<int> axes;
+  for (int a = 0; a < 3; ++a)
+    if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, a);
+  if (axes.size() == 2) {
+    const auto x = equivalent_kernel(spec, axes[0]), y = equivalent_kernel(spec, axes[1]);
+    if (x && y && x->k.size() * y->k.size() <= (1u << 22)) {
+      e.error = error_2d(*x, *y);
+      return e;
+    }
+  }
+  double product = 1.0;
+  for (int a : axes) product *= 1.0 + predicted_axis_error(spec, a);
+  e.error = product - 1.0;
+  return e;
+}
+
+std::string line(const Evaluated& e) {
+  char buf[256];
+  std::string name(to_string(e.spec.algorithm));
+  if (e.spec.algorithm == Algorithm::box) name += " " + std::to_string(e.spec.box_passes) + " passes";
+  if (e.spec.algorithm == Algorithm::fir) {
+    name += " radius";
+    for (int a = 0; a < 3; ++a)
+      if (e.spec.sigma[static_cast<std::size_t>(a)] > 1e-15) name += " " + std::to_string(effective_radius(e.spec, a));
+  }
+  std::snprintf(buf, sizeof buf, "%-28s predicted max error %.3g, cost %.1f", name.c_str(), e.error, e.cost);
+  return buf;
+}
+
+}  // namespace
+
+namespace {
+
+// The equivalent kernel of `spec` along axis a (O(1) algorithms at sigma <= kLargeSigma, where
+// their shape error has reached its asymptote).
+std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
+  const double sigma = spec.sigma[static_cast<std::size_t>(a)];
+  switch (spec.algorithm) {
+    case Algorithm::automatic:
+    case Algorithm::fir: {
+      const int r = effective_radius(spec, a);
+      if (r > 4096) return std::nullopt;  // the truncation alone decides; see predicted_axis_error
+      return axis_kernel(r == 0 ? std::vector<double>{1.0} : kernel::gaussian_weights(sigma, r), sigma);
+    }
+    case Algorithm::box: {
+      const double s = std::min(sigma, kLargeSigma);
+      BlurSpec at = spec;
+      at.sigma[static_cast<std::size_t>(a)] = s;
+      return axis_kernel(kernel::box_kernel(cpu::box_passes_for(at, a, spec.box_passes ? spec.box_passes : 3)), s);
+    }
+    case Algorithm::kawase: {
+      if (!spec.kawase_offsets.empty()) return axis_kernel(kernel::kawase_kernel(spec.kawase_offsets), sigma);
+      const double s = std::min(sigma, kLargeSigma);
+      return axis_kernel(kernel::kawase_kernel(kernel::kawase_schedule(s, spec.kawase_passes)), s);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+double predicted_axis_error(const BlurSpec& spec, int a) {
+  if (!(spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) return 0.0;
+  if (const auto k = equivalent_kernel(spec, a)) return error_1d(*k);
+  return kernel::dropped_weight(spec.sigma[static_cast<std::size_t>(a)], effective_radius(spec, a));
+}
+
+Plan make_plan(const BlurSpec& spec, const View& src) {
+  if (!std::isfinite(spec.tolerance) || spec.tolerance < 0.0)
+    throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
+  for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // validates sigma, truncate, radius
+  Plan plan;
+  if (spec.algorithm != Algorithm::automatic) {
+    BlurSpec s = spec;
+    if (s.algorithm == Algorithm::box && s.box_passes == 0) s.box_passes = 3;
+    const Evaluated e = evaluate(s, src);
+    plan.spec = s;
+    plan.predicted_max_error = e.error;
+    plan.predicted_cost = e.cost;
+    plan.reason = "the algorithm was named";
+    plan.considered.push_back(line(e));
+    return plan;
+  }
+  // Exact: fir with the spec's own radius.
+  BlurSpec exact = spec;
+  exact.algorithm = Algorithm::fir;
+  Evaluated best = evaluate(exact, src);
+  plan.considered.push_back(line(best));
+  plan.reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result" : "nothing cheaper meets the tolerance";
+  if (spec.tolerance > 0.0) {
+    std::vector<BlurSpec> candidates;
+    // fir, truncated as far as the tolerance allows: per axis the smallest radius whose error
+    // keeps the product of (1 + e) within 1 + tolerance.
+    int active = 0;
+    for (int a = 0; a < 3; ++a) active += axis_active(spec, src, a);
+    if (active > 0) {
+      BlurSpec fir = exact;
+      const double share = std::pow(1.0 + spec.tolerance, 1.0 / active) - 1.0;
+      for (int a = 0; a < 3; ++a) {
+        if (!axis_active(spec, src, a)) continue;
+        const int full = effective_radius(exact, a);
+        int r = 1;
+        for (; r < full; r = std::max(r + 1, r * 9 / 8)) {
+          fir.radius[static_cast<std::size_t>(a)] = r;
+          if (predicted_axis_error(fir, a) <= share) break;
+        }
+        fir.radius[static_cast<std::size_t>(a)] = std::min(r, full);
+      }
+      candidates.push_back(fir);
+    }
+    for (int n = 1; n <= 6; ++n) {
+      BlurSpec box = spec;
+      box.algorithm = Algorithm::box;
+      box.box_passes = n;
+      candidates.push_back(box);
+    }
+    BlurSpec kawase = spec;
+    kawase.algorithm = Algorithm::kawase;
+    candidates.push_back(kawase);
+    for (const BlurSpec& c : candidates) {
+      const Evaluated e = evaluate(c, src);
+      plan.considered.push_back(line(e));
+      if (e.error <= spec.tolerance && e.cost < best.cost) {
+        best = e;
+        plan.reason = "the cheapest candidate within tolerance " + std::to_string(spec.tolerance);
+      }
+    }
+  }
+  plan.spec = best.spec;
+  plan.predicted_max_error = best.error;
+  plan.predicted_cost = best.cost;
+  return plan;
+}
+
+std::string describe(const Plan& plan) {
+  std::string out = "plan: " + line(Evaluated{plan.spec, plan.predicted_max_error, plan.predicted_cost}) + "\n";
+  out += "  why: " + plan.reason + "\n";
+  if (plan.spec.algorithm == Algorithm::box)
+    for (int a = 0; a < 3; ++a) {
+      if (!(plan.spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) continue;
+      const auto passes = cpu::box_passes_for(plan.spec, a, plan.spec.box_passes);
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "  axis %c: %zu boxes of radius %d with end weight %.4f, achieved sigma %.6g\n",
+                    "xyz"[a], passes.size(), passes.front().radius, passes.front().alpha, kernel::achieved_sigma(passes));
+      out += buf;
+    }
+  if (plan.spec.algorithm == Algorithm::kawase)
+    for (int a = 0; a < 3; ++a) {
+      if (!(plan.spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) continue;
+      out += std::string("  axis ") + "xyz"[a] + ": offsets";
+      for (double d : cpu::kawase_offsets_for(plan.spec, a)) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " %.4g", d);
+        out += buf;
+      }
+      out += "\n";
+    }
+  out += "  considered:\n";
+  for (const std::string& c : plan.considered) out += "    " + c + "\n";
+  return out;
+}
+
+}  // namespace fastblur

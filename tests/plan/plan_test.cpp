@@ -1,0 +1,86 @@
+// The planner: exact at tolerance 0, within tolerance otherwise, and its predicted errors checked
+// against measured 2D impulse responses.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "fastblur/analysis.hpp"
+#include "fastblur/error.hpp"
+#include "fastblur/plan.hpp"
+
+namespace fastblur {
+namespace {
+
+// Max |h - g| / max g of the 2D impulse response of `spec`, g the separable sampled Gaussian.
+double measured_2d_error(const BlurSpec& spec_in, double sx, double sy) {
+  const int hx = static_cast<int>(std::ceil(10 * sx)) + 8, hy = static_cast<int>(std::ceil(10 * sy)) + 8;
+  const int w = 2 * hx + 1, h = 2 * hy + 1;
+  std::vector<double> img(static_cast<std::size_t>(w) * h, 0.0);
+  img[static_cast<std::size_t>(hy) * w + hx] = 1.0;
+  BlurSpec spec = spec_in;
+  spec.with_border(Border::constant);
+  const View v = View::packed(img.data(), ElementType::f64, w, h);
+  blur(v, v, spec);
+  const auto gx = analysis::reference_gaussian(sx, hx), gy = analysis::reference_gaussian(sy, hy);
+  double worst = 0.0;
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x) worst = std::max(worst, std::abs(img[static_cast<std::size_t>(y) * w + x] - gx[x] * gy[y]));
+  return worst / (gx[hx] * gy[hy]);
+}
+
+TEST(Plan, ToleranceZeroIsExactFir) {
+  float data[64 * 64] = {};
+  const View v = View::packed(data, ElementType::f32, 64, 64);
+  BlurSpec spec = BlurSpec::isotropic_2d(3.0);
+  const Plan p = make_plan(spec, v);
+  EXPECT_EQ(p.spec.algorithm, Algorithm::fir);
+  EXPECT_EQ(effective_radius(p.spec, 0), 12);
+  EXPECT_LT(p.predicted_max_error, 1e-3);
+  EXPECT_FALSE(describe(p).empty());
+  spec.tolerance = -1;
+  EXPECT_THROW(make_plan(spec, v), InvalidArgument);
+}
+
+TEST(Plan, PredictionsMatchMeasurementsAndMeetTheTolerance) {
+  std::vector<double> data(64 * 64);
+  const View v = View::packed(data.data(), ElementType::f64, 64, 64);
+  for (double tol : {1e-3, 1e-2, 3e-2, 1e-1})
+    for (double sigma : {1.0, 2.5, 6.0, 20.0}) {
+      BlurSpec spec = BlurSpec::isotropic_2d(sigma);
+      spec.tolerance = tol;
+      const Plan p = make_plan(spec, v);
+      const double measured = measured_2d_error(p.spec, sigma, sigma);
+      std::printf("[ measured ] tolerance %.0e sigma %4.1f -> %-7s predicted %.4g measured %.4g\n", tol, sigma,
+                  std::string(to_string(p.spec.algorithm)).c_str(), p.predicted_max_error, measured);
+      EXPECT_LE(p.predicted_max_error, tol);
+      EXPECT_LE(measured, tol * 1.0001) << tol << " " << sigma;
+      EXPECT_LE(measured, p.predicted_max_error * 1.0001 + 1e-12);  // the prediction bounds the error
+      EXPECT_GE(measured, p.predicted_max_error * 0.5);             // and is not loose
+    }
+}
+
+TEST(Plan, NamedAlgorithmsArePredictedToo) {
+  std::vector<double> data(64 * 64);
+  const View v = View::packed(data.data(), ElementType::f64, 64, 64);
+  for (Algorithm a : {Algorithm::box, Algorithm::kawase}) {
+    BlurSpec spec = BlurSpec::isotropic_2d(4.0);
+    spec.algorithm = a;
+    const Plan p = make_plan(spec, v);
+    const double measured = measured_2d_error(p.spec, 4.0, 4.0);
+    EXPECT_LE(measured, p.predicted_max_error * 1.0001);
+    EXPECT_GE(measured, p.predicted_max_error * 0.5);
+  }
+}
+
+TEST(Plan, LargeSigmaPrefersConstantTimeAlgorithms) {
+  std::vector<float> data(256 * 256);
+  const View v = View::packed(data.data(), ElementType::f32, 256, 256);
+  BlurSpec spec = BlurSpec::isotropic_2d(60.0);
+  spec.tolerance = 0.1;
+  EXPECT_NE(make_plan(spec, v).spec.algorithm, Algorithm::fir);
+  spec.sigma = {1.0, 1.0, 0.0};
+  EXPECT_EQ(make_plan(spec, v).spec.algorithm, Algorithm::fir);  // small kernels: fir is cheapest
+}
+
+}  // namespace
+}  // namespace fastblur
