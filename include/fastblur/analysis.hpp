@@ -2,6 +2,7 @@
 /// @file
 /// The bundled test scene and image error metrics (DESIGN.md, quality metrics).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fastblur/blur.hpp"
@@ -55,5 +56,20 @@ ImpulseMetrics measure_impulse(const BlurSpec& spec, double sigma, bool with_ani
 /// Gaussian; samples <= 0 fall back to linear interpolation.
 double contour_radius(const std::vector<double>& image, int width, int height, int cx, int cy, int dx, int dy,
                       double level);
+
+/// One curve of a line chart.
+struct Series {
+  std::string name;
+  std::vector<double> x, y;
+  std::string color = "#1f77b4";
+  bool dashed = false;
+};
+/// A line chart as a standalone SVG document. With log_y, values <= 0 are drawn at the bottom.
+std::string line_chart_svg(const std::string& title, const std::string& x_label, const std::string& y_label,
+                           const std::vector<Series>& series, bool log_y);
+/// Contour lines (marching squares) of a w x h image at the given levels, as SVG. The optional
+/// reference image is drawn dashed at the same levels, for comparison.
+std::string contour_svg(const std::string& title, const std::vector<double>& image, int w, int h,
+                        const std::vector<double>& levels, const std::vector<double>* reference = nullptr);
 
 }  // namespace fastblur::analysis

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 
+#include "algorithm_options.hpp"
 #include "commands.hpp"
 #include "fastblur/fastblur.hpp"
 #include "io/atomic_file.hpp"
@@ -19,11 +20,11 @@ namespace {
 namespace fs = std::filesystem;
 
 struct BlurOptions {
-  std::string input, output, sigma, border = "reflect", algorithm = "auto", dtype, radius;
-  std::string offsets;
-  double cval = 0.0, truncate = 4.0, tolerance = 0.0;
-  int threads = 0, passes = 0;
-  bool in_place = false, explain = false, integer_widths = false;
+  std::string input, output, sigma, border = "reflect", dtype, radius;
+  AlgorithmOptions algorithm;
+  double cval = 0.0, truncate = 4.0;
+  int threads = 0;
+  bool in_place = false, explain = false;
 };
 
 bool is_npy_file(const fs::path& path) {
@@ -69,15 +70,7 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
   spec.cval = o.cval;
   if (!std::isfinite(o.truncate) || o.truncate < 0) throw InvalidArgument("--truncate must be a finite value >= 0");
   spec.truncate = o.truncate;
-  spec.algorithm = parse_algorithm(o.algorithm);
-  if (!std::isfinite(o.tolerance) || o.tolerance < 0) throw InvalidArgument("--tolerance must be a finite value >= 0");
-  spec.tolerance = o.tolerance;
-  if (o.passes < 0 || o.passes > 4096) throw InvalidArgument("--passes must be in 0..4096");
-  if (spec.algorithm == Algorithm::box && o.passes > 6) throw InvalidArgument("--passes for box must be 1 to 6");
-  spec.box_passes = o.passes;
-  spec.kawase_passes = o.passes;
-  spec.box_integer_widths = o.integer_widths;
-  if (!o.offsets.empty()) spec.kawase_offsets = parse_nonnegative_list(o.offsets, "--offsets");
+  o.algorithm.apply(spec);
   if (o.threads < 0) throw InvalidArgument("--threads must be >= 0");
   spec.threads = o.threads;
   // Validate radii and sigmas now, before any output exists.
@@ -138,8 +131,6 @@ Command add_blur_command(CLI::App& app) {
                   "Output path; its extension picks the format. Written to a temporary file and renamed, so it "
                   "appears only when complete")
       ->required();
-  std::string algorithms;
-  for (const auto& a : fastblur::algorithms()) algorithms += "\n  " + std::string(a.name) + ": " + std::string(a.summary);
   sub->add_option("-s,--sigma", o->sigma,
                   "Gaussian standard deviation in pixels: one value for every axis, or one per axis in array order "
                   "(numpy's: rows first). For an HxWxC .npy, '2,2,0' blurs rows and columns and leaves the last axis "
@@ -157,18 +148,9 @@ Command add_blur_command(CLI::App& app) {
   auto* radius = sub->add_option("-r,--radius", o->radius, "Explicit kernel radius in pixels (one, or one per axis); "
                                                            "overrides --truncate");
   truncate->excludes(radius);
-  sub->add_option("-a,--algorithm", o->algorithm, "Algorithm:" + algorithms)->capture_default_str();
-  sub->add_option("-e,--tolerance", o->tolerance,
-                  "With --algorithm auto: the largest max error of the impulse response (relative to the Gaussian's "
-                  "peak) to trade for speed; 0 = exact")
-      ->capture_default_str();
+  o->algorithm.add_to(*sub);
   sub->add_flag("--explain", o->explain, "Print the plan (algorithm, parameters, predicted error and cost, the "
                                          "candidates weighed) before blurring");
-  sub->add_option("--passes", o->passes, "box: passes 1-6 (default 3); kawase: number of passes (default: chosen)");
-  sub->add_flag("--integer-widths", o->integer_widths, "box: integer box widths only (seed 002's moving average); "
-                                                       "the achieved sigma then differs from --sigma");
-  sub->add_option("--offsets", o->offsets, "kawase: explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 "
-                                           "(seed 002's {0,1,2,2,3})");
   sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
   sub->add_option("--dtype", o->dtype,
                   "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "

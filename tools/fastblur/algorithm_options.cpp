@@ -1,0 +1,37 @@
+#include "algorithm_options.hpp"
+
+#include <cmath>
+
+#include "fastblur/error.hpp"
+#include "parse.hpp"
+
+namespace fastblur::cli {
+
+void AlgorithmOptions::add_to(CLI::App& sub) {
+  std::string list;
+  for (const auto& a : fastblur::algorithms()) list += "\n  " + std::string(a.name) + ": " + std::string(a.summary);
+  sub.add_option("-a,--algorithm", algorithm, "Algorithm:" + list)->capture_default_str();
+  sub.add_option("-e,--tolerance", tolerance,
+                 "With --algorithm auto: the largest max error of the impulse response (relative to the Gaussian's "
+                 "peak) to trade for speed; 0 = exact")
+      ->capture_default_str();
+  sub.add_option("--passes", passes, "box: passes 1-6 (default 3); kawase: number of passes (default: chosen)");
+  sub.add_flag("--integer-widths", integer_widths,
+               "box: integer box widths only (seed 002's moving average); the achieved sigma then differs from --sigma");
+  sub.add_option("--offsets", offsets,
+                 "kawase: explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (seed 002's {0,1,2,2,3})");
+}
+
+void AlgorithmOptions::apply(BlurSpec& spec) const {
+  spec.algorithm = parse_algorithm(algorithm);
+  if (!std::isfinite(tolerance) || tolerance < 0) throw InvalidArgument("--tolerance must be a finite value >= 0");
+  spec.tolerance = tolerance;
+  if (passes < 0 || passes > 4096) throw InvalidArgument("--passes must be in 0..4096");
+  if (spec.algorithm == Algorithm::box && passes > 6) throw InvalidArgument("--passes for box must be 1 to 6");
+  spec.box_passes = passes;
+  spec.kawase_passes = passes;
+  spec.box_integer_widths = integer_widths;
+  if (!offsets.empty()) spec.kawase_offsets = parse_nonnegative_list(offsets, "--offsets");
+}
+
+}  // namespace fastblur::cli
