@@ -39,9 +39,13 @@ enum class Algorithm {
   fir,        ///< exact separable convolution with the sampled, normalised Gaussian
   box,        ///< n passes of a running-sum box per axis; O(1) per pixel (seeds 001, 002)
   kawase,     ///< passes of four diagonal bilinear taps, offsets solved for sigma (seed 002)
+  fft,        ///< fir's exact convolution computed in the frequency domain (FFTW, double); O(log n) per
+              ///< pixel whatever the sigma, for very large sigma. FFTW's planner is not thread-safe:
+              ///< a program that makes FFTW plans of its own on other threads at the same time as a
+              ///< blur must serialise them itself.
 };
 std::string_view to_string(Algorithm algorithm) noexcept;
-/// Parses an algorithm name ("auto", "fir"); throws InvalidArgument naming the known ones.
+/// Parses an algorithm name ("auto", "fir", "box", "kawase", "fft", ...); throws InvalidArgument naming the known ones.
 Algorithm parse_algorithm(std::string_view name);
 
 /// One entry of the algorithm registry: the CLI help and the bindings are generated from it.
