@@ -26,6 +26,10 @@ constexpr double kFirPerTapPair = 1.0;
 constexpr double kLineDriver = 50.0;
 constexpr double kBoxPerPass = 3.0;
 constexpr double kKawasePerPass = 2.5;
+// fft: transforms cost about k log2(n) per sample; FFTW's real-to-real DCTs (reflect, mirror) are
+// not vectorised, about 2.5 times the real-to-complex transforms of the other borders.
+constexpr double kFftPerLog2 = 4.0;
+constexpr double kDctPerLog2 = 10.0;
 constexpr double kLargeSigma = 64.0;
 
 // An axis's equivalent 1D kernel next to the Gaussian it approximates, both centred, the Gaussian
@@ -68,9 +72,14 @@ bool axis_active(const BlurSpec& spec, const View& src, int a) {
          (src.extent[i] > 1 || spec.border[i] == Border::constant);
 }
 
-double axis_cost(const BlurSpec& spec, int a) {
+double axis_cost(const BlurSpec& spec, const View& src, int a) {
   const auto i = static_cast<std::size_t>(a);
   switch (spec.algorithm) {
+    case Algorithm::fft: {
+      const bool dct = spec.border[i] == Border::reflect || spec.border[i] == Border::mirror;
+      const double n = static_cast<double>(src.extent[i]) + (dct ? 0.0 : 2.0 * effective_radius(spec, a));
+      return kLineDriver + (dct ? kDctPerLog2 : kFftPerLog2) * std::log2(std::max(2.0, n));
+    }
     case Algorithm::fir: return kFirFixed + kFirPerTapPair * (effective_radius(spec, a) + 1);
     case Algorithm::box: return kLineDriver + kBoxPerPass * (spec.box_passes ? spec.box_passes : 3);
     case Algorithm::kawase:
@@ -94,7 +103,7 @@ Evaluated evaluate(const BlurSpec& spec, const View& src) {
   Evaluated e{spec, 0.0, 0.0};
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a)
-    if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, a);
+    if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, src, a);
   if (axes.size() == 2) {
     const auto x = equivalent_kernel(spec, axes[0]), y = equivalent_kernel(spec, axes[1]);
     if (x && y && x->k.size() * y->k.size() <= (1u << 22)) {
@@ -112,7 +121,7 @@ std::string line(const Evaluated& e) {
   char buf[256];
   std::string name(to_string(e.spec.algorithm));
   if (e.spec.algorithm == Algorithm::box) name += " " + std::to_string(e.spec.box_passes) + " passes";
-  if (e.spec.algorithm == Algorithm::fir) {
+  if (e.spec.algorithm == Algorithm::fir || e.spec.algorithm == Algorithm::fft) {
     name += " radius";
     for (int a = 0; a < 3; ++a)
       if (e.spec.sigma[static_cast<std::size_t>(a)] > 1e-15) name += " " + std::to_string(effective_radius(e.spec, a));
@@ -131,7 +140,8 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
   const double sigma = spec.sigma[static_cast<std::size_t>(a)];
   switch (spec.algorithm) {
     case Algorithm::automatic:
-    case Algorithm::fir: {
+    case Algorithm::fir:
+    case Algorithm::fft: {  // the same kernel, exactly
       const int r = effective_radius(spec, a);
       if (r > 4096) return std::nullopt;  // the truncation alone decides; see predicted_axis_error
       return axis_kernel(r == 0 ? std::vector<double>{1.0} : kernel::gaussian_weights(sigma, r), sigma);
@@ -175,12 +185,18 @@ Plan make_plan(const BlurSpec& spec, const View& src) {
     plan.considered.push_back(line(e));
     return plan;
   }
-  // Exact: fir with the spec's own radius.
+  // Exact: fir with the spec's own radius, or the same convolution by fft where that is cheaper.
   BlurSpec exact = spec;
   exact.algorithm = Algorithm::fir;
   Evaluated best = evaluate(exact, src);
   plan.considered.push_back(line(best));
-  plan.reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result" : "nothing cheaper meets the tolerance";
+  BlurSpec exact_fft = exact;
+  exact_fft.algorithm = Algorithm::fft;
+  const Evaluated fft = evaluate(exact_fft, src);
+  plan.considered.push_back(line(fft));
+  if (fft.cost < best.cost) best = fft;
+  plan.reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result (fir or fft, whichever is cheaper)"
+                                      : "nothing cheaper meets the tolerance";
   if (spec.tolerance > 0.0) {
     std::vector<BlurSpec> candidates;
     // fir, truncated as far as the tolerance allows: per axis the smallest radius whose error
