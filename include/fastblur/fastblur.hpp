@@ -3,6 +3,7 @@
 /// Umbrella header: everything public in fastblur.
 #include "fastblur/analysis.hpp"
 #include "fastblur/blur.hpp"
+#include "fastblur/codegen.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"

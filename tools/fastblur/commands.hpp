@@ -12,5 +12,6 @@ struct Command {
 Command add_blur_command(CLI::App& app);
 Command add_demo_command(CLI::App& app);
 Command add_analyze_command(CLI::App& app);
+Command add_codegen_command(CLI::App& app);
 
 }  // namespace fastblur::cli

@@ -1,0 +1,105 @@
+// Emitted shaders: the numbers in the text reproduce the CPU algorithms, and the GLSL compiles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "fastblur/codegen.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur::codegen {
+namespace {
+
+// The numbers of the array named `name` in the emitted code.
+std::vector<double> parse_array(const std::string& code, const std::string& name) {
+  const std::regex decl(name + R"(\[\d+\] = (?:float\[\d+\])?[({]([^)}]*)[)}])");
+  std::smatch m;
+  if (!std::regex_search(code, m, decl)) return {};
+  std::vector<double> out;
+  std::stringstream ss(m[1].str());
+  std::string item;
+  while (std::getline(ss, item, ',')) out.push_back(std::stod(item));
+  return out;
+}
+
+double lerp_at(const std::vector<double>& s, double x) {
+  const double i = std::floor(x), t = x - i;
+  const auto k = static_cast<std::size_t>(i);
+  return t == 0.0 ? s[k] : (1 - t) * s[k] + t * s[k + 1];
+}
+
+TEST(Codegen, LinearWeightsInTheTextReproduceFir) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> signal(600);
+  for (double& v : signal) v = u(rng);
+  for (Language lang : {Language::glsl, Language::hlsl})
+    for (double sigma : {0.8, 2.7, 6.0, 19.5}) {
+      const Shader s = generate(Method::linear, lang, sigma);
+      const auto offsets = parse_array(s.code, "FASTBLUR_OFFSETS"), weights = parse_array(s.code, "FASTBLUR_WEIGHTS");
+      ASSERT_EQ(offsets.size(), s.offsets.size());
+      ASSERT_EQ(weights.size(), s.weights.size());
+      const int r = kernel::radius_for_precision(sigma, 0.5 / 255);
+      const auto w = kernel::gaussian_weights(sigma, r);
+      for (int x = 200; x < 400; ++x) {
+        double direct = 0.0, shader = 0.0;
+        for (int k = -r; k <= r; ++k) direct += w[k + r] * signal[x + k];
+        for (std::size_t i = 0; i < offsets.size(); ++i) shader += weights[i] * lerp_at(signal, x + offsets[i]);
+        ASSERT_NEAR(shader, direct, 1e-7) << sigma;  // nine printed digits
+      }
+      EXPECT_LE(s.max_error, 0.01);  // the 8-bit precision rule keeps the kernel within 1%
+      EXPECT_EQ(s.fetches_per_pixel, 2 * static_cast<int>(offsets.size()));
+    }
+}
+
+TEST(Codegen, KawaseOffsetsInTheTextReproduceTheCpuAlgorithm) {
+  auto rng = test::rng_for_test();
+  for (double sigma : {1.5, 5.0, 12.0}) {
+    const Shader s = generate(Method::kawase, Language::glsl, sigma);
+    const auto offsets = parse_array(s.code, "FASTBLUR_KAWASE_OFFSETS");
+    ASSERT_EQ(offsets.size(), kernel::kawase_schedule(sigma).size());
+    auto src = test::make_buffer(ElementType::f64, 61, 47, 1, 1);
+    test::fill_random(src.view, rng);
+    auto a = test::make_buffer(ElementType::f64, 61, 47, 1, 1), b = test::make_buffer(ElementType::f64, 61, 47, 1, 1);
+    BlurSpec spec = BlurSpec::isotropic_2d(sigma);
+    spec.algorithm = Algorithm::kawase;
+    blur(src.view, a.view, spec);  // the solved schedule
+    spec.kawase_offsets = offsets;  // the printed one
+    blur(src.view, b.view, spec);
+    for (std::int64_t y = 0; y < 47; ++y)
+      for (std::int64_t x = 0; x < 61; ++x) ASSERT_NEAR(test::get(a.view, x, y, 0, 0), test::get(b.view, x, y, 0, 0), 1e-7);
+    EXPECT_NEAR(s.max_error, kernel::kawase_schedule_error(kernel::kawase_schedule(sigma), sigma), 1e-12);
+  }
+}
+
+#ifdef FASTBLUR_GLSLC
+TEST(Codegen, EmittedGlslCompiles) {
+  const auto dir = std::filesystem::temp_directory_path() / ("fastblur-codegen-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (Method m : {Method::linear, Method::kawase})
+    for (double sigma : {0.5, 3.0, 40.0}) {
+      const Shader s = generate(m, Language::glsl, sigma);
+      const std::string call = m == Method::linear ? "fastblur_gaussian_pass(tex, uv, vec2(1.0 / 512.0, 0.0))"
+                                                   : "fastblur_kawase_pass(tex, uv, vec2(1.0 / 512.0), FASTBLUR_KAWASE_OFFSETS[0])";
+      std::ofstream(dir / "blur.frag") << "#version 450\nlayout(binding = 0) uniform sampler2D tex;\n"
+                                          "layout(location = 0) in vec2 uv;\nlayout(location = 0) out vec4 color;\n"
+                                       << s.code << "void main() { color = " << call << "; }\n";
+      const std::string cmd = std::string(FASTBLUR_GLSLC) + " -o " + (dir / "blur.spv").string() + " " +
+                              (dir / "blur.frag").string() + " 2>&1";
+      EXPECT_EQ(std::system(cmd.c_str()), 0) << s.code;
+    }
+  std::filesystem::remove_all(dir);
+}
+#endif
+
+TEST(Codegen, RejectsBadRequests) {
+  EXPECT_THROW(generate(Method::linear, Language::glsl, -1.0), InvalidArgument);
+  EXPECT_THROW(parse_method("box"), InvalidArgument);
+  EXPECT_THROW(parse_language("wgsl"), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace fastblur::codegen
