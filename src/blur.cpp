@@ -3,6 +3,7 @@
 #include <string>
 
 #include "cpu/box.hpp"
+#include "cpu/downsample.hpp"
 #include "cpu/fft.hpp"
 #include "cpu/fir.hpp"
 #include "cpu/kawase.hpp"
@@ -21,6 +22,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
                               "(extended box); O(1) per pixel"},
       {Algorithm::kawase, "kawase", "passes of four diagonal bilinear taps (seed 002), offsets solved so the variance "
                                     "is exactly sigma^2; O(passes) per pixel"},
+      {Algorithm::downsample, "downsample", "blur at 1/2 or 1/4 resolution and interpolate back (seed 002), sigma "
+                                            "compensated for the resampling"},
       {Algorithm::fft, "fft", "exact convolution with fir's kernel in the frequency domain (FFTW); O(log n) per pixel "
                               "whatever the sigma, for very large sigma"},
   };
@@ -87,6 +90,9 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
       return;
     case Algorithm::kawase:
       cpu::kawase_blur(src, dst, spec);
+      return;
+    case Algorithm::downsample:
+      cpu::downsample_blur(src, dst, spec);
       return;
     case Algorithm::fft:
       cpu::fft_blur(src, dst, spec);

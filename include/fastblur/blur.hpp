@@ -39,6 +39,7 @@ enum class Algorithm {
   fir,        ///< exact separable convolution with the sampled, normalised Gaussian
   box,        ///< n passes of a running-sum box per axis; O(1) per pixel (seeds 001, 002)
   kawase,     ///< passes of four diagonal bilinear taps, offsets solved for sigma (seed 002)
+  downsample, ///< blur at 1/2 or 1/4 resolution and upsample, sigma compensated (seed 002)
   fft,        ///< fir's exact convolution computed in the frequency domain (FFTW, double); O(log n) per
               ///< pixel whatever the sigma, for very large sigma. FFTW's planner is not thread-safe:
               ///< a program that makes FFTW plans of its own on other threads at the same time as a
@@ -83,6 +84,9 @@ struct BlurSpec {
   std::vector<double> kawase_offsets{};
   /// kawase: passes for the solved schedule; 0 chooses them (kernel::kawase_schedule).
   int kawase_passes = 0;
+  /// downsample: 2 or 4; 0 chooses per axis (4 from sigma 12, else 2). sigma must exceed what the
+  /// resampling alone adds (1 at factor 2, 2 at factor 4).
+  int downsample_factor = 0;
   /// 0 = all cores.
   int threads = 0;
 

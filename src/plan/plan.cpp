@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cpu/box.hpp"
+#include "cpu/downsample.hpp"
 #include "cpu/kawase.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
@@ -84,6 +85,12 @@ double axis_cost(const BlurSpec& spec, const View& src, int a) {
     case Algorithm::box: return kLineDriver + kBoxPerPass * (spec.box_passes ? spec.box_passes : 3);
     case Algorithm::kawase:
       return kLineDriver + kKawasePerPass * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
+    case Algorithm::downsample: {
+      // Block average, the low-resolution fir (one tap pair per f samples), the interpolation.
+      const int f = cpu::downsample_factor_for(spec, a);
+      const double low = kernel::downsample_low_sigma(spec.sigma[i], f, spec.truncate);
+      return kLineDriver + f + 2.0 * (kernel::radius_from_truncate(low, spec.truncate) + 1) / f + 3.0;
+    }
     case Algorithm::automatic: break;
   }
   (void)i;
@@ -157,6 +164,31 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
       const double s = std::min(sigma, kLargeSigma);
       return axis_kernel(kernel::kawase_kernel(kernel::kawase_schedule(s, spec.kawase_passes)), s);
     }
+    case Algorithm::downsample: {
+      // Not shift-invariant: the response to an impulse at each phase of a block; the worst one.
+      const int f = cpu::downsample_factor_for(spec, a);
+      const double s = std::min(sigma, kLargeSigma);
+      const int half = static_cast<int>(std::ceil(8 * s)) + 4 * f;
+      std::optional<AxisKernel> worst;
+      double worst_error = -1.0;
+      for (int phase = 0; phase < f; ++phase) {
+        const int centre = 2 * half + phase;  // a multiple of f plus the phase: blocks start at 0
+        std::vector<double> line(static_cast<std::size_t>(4 * half + f), 0.0);
+        line[static_cast<std::size_t>(centre)] = 1.0;
+        BlurSpec one;
+        one.algorithm = Algorithm::downsample;
+        one.downsample_factor = f;
+        one.truncate = spec.truncate;
+        one.sigma = {s, 0.0, 0.0};
+        one.with_border(Border::constant);
+        const View v = View::packed(line.data(), ElementType::f64, static_cast<std::int64_t>(line.size()), 1);
+        blur(v, v, one);
+        AxisKernel k = axis_kernel(std::vector<double>(line.begin() + centre - half, line.begin() + centre + half + 1), s);
+        const double e = error_1d(k);
+        if (e > worst_error) worst_error = e, worst = std::move(k);
+      }
+      return worst;
+    }
   }
   return std::nullopt;
 }
@@ -227,6 +259,17 @@ Plan make_plan(const BlurSpec& spec, const View& src) {
     BlurSpec kawase = spec;
     kawase.algorithm = Algorithm::kawase;
     candidates.push_back(kawase);
+    bool downsample_fits = true;  // every active axis needs sigma above what the resampling adds
+    for (int a = 0; a < 3; ++a)
+      if (axis_active(spec, src, a))
+        downsample_fits = downsample_fits && spec.sigma[static_cast<std::size_t>(a)] >
+                                                 std::sqrt(kernel::downsample_added_variance(
+                                                     kernel::downsample_factor_for(spec.sigma[static_cast<std::size_t>(a)])));
+    if (downsample_fits) {
+      BlurSpec down = spec;
+      down.algorithm = Algorithm::downsample;
+      candidates.push_back(down);
+    }
     for (const BlurSpec& c : candidates) {
       const Evaluated e = evaluate(c, src);
       plan.considered.push_back(line(e));
