@@ -5,6 +5,7 @@
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/kernel_iir.hpp"
 #include "fastblur/reference.hpp"
 #include "fastblur/version.hpp"
 #include "fastblur/view.hpp"
