@@ -4,6 +4,7 @@
 
 #include "cpu/box.hpp"
 #include "cpu/fir.hpp"
+#include "cpu/iir.hpp"
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -16,6 +17,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
       {Algorithm::fir, "fir", "exact separable convolution with the sampled, normalised Gaussian (O(radius) per pixel)"},
       {Algorithm::box, "box", "n passes (1-6, default 3) of a running-sum box per axis, variance exact for any sigma "
                               "(extended box); O(1) per pixel"},
+      {Algorithm::iir, "iir", "recursive Gaussian (Deriche 4th order, or Young-van Vliet 3rd order) per axis, "
+                              "sigma >= 0.5; O(1) per pixel"},
   };
   return list;
 }
@@ -72,6 +75,9 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
       if (spec.box_passes < 0 || spec.box_passes > 6)
         throw InvalidArgument("box_passes is " + std::to_string(spec.box_passes) + ": expected 1 to 6 (0 = default 3)");
       cpu::box_blur(src, dst, spec, spec.box_passes == 0 ? 3 : spec.box_passes);
+      return;
+    case Algorithm::iir:
+      cpu::iir_blur(src, dst, spec);
       return;
   }
   throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) + " is not available on the CPU");
