@@ -7,6 +7,7 @@
 #include "cpu/fft.hpp"
 #include "cpu/fir.hpp"
 #include "cpu/kawase.hpp"
+#include "cpu/iir.hpp"
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -26,6 +27,8 @@ const std::vector<AlgorithmInfo>& algorithms() {
                                             "compensated for the resampling"},
       {Algorithm::fft, "fft", "exact convolution with fir's kernel in the frequency domain (FFTW); O(log n) per pixel "
                               "whatever the sigma, for very large sigma"},
+      {Algorithm::iir, "iir", "recursive Gaussian (Deriche 4th order, or Young-van Vliet 3rd order) per axis, "
+                              "sigma >= 0.5; O(1) per pixel"},
   };
   return list;
 }
@@ -96,6 +99,9 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
       return;
     case Algorithm::fft:
       cpu::fft_blur(src, dst, spec);
+      return;
+    case Algorithm::iir:
+      cpu::iir_blur(src, dst, spec);
       return;
   }
   throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) + " is not available on the CPU");

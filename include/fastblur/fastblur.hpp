@@ -7,6 +7,7 @@
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
+#include "fastblur/kernel_iir.hpp"
 #include "fastblur/reference.hpp"
 #include "fastblur/version.hpp"
 #include "fastblur/view.hpp"
