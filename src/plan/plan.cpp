@@ -14,6 +14,7 @@
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/kernel_iir.hpp"
 
 namespace fastblur {
 namespace {
@@ -85,6 +86,14 @@ double axis_cost(const BlurSpec& spec, const View& src, int a) {
     case Algorithm::box: return kLineDriver + kBoxPerPass * (spec.box_passes ? spec.box_passes : 3);
     case Algorithm::kawase:
       return kLineDriver + kKawasePerPass * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
+    case Algorithm::iir: {
+      // A 4th-order (Deriche) or 3rd-order cascade (Young-van Vliet), each way along the line; the
+      // symmetric borders and wrap pad each side by the recursion's decay length (about 11 sigma).
+      const double per_sample = spec.iir_variant == IirVariant::deriche ? 8.0 : 6.0;
+      const bool padded = spec.border[i] != Border::nearest && spec.border[i] != Border::constant;
+      const double n = static_cast<double>(src.extent[i]);
+      return (kLineDriver + per_sample) * (padded ? (n + 22.0 * spec.sigma[i]) / n : 1.0);
+    }
     case Algorithm::downsample: {
       // Block average, the low-resolution fir (one tap pair per f samples), the interpolation.
       const int f = cpu::downsample_factor_for(spec, a);
@@ -128,6 +137,8 @@ std::string line(const Evaluated& e) {
   char buf[256];
   std::string name(to_string(e.spec.algorithm));
   if (e.spec.algorithm == Algorithm::box) name += " " + std::to_string(e.spec.box_passes) + " passes";
+  if (e.spec.algorithm == Algorithm::iir)
+    name += e.spec.iir_variant == IirVariant::deriche ? " deriche" : " young-van-vliet";
   if (e.spec.algorithm == Algorithm::fir || e.spec.algorithm == Algorithm::fft) {
     name += " radius";
     for (int a = 0; a < 3; ++a)
@@ -140,6 +151,33 @@ std::string line(const Evaluated& e) {
 }  // namespace
 
 namespace {
+
+// The response of `spec`'s algorithm along axis a to an impulse, at sigma s, for algorithms known
+// by running them (recursive filters, resampling). With phases > 1 the algorithm is not shift-
+// invariant: the impulse is tried at each phase of a block and the response farthest from the
+// Gaussian is returned.
+std::optional<AxisKernel> measured_kernel(const BlurSpec& spec, int a, double s, int phases) {
+  const int half = static_cast<int>(std::ceil(12 * s)) + 8 * phases;
+  std::optional<AxisKernel> worst;
+  double worst_error = -1.0;
+  for (int phase = 0; phase < phases; ++phase) {
+    const int centre = 2 * half + phase;  // 2 half is a multiple of the phase count
+    std::vector<double> line(static_cast<std::size_t>(4 * half + phases), 0.0);
+    line[static_cast<std::size_t>(centre)] = 1.0;
+    BlurSpec one = spec;
+    one.sigma = {s, 0.0, 0.0};
+    one.border = {Border::constant, Border::constant, Border::constant};
+    one.cval = 0.0;
+    if (spec.algorithm == Algorithm::downsample) one.downsample_factor = phases;
+    const View v = View::packed(line.data(), ElementType::f64, static_cast<std::int64_t>(line.size()), 1);
+    blur(v, v, one);
+    AxisKernel k = axis_kernel(std::vector<double>(line.begin() + centre - half, line.begin() + centre + half + 1), s);
+    const double e = error_1d(k);
+    if (e > worst_error) worst_error = e, worst = std::move(k);
+  }
+  (void)a;
+  return worst;
+}
 
 // The equivalent kernel of `spec` along axis a (O(1) algorithms at sigma <= kLargeSigma, where
 // their shape error has reached its asymptote).
@@ -164,31 +202,10 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
       const double s = std::min(sigma, kLargeSigma);
       return axis_kernel(kernel::kawase_kernel(kernel::kawase_schedule(s, spec.kawase_passes)), s);
     }
-    case Algorithm::downsample: {
-      // Not shift-invariant: the response to an impulse at each phase of a block; the worst one.
-      const int f = cpu::downsample_factor_for(spec, a);
-      const double s = std::min(sigma, kLargeSigma);
-      const int half = static_cast<int>(std::ceil(8 * s)) + 4 * f;
-      std::optional<AxisKernel> worst;
-      double worst_error = -1.0;
-      for (int phase = 0; phase < f; ++phase) {
-        const int centre = 2 * half + phase;  // a multiple of f plus the phase: blocks start at 0
-        std::vector<double> line(static_cast<std::size_t>(4 * half + f), 0.0);
-        line[static_cast<std::size_t>(centre)] = 1.0;
-        BlurSpec one;
-        one.algorithm = Algorithm::downsample;
-        one.downsample_factor = f;
-        one.truncate = spec.truncate;
-        one.sigma = {s, 0.0, 0.0};
-        one.with_border(Border::constant);
-        const View v = View::packed(line.data(), ElementType::f64, static_cast<std::int64_t>(line.size()), 1);
-        blur(v, v, one);
-        AxisKernel k = axis_kernel(std::vector<double>(line.begin() + centre - half, line.begin() + centre + half + 1), s);
-        const double e = error_1d(k);
-        if (e > worst_error) worst_error = e, worst = std::move(k);
-      }
-      return worst;
-    }
+    case Algorithm::downsample:  // not shift-invariant: the worst phase of a block
+      return measured_kernel(spec, a, std::min(sigma, kLargeSigma), cpu::downsample_factor_for(spec, a));
+    case Algorithm::iir:
+      return measured_kernel(spec, a, std::min(sigma, kLargeSigma), 1);
   }
   return std::nullopt;
 }
@@ -270,6 +287,18 @@ Plan make_plan(const BlurSpec& spec, const View& src) {
       down.algorithm = Algorithm::downsample;
       candidates.push_back(down);
     }
+    bool iir_fits = true;  // the recursive filters are defined for sigma 0.5 to 1000
+    for (int a = 0; a < 3; ++a)
+      if (axis_active(spec, src, a))
+        iir_fits = iir_fits && spec.sigma[static_cast<std::size_t>(a)] >= kernel::kIirMinSigma &&
+                   spec.sigma[static_cast<std::size_t>(a)] <= kernel::kIirMaxSigma;
+    if (iir_fits)
+      for (IirVariant variant : {IirVariant::deriche, IirVariant::young_van_vliet}) {
+        BlurSpec iir = spec;
+        iir.algorithm = Algorithm::iir;
+        iir.iir_variant = variant;
+        candidates.push_back(iir);
+      }
     for (const BlurSpec& c : candidates) {
       const Evaluated e = evaluate(c, src);
       plan.considered.push_back(line(e));
