@@ -279,5 +279,73 @@ TEST_F(Cli, MalformedNpyHeaders) {
   }
 }
 
+TEST_F(Cli, ToleranceAndExplainChooseAndShowThePlan) {
+  io::NpyArray a;
+  a.type = ElementType::f32;
+  a.shape = {200, 300};
+  a.data.resize(200 * 300 * 4);
+  auto rng = test::rng_for_test();
+  test::fill_random(a.view(), rng);
+  write_npy("in.npy", a);
+  const Result r = run("blur " + path("in.npy").string() + " " + path("out.npy").string() +
+                       " -s 30 --tolerance 0.08 --explain");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("plan: "), std::string::npos);
+  EXPECT_NE(r.out.find("considered:"), std::string::npos);
+  EXPECT_EQ(r.out.find("plan: fir"), std::string::npos) << r.out;  // an O(1) algorithm wins at sigma 30
+  // The result is the plan's: blur with the planned spec gives the same bytes.
+  BlurSpec spec = BlurSpec::isotropic_2d(30);
+  spec.tolerance = 0.08;
+  io::NpyArray want = a;
+  blur(a.view(), want.view(), spec);
+  EXPECT_EQ(io::read_npy(path("out.npy")).data, want.data);
+}
+
+TEST_F(Cli, EveryAlgorithmRunsFromTheCommandLine) {
+  io::Image im = random_image(ElementType::u8, 64, 48, 4);
+  io::write_image(path("a.png"), im);
+  for (const auto& info : algorithms()) {
+    const std::string out = "out_" + std::string(info.name) + ".png";
+    const Result r = run("blur " + path("a.png").string() + " " + path(out).string() + " -s 3 -a " + std::string(info.name));
+    EXPECT_EQ(r.code, 0) << info.name << ": " << r.err;
+    EXPECT_TRUE(fs::exists(path(out))) << info.name;
+  }
+  const Result k = run("blur " + path("a.png").string() + " " + path("k.png").string() +
+                       " -s 1 -a kawase --offsets 0.5,1.5,2.5,2.5,3.5");
+  EXPECT_EQ(k.code, 0) << k.err;
+  const Result b = run("blur " + path("a.png").string() + " " + path("b.png").string() + " -s 4 -a box --passes 7");
+  EXPECT_EQ(b.code, 2);
+  EXPECT_NE(b.err.find("1 to 6"), std::string::npos) << b.err;
+}
+
+TEST_F(Cli, AnalyzePrintsMetricsJsonAndPlots) {
+  const Result r = run("analyze -a box -s 5 --plot " + path("plots").string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const char* word : {"effective sigma", "max error", "L1 error", "anisotropy", "PSNR"})
+    EXPECT_NE(r.out.find(word), std::string::npos) << word;
+  for (const char* f : {"cross_section.svg", "impulse_log.svg", "contours.svg"}) {
+    const std::string svg = slurp(path("plots") / f);
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u) << f;
+    EXPECT_NE(svg.find("<path d=\"M"), std::string::npos) << f;  // something was drawn
+  }
+  const Result j = run("analyze -a iir -s 10 --json");
+  ASSERT_EQ(j.code, 0) << j.err;
+  EXPECT_EQ(j.out.front(), '{');
+  EXPECT_NE(j.out.find("\"algorithm\": \"iir\""), std::string::npos) << j.out;
+  EXPECT_NE(j.out.find("\"l1_error\""), std::string::npos);
+  EXPECT_EQ(run("analyze -s -3").code, 2);
+}
+
+TEST_F(Cli, CodegenPrintsShaders) {
+  const Result g = run("codegen -s 4.2");
+  ASSERT_EQ(g.code, 0) << g.err;
+  EXPECT_NE(g.out.find("FASTBLUR_WEIGHTS"), std::string::npos);
+  EXPECT_NE(g.out.find("vec4 fastblur_gaussian_pass"), std::string::npos);
+  const Result h = run("codegen -s 4.2 -m kawase -l hlsl");
+  ASSERT_EQ(h.code, 0) << h.err;
+  EXPECT_NE(h.out.find("float4 fastblur_kawase_pass"), std::string::npos);
+  EXPECT_EQ(run("codegen -s 2 -m bokeh").code, 2);
+}
+
 }  // namespace
 }  // namespace fastblur
