@@ -20,6 +20,10 @@ void AlgorithmOptions::add_to(CLI::App& sub) {
                "box: integer box widths only (seed 002's moving average); the achieved sigma then differs from --sigma");
   sub.add_option("--offsets", offsets,
                  "kawase: explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (seed 002's {0,1,2,2,3})");
+  sub.add_option("--iir-variant", iir_variant, "iir: deriche (4th order, L1 error about 5e-4) or young-van-vliet "
+                                               "(3rd order, cheaper, about 2e-2)")
+      ->capture_default_str();
+  sub.add_option("--factor", factor, "downsample: 2 or 4 (default: 4 from sigma 12, else 2)");
 }
 
 void AlgorithmOptions::apply(BlurSpec& spec) const {
@@ -32,6 +36,11 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
   spec.kawase_passes = passes;
   spec.box_integer_widths = integer_widths;
   if (!offsets.empty()) spec.kawase_offsets = parse_nonnegative_list(offsets, "--offsets");
+  if (iir_variant == "deriche") spec.iir_variant = IirVariant::deriche;
+  else if (iir_variant == "young-van-vliet") spec.iir_variant = IirVariant::young_van_vliet;
+  else throw InvalidArgument("unknown --iir-variant '" + iir_variant + "': expected deriche or young-van-vliet");
+  if (factor != 0 && factor != 2 && factor != 4) throw InvalidArgument("--factor must be 2 or 4");
+  spec.downsample_factor = factor;
 }
 
 }  // namespace fastblur::cli

@@ -8,12 +8,12 @@
 namespace fastblur::cli {
 
 struct AlgorithmOptions {
-  std::string algorithm = "auto", offsets;
+  std::string algorithm = "auto", offsets, iir_variant = "deriche";
   double tolerance = 0.0;
-  int passes = 0;
+  int passes = 0, factor = 0;
   bool integer_widths = false;
 
-  /// Registers --algorithm, --tolerance, --passes, --integer-widths, --offsets on `sub`.
+  /// Registers --algorithm, --tolerance, --passes, --integer-widths, --offsets, --iir-variant, --factor on `sub`.
   void add_to(CLI::App& sub);
   /// Validates and copies them into `spec`. Throws InvalidArgument.
   void apply(BlurSpec& spec) const;
