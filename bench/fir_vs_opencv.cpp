@@ -74,6 +74,16 @@ void bench_fastblur(benchmark::State& st, Format f, Size s, Kernel k) {
   set_counters(st, f, s);
 }
 
+// Every other algorithm of the registry on the same image, for the table against fir.
+void bench_algorithm(benchmark::State& st, Format f, Size s, double sigma, fastblur::Algorithm a) {
+  cv::Mat src = make_image(f, s), dst = src.clone();
+  fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_2d(sigma);
+  spec.algorithm = a;
+  fastblur::blur(view_of(src, f), view_of(dst, f), spec);  // warm-up
+  for (auto _ : st) fastblur::blur(view_of(src, f), view_of(dst, f), spec);
+  set_counters(st, f, s);
+}
+
 void bench_opencv(benchmark::State& st, Format f, Size s, Kernel k) {
   cv::setNumThreads(threads());
   cv::Mat src = make_image(f, s), dst;
@@ -95,6 +105,16 @@ class RatioReporter : public benchmark::ConsoleReporter {
   }
   void Finalize() override {
     ConsoleReporter::Finalize();
+    bool header = false;
+    for (const auto& [name, ms] : ms_) {  // algo/<name>/<format>/<size>/s<sigma>
+      if (name.rfind("algo/", 0) != 0) continue;
+      if (!header) std::printf("\n%-40s %10s %10s %10s\n", "algorithm (2D, reflect)", "ms", "fir ms", "fir/alg"), header = true;
+      const std::string rest = name.substr(5), case_id = rest.substr(rest.find('/') + 1);
+      const auto fir = ms_.find("algo/fir/" + case_id);
+      std::printf("%-40s %10.2f %10s %10s\n", rest.c_str(), ms,
+                  fir == ms_.end() ? "-" : std::to_string(fir->second).substr(0, 7).c_str(),
+                  fir == ms_.end() ? "-" : std::to_string(fir->second / ms).substr(0, 5).c_str());
+    }
     std::printf("\n%-26s %10s %10s %9s %9s %12s\n", "case (2D, reflect)", "fir ms", "opencv ms", "MPix/s", "GB/s",
                 "opencv/fir");
     for (const auto& [name, ms] : ms_) {
@@ -131,6 +151,15 @@ int main(int argc, char** argv) {
           benchmark::RegisterBenchmark(("opencv/" + id).c_str(), bench_opencv, f, s, k)
               ->Unit(benchmark::kMillisecond)->UseRealTime();
       }
+  for (const auto& info : fastblur::algorithms()) {
+    if (info.id == fastblur::Algorithm::automatic) continue;
+    for (const Format& f : {kFormats[0], kFormats[2]})
+      for (double sigma : {5.0, 20.0, 50.0}) {
+        const std::string id = std::string(info.name) + "/" + f.name + "/1920x1080/s" + std::to_string(static_cast<int>(sigma));
+        benchmark::RegisterBenchmark(("algo/" + id).c_str(), bench_algorithm, f, Size{1920, 1080}, sigma, info.id)
+            ->Unit(benchmark::kMillisecond)->UseRealTime();
+      }
+  }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   std::printf("threads: %d (fastblur and OpenCV)\n", threads());
