@@ -26,3 +26,4 @@ run "sliding-dct, order 5" -a sliding-dct
 run "sliding-dct, order 3" -a sliding-dct --sdct-order 3
 run "kawase (solved)" -a kawase
 run "downsample" -a downsample
+run "dual-kawase" -a dual-kawase

@@ -12,6 +12,7 @@
 
 #include "cpu/box.hpp"
 #include "cpu/downsample.hpp"
+#include "cpu/dual_kawase.hpp"
 #include "cpu/kawase.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
@@ -33,6 +34,9 @@ constexpr double kBoxPerPass = 3.0;
 constexpr double kKawasePerPass = 2.5;
 // sliding-dct: per cosine term one recurrence step and one output multiply-add per sample.
 constexpr double kSlidingDctPerTerm = 2.0;
+// dual-kawase (planar, counted half on x and half on y): a pass of a few row combinations and
+// fetches per pixel, each level a quarter of the one above, on a padded copy of the image.
+constexpr double kDualKawasePerAxis = 6.0;
 // fft: transforms cost about k log2(n) per sample; FFTW's real-to-real DCTs (reflect, mirror) are
 // not vectorised, about 2.5 times the real-to-complex transforms of the other borders.
 constexpr double kFftPerLog2 = 4.0;
@@ -100,6 +104,7 @@ double axis_cost(const BlurSpec& spec, const View& src, int a) {
       const double n = static_cast<double>(src.extent[i]);
       return (kLineDriver + per_sample) * (padded ? (n + 22.0 * spec.sigma[i]) / n : 1.0);
     }
+    case Algorithm::dual_kawase: return kLineDriver / 2 + kDualKawasePerAxis;
     case Algorithm::downsample: {
       // Block average, the low-resolution fir (one tap pair per f samples), the interpolation.
       const int f = cpu::downsample_factor_for(spec, a);
@@ -123,6 +128,25 @@ struct Evaluated {
 
 std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a);
 
+// Planar (non-separable) algorithms have no 1D equivalent kernel: their error is DESIGN.md's 2D max
+// error of their impulse response (analysis::measure_impulse), at each axis's sigma (isotropic),
+// clamped to kLargeSigma unless the spec's own parameters do not reach the clamped sigma.
+double planar_error(const BlurSpec& spec) {
+  double worst = 0.0;
+  for (int a = 0; a < 2; ++a) {
+    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
+    if (a == 1 && sigma == spec.sigma[0]) break;
+    analysis::ImpulseMetrics m;
+    try {
+      m = analysis::measure_impulse(spec, std::min(sigma, kLargeSigma));
+    } catch (const InvalidArgument&) {
+      m = analysis::measure_impulse(spec, sigma);
+    }
+    worst = std::max(worst, m.max_error_2d);
+  }
+  return worst;
+}
+
 // The error of the whole response: exact for two axes whose kernels are short enough, otherwise
 // the bound prod(1 + e_axis) - 1 (|kx ky - gx gy| <= |dx| gy + |dy| gx + |dx dy|).
 Evaluated evaluate(const BlurSpec& spec, const View& src) {
@@ -130,6 +154,10 @@ Evaluated evaluate(const BlurSpec& spec, const View& src) {
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a)
     if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, src, a);
+  if (algorithm_info(spec.algorithm).planar) {
+    e.error = planar_error(spec);
+    return e;
+  }
   if (axes.size() == 2) {
     const auto x = equivalent_kernel(spec, axes[0]), y = equivalent_kernel(spec, axes[1]);
     if (x && y && x->k.size() * y->k.size() <= (1u << 22)) {
@@ -224,6 +252,8 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
       const double s = std::min(sigma, kLargeSigma);
       return axis_kernel(kernel::sliding_dct_weights(kernel::sliding_dct_kernel(s, spec.sliding_dct_order)), s);
     }
+    case Algorithm::dual_kawase:  // planar: see planar_error
+      return std::nullopt;
   }
   return std::nullopt;
 }
@@ -232,6 +262,7 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
 
 double predicted_axis_error(const BlurSpec& spec, int a) {
   if (!(spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) return 0.0;
+  if (algorithm_info(spec.algorithm).planar) return planar_error(spec);  // no error of its own per axis
   if (const auto k = equivalent_kernel(spec, a)) return error_1d(*k);
   return kernel::dropped_weight(spec.sigma[static_cast<std::size_t>(a)], effective_radius(spec, a));
 }
@@ -239,7 +270,8 @@ double predicted_axis_error(const BlurSpec& spec, int a) {
 namespace {
 
 // Everything a plan depends on, as text: the spec's fields (floats exactly, in hex) and the
-// image's shape and type (not its data or strides).
+// image's shape and type (not its data or strides). A field added to BlurSpec must be added here
+// (tests/plan/plan_test.cpp checks that changing any option changes the plan key's effect).
 std::string plan_key(const BlurSpec& s, const View& src) {
   std::string k;
   char buf[96];
@@ -256,7 +288,8 @@ std::string plan_key(const BlurSpec& s, const View& src) {
   }
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.box_passes),
                    double(s.box_integer_widths), double(s.kawase_passes), double(s.downsample_factor),
-                   double(s.iir_variant), double(s.sliding_dct_order), double(s.threads),
+                   double(s.iir_variant), double(s.sliding_dct_order), double(s.dual_kawase_levels),
+                   s.dual_kawase_offset, double(s.threads),
                    double(src.type), double(src.channels)})
     add(v);
   k += "|";
@@ -369,6 +402,13 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
       down.algorithm = Algorithm::downsample;
       candidates.push_back(down);
     }
+    // dual-kawase: planar, for 2D images blurred along x and y (each sigma >= 1), z untouched.
+    if (src.depth() == 1 && axis_active(spec, src, 0) && axis_active(spec, src, 1) && spec.sigma[2] == 0.0 &&
+        std::min(spec.sigma[0], spec.sigma[1]) >= kernel::kDualKawaseMinSigma) {
+      BlurSpec dual = spec;
+      dual.algorithm = Algorithm::dual_kawase;
+      candidates.push_back(dual);
+    }
     bool iir_fits = true;  // the recursive filters are defined for sigma 0.5 to 1000
     for (int a = 0; a < 3; ++a)
       if (axis_active(spec, src, a))
@@ -429,6 +469,12 @@ std::string describe(const Plan& plan) {
       }
       out += "\n";
     }
+  if (plan.spec.algorithm == Algorithm::dual_kawase) {
+    const kernel::DualKawaseSchedule d = cpu::dual_kawase_schedule_for(plan.spec);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "  %d levels, offsets %.4g (x) %.4g (y)\n", d.levels, d.offset[0], d.offset[1]);
+    out += buf;
+  }
   out += "  considered:\n";
   for (const std::string& c : plan.considered) out += "    " + c + "\n";
   return out;

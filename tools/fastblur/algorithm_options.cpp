@@ -26,6 +26,10 @@ void AlgorithmOptions::add_to(CLI::App& sub) {
   sub.add_option("--factor", factor, "downsample: 2 or 4 (default: 4 from sigma 12, else 2)");
   sub.add_option("--sdct-order", order, "sliding-dct: cosine terms 2-8 (default 5; max error 2.3e-3 at 3, 5e-4 at 4, "
                                    "7e-5 at 5, 2e-5 at 6)");
+  sub.add_option("--levels", levels, "dual-kawase: levels (halvings) of the chain, 1-16 (default: chosen for sigma)");
+  sub.add_option("--offset", offset,
+                 "dual-kawase: tap offset in half texels (Bjorge's is 1); the achieved sigma is then the chain's "
+                 "(default: solved so the variance is sigma^2)");
 }
 
 void AlgorithmOptions::apply(BlurSpec& spec) const {
@@ -45,6 +49,10 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
   spec.downsample_factor = factor;
   if (order != 0 && (order < 2 || order > 8)) throw InvalidArgument("--sdct-order must be 2 to 8");
   spec.sliding_dct_order = order;
+  if (levels < 0 || levels > 16) throw InvalidArgument("--levels must be 1 to 16 (0 = chosen)");
+  if (!std::isfinite(offset) || offset < 0) throw InvalidArgument("--offset must be a finite value >= 0 (0 = solved)");
+  spec.dual_kawase_levels = levels;
+  spec.dual_kawase_offset = offset;
 }
 
 }  // namespace fastblur::cli
