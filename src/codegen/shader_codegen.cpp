@@ -1,4 +1,5 @@
 // Shader generation from the kernel layer: the numbers come from fastblur::kernel, never a copy.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -7,6 +8,7 @@
 #include "fastblur/codegen.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/kernel_dual_kawase.hpp"
 #include "fastblur/version.hpp"
 
 namespace fastblur::codegen {
@@ -114,19 +116,87 @@ Shader kawase(Language lang, double sigma, int passes) {
   return s;
 }
 
+// The taps are those of kernel_dual_kawase.hpp, written in normalised coordinates: `uv` is the
+// target texel's centre and `src_texel` one texel of the level read, so h = offset/2 source texels.
+Shader dual_kawase(Language lang, double sigma, int levels) {
+  Shader s;
+  const kernel::DualKawaseSchedule d = kernel::dual_kawase_schedule(sigma, sigma, levels);
+  s.levels = d.levels;
+  s.offsets = {d.offset[0], d.offset[1]};
+  s.max_error = kernel::dual_kawase_error(d.levels, d.offset[0]);
+  // Down into level l reads 5 fetches per texel of level l, up into level l 8 per texel of level l.
+  for (int l = 1; l <= d.levels; ++l) s.fetches_per_pixel += 5.0 / std::pow(4.0, l) + 8.0 / std::pow(4.0, l - 1);
+  char head[768];
+  std::snprintf(head, sizeof head,
+                "// fastblur %s codegen: dual Kawase blur (Bjorge 2015) for sigma %s: %d down passes (each to half\n"
+                "// the size of the level it reads) then %d up passes back to full size. Per pass, uv = the centre of\n"
+                "// the texel being written, src_texel = 1 / (size of the level read). The offsets are solved so the\n"
+                "// variance per axis, averaged over the 2^%d phases of the chain, is sigma^2; max error of the 1D\n"
+                "// response against the Gaussian (worst phase): %.3g of its peak. Requires a linear-filtering\n"
+                "// sampler with clamp-to-edge addressing.\n",
+                FASTBLUR_VERSION_STRING, f(sigma).c_str(), d.levels, d.levels, d.levels, s.max_error);
+  s.code = head;
+  s.code += "#define FASTBLUR_DUAL_KAWASE_LEVELS " + std::to_string(d.levels) + "\n";
+  s.code += array(lang, "FASTBLUR_DUAL_KAWASE_OFFSET", s.offsets);
+  if (lang == Language::glsl) {
+    s.code +=
+        "vec4 fastblur_dual_kawase_down(sampler2D src, vec2 uv, vec2 src_texel) {\n"
+        "  vec2 h = 0.5 * src_texel * vec2(FASTBLUR_DUAL_KAWASE_OFFSET[0], FASTBLUR_DUAL_KAWASE_OFFSET[1]);\n"
+        "  return 0.5 * textureLod(src, uv, 0.0) +\n"
+        "         0.125 * (textureLod(src, uv + vec2(-h.x, -h.y), 0.0) + textureLod(src, uv + vec2(h.x, -h.y), 0.0) +\n"
+        "                  textureLod(src, uv + vec2(-h.x, h.y), 0.0) + textureLod(src, uv + vec2(h.x, h.y), 0.0));\n"
+        "}\n"
+        "vec4 fastblur_dual_kawase_up(sampler2D src, vec2 uv, vec2 src_texel) {\n"
+        "  vec2 h = 0.5 * src_texel * vec2(FASTBLUR_DUAL_KAWASE_OFFSET[0], FASTBLUR_DUAL_KAWASE_OFFSET[1]);\n"
+        "  return (1.0 / 12.0) * (textureLod(src, uv + vec2(-2.0 * h.x, 0.0), 0.0) + textureLod(src, uv + vec2(2.0 * h.x, 0.0), 0.0) +\n"
+        "                         textureLod(src, uv + vec2(0.0, -2.0 * h.y), 0.0) + textureLod(src, uv + vec2(0.0, 2.0 * h.y), 0.0)) +\n"
+        "         (1.0 / 6.0) * (textureLod(src, uv + vec2(-h.x, -h.y), 0.0) + textureLod(src, uv + vec2(h.x, -h.y), 0.0) +\n"
+        "                        textureLod(src, uv + vec2(-h.x, h.y), 0.0) + textureLod(src, uv + vec2(h.x, h.y), 0.0));\n"
+        "}\n";
+  } else {
+    s.code +=
+        "float4 fastblur_dual_kawase_down(Texture2D src, SamplerState linear_clamp, float2 uv, float2 src_texel) {\n"
+        "  float2 h = 0.5 * src_texel * float2(FASTBLUR_DUAL_KAWASE_OFFSET[0], FASTBLUR_DUAL_KAWASE_OFFSET[1]);\n"
+        "  return 0.5 * src.SampleLevel(linear_clamp, uv, 0.0) +\n"
+        "         0.125 * (src.SampleLevel(linear_clamp, uv + float2(-h.x, -h.y), 0.0) +\n"
+        "                  src.SampleLevel(linear_clamp, uv + float2(h.x, -h.y), 0.0) +\n"
+        "                  src.SampleLevel(linear_clamp, uv + float2(-h.x, h.y), 0.0) +\n"
+        "                  src.SampleLevel(linear_clamp, uv + float2(h.x, h.y), 0.0));\n"
+        "}\n"
+        "float4 fastblur_dual_kawase_up(Texture2D src, SamplerState linear_clamp, float2 uv, float2 src_texel) {\n"
+        "  float2 h = 0.5 * src_texel * float2(FASTBLUR_DUAL_KAWASE_OFFSET[0], FASTBLUR_DUAL_KAWASE_OFFSET[1]);\n"
+        "  return (1.0 / 12.0) * (src.SampleLevel(linear_clamp, uv + float2(-2.0 * h.x, 0.0), 0.0) +\n"
+        "                         src.SampleLevel(linear_clamp, uv + float2(2.0 * h.x, 0.0), 0.0) +\n"
+        "                         src.SampleLevel(linear_clamp, uv + float2(0.0, -2.0 * h.y), 0.0) +\n"
+        "                         src.SampleLevel(linear_clamp, uv + float2(0.0, 2.0 * h.y), 0.0)) +\n"
+        "         (1.0 / 6.0) * (src.SampleLevel(linear_clamp, uv + float2(-h.x, -h.y), 0.0) +\n"
+        "                        src.SampleLevel(linear_clamp, uv + float2(h.x, -h.y), 0.0) +\n"
+        "                        src.SampleLevel(linear_clamp, uv + float2(-h.x, h.y), 0.0) +\n"
+        "                        src.SampleLevel(linear_clamp, uv + float2(h.x, h.y), 0.0));\n"
+        "}\n";
+  }
+  return s;
+}
+
 }  // namespace
 
 Shader generate(Method method, Language language, double sigma, int radius, int passes) {
   if (!(sigma > 0.0) || !std::isfinite(sigma) || sigma > 1000.0)
     throw InvalidArgument("codegen: sigma must be in (0, 1000], got " + std::to_string(sigma));
   if (radius > 4096) throw InvalidArgument("codegen: radius must be at most 4096 for a shader");
-  return method == Method::linear ? linear(language, sigma, radius) : kawase(language, sigma, passes);
+  switch (method) {
+    case Method::linear: return linear(language, sigma, radius);
+    case Method::kawase: return kawase(language, sigma, passes);
+    case Method::dual_kawase: return dual_kawase(language, sigma, std::max(passes, 0));
+  }
+  throw InvalidArgument("codegen: unknown method");
 }
 
 Method parse_method(const std::string& name) {
   if (name == "linear") return Method::linear;
   if (name == "kawase") return Method::kawase;
-  throw InvalidArgument("unknown codegen method '" + name + "': expected linear or kawase");
+  if (name == "dual-kawase") return Method::dual_kawase;
+  throw InvalidArgument("unknown codegen method '" + name + "': expected linear, kawase or dual-kawase");
 }
 
 Language parse_language(const std::string& name) {

@@ -331,14 +331,19 @@ TEST_F(Cli, EveryAlgorithmRunsFromTheCommandLine) {
 }
 
 TEST_F(Cli, AnalyzePrintsMetricsJsonAndPlots) {
-  const Result r = run("analyze -a box -s 5 --plot " + path("plots").string());
-  ASSERT_EQ(r.code, 0) << r.err;
-  for (const char* word : {"effective sigma", "max error", "L1 error", "anisotropy", "PSNR"})
-    EXPECT_NE(r.out.find(word), std::string::npos) << word;
-  for (const char* f : {"cross_section.svg", "impulse_log.svg", "contours.svg"}) {
-    const std::string svg = slurp(path("plots") / f);
-    EXPECT_EQ(svg.rfind("<svg", 0), 0u) << f;
-    EXPECT_NE(svg.find("<path d=\"M"), std::string::npos) << f;  // something was drawn
+  // Every algorithm the CPU runs draws all three plots (planar ones too: their 1D plot is a marginal).
+  for (const AlgorithmInfo& a : algorithms()) {
+    if (a.id == Algorithm::fir_incremental) continue;  // Vulkan only
+    const fs::path dir = path("plots_" + std::string(a.name));
+    const Result r = run("analyze -a " + std::string(a.name) + " -s 5 --plot " + dir.string());
+    ASSERT_EQ(r.code, 0) << a.name << ": " << r.err;
+    for (const char* word : {"effective sigma", "max error", "L1 error", "anisotropy", "PSNR"})
+      EXPECT_NE(r.out.find(word), std::string::npos) << a.name << ": " << word;
+    for (const char* f : {"cross_section.svg", "impulse_log.svg", "contours.svg"}) {
+      const std::string svg = slurp(dir / f);
+      EXPECT_EQ(svg.rfind("<svg", 0), 0u) << a.name << ": " << f;
+      EXPECT_NE(svg.find("<path d=\"M"), std::string::npos) << a.name << ": " << f;  // something was drawn
+    }
   }
   const Result j = run("analyze -a iir -s 10 --json");
   ASSERT_EQ(j.code, 0) << j.err;
@@ -383,6 +388,11 @@ TEST_F(Cli, CodegenPrintsShaders) {
   const Result h = run("codegen -s 4.2 -m kawase -l hlsl");
   ASSERT_EQ(h.code, 0) << h.err;
   EXPECT_NE(h.out.find("float4 fastblur_kawase_pass"), std::string::npos);
+  const Result d = run("codegen -s 7.5 -m dual-kawase");
+  ASSERT_EQ(d.code, 0) << d.err;
+  EXPECT_NE(d.out.find("vec4 fastblur_dual_kawase_down"), std::string::npos);
+  EXPECT_NE(d.out.find("FASTBLUR_DUAL_KAWASE_LEVELS"), std::string::npos);
+  EXPECT_EQ(run("codegen -s 0.5 -m dual-kawase").code, 2);  // below the chain's smallest sigma
   EXPECT_EQ(run("codegen -s 2 -m bokeh").code, 2);
 }
 

@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "fastblur/codegen.hpp"
+#include "fastblur/kernel_dual_kawase.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur::codegen {
@@ -75,15 +76,59 @@ TEST(Codegen, KawaseOffsetsInTheTextReproduceTheCpuAlgorithm) {
   }
 }
 
+TEST(Codegen, DualKawaseLevelsAndOffsetsInTheTextReproduceTheCpuAlgorithm) {
+  auto rng = test::rng_for_test();
+  for (double sigma : {1.0, 3.3, 9.0, 21.7}) {
+    const Shader s = generate(Method::dual_kawase, Language::glsl, sigma);
+    const auto offsets = parse_array(s.code, "FASTBLUR_DUAL_KAWASE_OFFSET");
+    ASSERT_EQ(offsets.size(), 2u);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(s.code, m, std::regex(R"(#define FASTBLUR_DUAL_KAWASE_LEVELS (\d+))")));
+    const int levels = std::stoi(m[1].str());
+    const kernel::DualKawaseSchedule solved = kernel::dual_kawase_schedule(sigma, sigma);
+    EXPECT_EQ(levels, solved.levels);
+    EXPECT_EQ(offsets[0], offsets[1]);
+    // The printed offset, run by the CPU algorithm, gives the solved blur (to the nine printed digits).
+    const std::int64_t w = 83, h = 61;
+    auto src = test::make_buffer(ElementType::f64, w, h, 1, 2);
+    test::fill_random(src.view, rng);
+    auto a = test::make_buffer(ElementType::f64, w, h, 1, 2), b = test::make_buffer(ElementType::f64, w, h, 1, 2);
+    BlurSpec spec = BlurSpec::isotropic_2d(sigma);
+    spec.algorithm = Algorithm::dual_kawase;
+    blur(src.view, a.view, spec);
+    spec.dual_kawase_levels = levels;
+    spec.dual_kawase_offset = offsets[0];
+    blur(src.view, b.view, spec);
+    for (std::int64_t y = 0; y < h; ++y)
+      for (std::int64_t x = 0; x < w; ++x)
+        for (int c = 0; c < 2; ++c) ASSERT_NEAR(test::get(a.view, x, y, 0, c), test::get(b.view, x, y, 0, c), 1e-7) << sigma;
+    // The achieved variance is sigma^2 and the stated error is the chain's.
+    EXPECT_NEAR(kernel::dual_kawase_variance(levels, offsets[0]), sigma * sigma, 1e-6 * sigma * sigma);
+    EXPECT_NEAR(s.max_error, kernel::dual_kawase_error(levels, offsets[0]), 1e-6);
+    EXPECT_NE(s.code.find("fastblur_dual_kawase_down"), std::string::npos);
+    EXPECT_NE(s.code.find("fastblur_dual_kawase_up"), std::string::npos);
+    // 5 fetches per texel of each down level, 8 per texel of each up level: between 8 and 5/3 + 32/3.
+    EXPECT_GT(s.fetches_per_pixel, 8.0);
+    EXPECT_LT(s.fetches_per_pixel, 5.0 / 3 + 32.0 / 3);
+  }
+  const Shader two = generate(Method::dual_kawase, Language::hlsl, 12.0, -1, 2);
+  EXPECT_EQ(two.levels, 2);
+  EXPECT_NE(two.code.find("SampleLevel"), std::string::npos);
+  EXPECT_THROW(generate(Method::dual_kawase, Language::glsl, 0.7), InvalidArgument);  // below the chain's minimum
+}
+
 #ifdef FASTBLUR_GLSLC
 TEST(Codegen, EmittedGlslCompiles) {
   const auto dir = std::filesystem::temp_directory_path() / ("fastblur-codegen-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  for (Method m : {Method::linear, Method::kawase})
-    for (double sigma : {0.5, 3.0, 40.0}) {
+  for (Method m : {Method::linear, Method::kawase, Method::dual_kawase})
+    for (double sigma : {1.0, 3.0, 40.0}) {
       const Shader s = generate(m, Language::glsl, sigma);
-      const std::string call = m == Method::linear ? "fastblur_gaussian_pass(tex, uv, vec2(1.0 / 512.0, 0.0))"
-                                                   : "fastblur_kawase_pass(tex, uv, vec2(1.0 / 512.0), FASTBLUR_KAWASE_OFFSETS[0])";
+      const std::string call =
+          m == Method::linear   ? "fastblur_gaussian_pass(tex, uv, vec2(1.0 / 512.0, 0.0))"
+          : m == Method::kawase ? "fastblur_kawase_pass(tex, uv, vec2(1.0 / 512.0), FASTBLUR_KAWASE_OFFSETS[0])"
+                                : "fastblur_dual_kawase_down(tex, uv, vec2(1.0 / 512.0)) + "
+                                  "fastblur_dual_kawase_up(tex, uv, vec2(1.0 / 256.0))";
       std::ofstream(dir / "blur.frag") << "#version 450\nlayout(binding = 0) uniform sampler2D tex;\n"
                                           "layout(location = 0) in vec2 uv;\nlayout(location = 0) out vec4 color;\n"
                                        << s.code << "void main() { color = " << call << "; }\n";
@@ -98,6 +143,7 @@ TEST(Codegen, EmittedGlslCompiles) {
 TEST(Codegen, RejectsBadRequests) {
   EXPECT_THROW(generate(Method::linear, Language::glsl, -1.0), InvalidArgument);
   EXPECT_THROW(parse_method("box"), InvalidArgument);
+  EXPECT_EQ(parse_method("dual-kawase"), Method::dual_kawase);
   EXPECT_THROW(parse_language("wgsl"), InvalidArgument);
 }
 
