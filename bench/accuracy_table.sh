@@ -7,14 +7,14 @@ run() {  # label, then analyze options
   local label=$1; shift
   for sigma in 1 2 5 10 20 50; do
     if json=$("$FASTBLUR" analyze --json -s "$sigma" "$@" 2>/dev/null); then
-      /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.argv[2]); print("| %s | %s | %.6f | %.3g | %.3g | %s | %.1f |" % (sys.argv[1], d["sigma"], d["effective_sigma"], d["max_error"], d["l1_error"], ("%.3g" % d["anisotropy"]) if d["anisotropy"] else "-", d["psnr_db"]))' "$label" "$json"
+      /usr/bin/python3 -c 'import json,sys; d=json.loads(sys.argv[2]); print("| %s | %s | %.6f | %.3g | %.3g | %.3g | %s | %.1f |" % (sys.argv[1], d["sigma"], d["effective_sigma"], d["max_error"], d["l1_error"], d["max_error_2d"], ("%.3g" % d["anisotropy"]) if d["anisotropy"] else "-", d["psnr_db"]))' "$label" "$json"
     else
-      echo "| $label | $sigma | not defined at this sigma | | | | |"
+      echo "| $label | $sigma | not defined at this sigma | | | | | |"
     fi
   done
 }
-echo "| algorithm | sigma | effective sigma | max error | L1 error | anisotropy | PSNR dB |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "| algorithm | sigma | effective sigma | max error | L1 error | 2D max error | anisotropy | PSNR dB |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 run "fir" -a fir
 run "fft" -a fft
 run "box, 3 passes" -a box --passes 3
@@ -27,3 +27,4 @@ run "sliding-dct, order 3" -a sliding-dct --sdct-order 3
 run "kawase (solved)" -a kawase
 run "downsample" -a downsample
 run "dual-kawase" -a dual-kawase
+run "mip-poisson" -a mip-poisson

@@ -9,6 +9,7 @@
 #include "cpu/fir.hpp"
 #include "cpu/fir_derivative.hpp"
 #include "cpu/kawase.hpp"
+#include "cpu/mip_poisson.hpp"
 #include "cpu/iir.hpp"
 #include "cpu/sliding_dct.hpp"
 #include "fastblur/blur.hpp"
@@ -40,6 +41,9 @@ const std::vector<AlgorithmInfo>& algorithms() {
       {Algorithm::dual_kawase, "dual-kawase", "Bjorge's dual filtering: half-resolution down and up passes of "
                                               "bilinear taps, 2D only, sigma >= 1, variance exact; max error about "
                                               "0.1 of the peak from sigma 5 (2D: 0.3 to 0.6)", true},
+      {Algorithm::mip_poisson, "mip-poisson", "seed 003: a mip chain and a rotated Poisson-disk sample set (32 "
+                                              "trilinear fetches per pixel by default), 2D only; noisy, for "
+                                              "real-time use", true},
   };
   return list;
 }
@@ -145,6 +149,9 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
                         "Device::vulkan() in the API)");
     case Algorithm::dual_kawase:
       cpu::dual_kawase_blur(src, dst, spec);
+      return;
+    case Algorithm::mip_poisson:
+      cpu::mip_poisson_blur(src, dst, spec);
       return;
   }
   throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) + " is not available on the CPU");

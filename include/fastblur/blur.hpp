@@ -55,6 +55,11 @@ enum class Algorithm {
                 ///< axis, variance exact for any sigma (kernel_dual_kawase.hpp). Max error <= 0.154
                 ///< of the peak from sigma 5 (0.334 below); its 2D response's peak is flatter than a
                 ///< Gaussian's: 2D max error up to 0.63 from sigma 5, 0.46 from 20 (cpu/dual_kawase.hpp).
+  mip_poisson,  ///< seed 003's prefiltered blur: a 2x2 box mip chain and a fixed Poisson-disk set of
+                ///< samples (32 by default), each fetched trilinearly at the level matching its share
+                ///< of the disk, the set rotated per pixel by interleaved gradient noise; planar (2D
+                ///< only), any sigma > 0, variance solved to sigma^2 (kernel_mip_poisson.hpp). A noisy
+                ///< approximation for real-time use: accuracy in cpu/mip_poisson.hpp.
 };
 std::string_view to_string(Algorithm algorithm) noexcept;
 /// Parses an algorithm name ("auto", "fir", "box", "kawase", "downsample", "fft", "iir", "dual-kawase", ...); throws InvalidArgument naming the known ones.
@@ -139,6 +144,11 @@ struct BlurSpec {
   /// dual-kawase: the taps' offset in half texels (Bjorge's is 1), on both axes; the achieved sigma
   /// is then the chain's. 0 solves it per axis so the variance is exactly sigma^2.
   double dual_kawase_offset = 0.0;
+  /// mip-poisson: samples per pixel, a multiple of 4 from 8 to 256; 0 picks 32.
+  int mip_poisson_samples = 0;
+  /// mip-poisson: the frame index that moves the rotation noise (Jimenez's 5.588238 pixels per
+  /// frame), so that accumulating frames averages the noise away.
+  int mip_poisson_frame = 0;
   /// 0 = all cores.
   int threads = 0;
 

@@ -11,6 +11,7 @@
 #include "fastblur/kernel_iir.hpp"
 #include "fastblur/kernel_sliding_dct.hpp"
 #include "fastblur/kernel_dual_kawase.hpp"
+#include "fastblur/kernel_mip_poisson.hpp"
 #include "fastblur/reference.hpp"
 #include "fastblur/version.hpp"
 #include "fastblur/view.hpp"

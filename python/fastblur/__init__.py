@@ -179,7 +179,9 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         axis in ``axes``. Default: every axis.
     algorithm : str, optional
         fastblur's algorithm: 'auto' (default; exact at tolerance 0), 'fir', 'fft', 'box', 'iir',
-        'sliding-dct', 'kawase', 'downsample', ... (see ``fastblur.algorithms()``).
+        'sliding-dct', 'kawase', 'downsample', 'dual-kawase', 'mip-poisson' (see
+        ``fastblur.algorithms()``; the last two blur the first two axes together and need a 2D
+        array, or axes naming two axes).
     tolerance : float, optional
         With 'auto': the largest max error of the impulse response (relative to the Gaussian's
         peak) the planner may trade for speed. 0 (default) is exact.
@@ -192,7 +194,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         'nearest' rounds once at the end (more accurate).
     options : dict, optional
         Algorithm options: box_passes, box_integer_widths, kawase_passes, kawase_offsets,
-        downsample_factor, sliding_dct_order, iir_variant ('deriche' or 'young-van-vliet').
+        downsample_factor, sliding_dct_order, iir_variant ('deriche' or 'young-van-vliet'),
+        dual_kawase_levels, dual_kawase_offset, mip_poisson_samples, mip_poisson_frame.
 
     Returns
     -------

@@ -21,25 +21,38 @@ using namespace fastblur;
 
 namespace {
 
-// Options beyond the SciPy signature, by BlurSpec field name.
+// Options beyond the SciPy signature, by BlurSpec field name: one table, so the error message and
+// the accepted keys cannot drift apart.
 void apply_options(BlurSpec& spec, const py::dict& options) {
+  using Setter = void (*)(BlurSpec&, const py::handle&);
+  static const std::vector<std::pair<std::string, Setter>> table{
+      {"box_passes", [](BlurSpec& s, const py::handle& v) { s.box_passes = v.cast<int>(); }},
+      {"box_integer_widths", [](BlurSpec& s, const py::handle& v) { s.box_integer_widths = v.cast<bool>(); }},
+      {"kawase_passes", [](BlurSpec& s, const py::handle& v) { s.kawase_passes = v.cast<int>(); }},
+      {"kawase_offsets", [](BlurSpec& s, const py::handle& v) { s.kawase_offsets = v.cast<std::vector<double>>(); }},
+      {"downsample_factor", [](BlurSpec& s, const py::handle& v) { s.downsample_factor = v.cast<int>(); }},
+      {"sliding_dct_order", [](BlurSpec& s, const py::handle& v) { s.sliding_dct_order = v.cast<int>(); }},
+      {"dual_kawase_levels", [](BlurSpec& s, const py::handle& v) { s.dual_kawase_levels = v.cast<int>(); }},
+      {"dual_kawase_offset", [](BlurSpec& s, const py::handle& v) { s.dual_kawase_offset = v.cast<double>(); }},
+      {"mip_poisson_samples", [](BlurSpec& s, const py::handle& v) { s.mip_poisson_samples = v.cast<int>(); }},
+      {"mip_poisson_frame", [](BlurSpec& s, const py::handle& v) { s.mip_poisson_frame = v.cast<int>(); }},
+      {"iir_variant",
+       [](BlurSpec& s, const py::handle& value) {
+         const std::string v = value.cast<std::string>();
+         if (v == "deriche") s.iir_variant = IirVariant::deriche;
+         else if (v == "young-van-vliet" || v == "young_van_vliet") s.iir_variant = IirVariant::young_van_vliet;
+         else throw InvalidArgument("iir_variant must be 'deriche' or 'young-van-vliet', not '" + v + "'");
+       }},
+  };
   for (const auto& [key_obj, value] : options) {
     const std::string key = py::str(key_obj);
-    if (key == "box_passes") spec.box_passes = value.cast<int>();
-    else if (key == "box_integer_widths") spec.box_integer_widths = value.cast<bool>();
-    else if (key == "kawase_passes") spec.kawase_passes = value.cast<int>();
-    else if (key == "kawase_offsets") spec.kawase_offsets = value.cast<std::vector<double>>();
-    else if (key == "downsample_factor") spec.downsample_factor = value.cast<int>();
-    else if (key == "sliding_dct_order") spec.sliding_dct_order = value.cast<int>();
-    else if (key == "iir_variant") {
-      const std::string v = value.cast<std::string>();
-      if (v == "deriche") spec.iir_variant = IirVariant::deriche;
-      else if (v == "young-van-vliet" || v == "young_van_vliet") spec.iir_variant = IirVariant::young_van_vliet;
-      else throw InvalidArgument("iir_variant must be 'deriche' or 'young-van-vliet', not '" + v + "'");
-    } else {
-      throw InvalidArgument("unknown option '" + key +
-                            "': expected box_passes, box_integer_widths, kawase_passes, kawase_offsets, "
-                            "downsample_factor, sliding_dct_order or iir_variant");
+    bool found = false;
+    for (const auto& [name, set] : table)
+      if (name == key) set(spec, value), found = true;
+    if (!found) {
+      std::string known;
+      for (const auto& entry : table) known += (known.empty() ? "" : ", ") + entry.first;
+      throw InvalidArgument("unknown option '" + key + "': expected one of " + known);
     }
   }
 }

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "core/border.hpp"
+#include "cpu/border_extend.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
@@ -225,35 +225,8 @@ void dual_kawase_typed(const View& src, const View& dst, const BlurSpec& spec, c
   int threads = std::max(1, spec.threads > 0 ? spec.threads : omp_get_max_threads());
 
   // Level 0: the image extended by the border modes over what the chain reads.
-  {
-    const Range rows = ay.down[0], cols = ax.down[0];
-    const Border bx = spec.border[0], by = spec.border[1];
-    const T cval = static_cast<T>(spec.cval);
-    const int fill_threads = static_cast<double>(rows.size()) * static_cast<double>(cols.size() * C) < 2e5 ? 1 : threads;
-    std::vector<std::vector<T>> line(static_cast<std::size_t>(fill_threads), std::vector<T>(static_cast<std::size_t>(W * C)));
-    std::vector<std::vector<std::byte>> bytes(static_cast<std::size_t>(fill_threads),
-                                              std::vector<std::byte>(static_cast<std::size_t>(W * C) * 8));
-    std::vector<std::int64_t> map_x(static_cast<std::size_t>(cols.size()));
-    for (std::int64_t x = cols.lo; x <= cols.hi; ++x)
-      map_x[static_cast<std::size_t>(x - cols.lo)] = core::border_index(x - ax.pad.before, W, bx);
-#pragma omp parallel for num_threads(fill_threads) schedule(static)
-    for (std::int64_t y = rows.lo; y <= rows.hi; ++y) {
-      const int t = omp_get_thread_num();
-      T* out = level[0].row(y) + cols.lo * C;
-      const std::int64_t m = core::border_index(y - ay.pad.before, H, by);
-      if (m < 0) {
-        std::fill(out, out + cols.size() * C, cval);
-        continue;
-      }
-      T* in = line[static_cast<std::size_t>(t)].data();
-      read_row(src, 0, m, 0, W, in, bytes[static_cast<std::size_t>(t)].data());
-      for (std::int64_t i = 0; i < cols.size(); ++i) {
-        const std::int64_t mx = map_x[static_cast<std::size_t>(i)];
-        if (mx < 0) std::fill(out + i * C, out + (i + 1) * C, cval);
-        else std::copy_n(in + mx * C, C, out + i * C);
-      }
-    }
-  }
+  extend_borders_2d<T>(src, spec, level[0].data, NX, ax.pad.before, ay.pad.before,
+                       {ax.down[0].lo, ax.down[0].hi, ay.down[0].lo, ay.down[0].hi}, threads);
   // The tap offsets of each 1D fetch group, per axis.
   const auto offsets = [](double d, char which) -> std::vector<double> {
     const double h = 0.5 * d;

@@ -14,6 +14,7 @@
 #include "cpu/downsample.hpp"
 #include "cpu/dual_kawase.hpp"
 #include "cpu/kawase.hpp"
+#include "cpu/mip_poisson.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -37,6 +38,9 @@ constexpr double kSlidingDctPerTerm = 2.0;
 // dual-kawase (planar, counted half on x and half on y): a pass of a few row combinations and
 // fetches per pixel, each level a quarter of the one above, on a padded copy of the image.
 constexpr double kDualKawasePerAxis = 6.0;
+// mip-poisson (planar, half per axis): per sample a rotation and one or two bilinear fetches of
+// four texels, about 3 units each; the mip chain is a third of a pass.
+constexpr double kMipPoissonPerSample = 3.0;
 // fft: transforms cost about k log2(n) per sample; FFTW's real-to-real DCTs (reflect, mirror) are
 // not vectorised, about 2.5 times the real-to-complex transforms of the other borders.
 constexpr double kFftPerLog2 = 4.0;
@@ -105,6 +109,9 @@ double axis_cost(const BlurSpec& spec, const View& src, int a) {
       return (kLineDriver + per_sample) * (padded ? (n + 22.0 * spec.sigma[i]) / n : 1.0);
     }
     case Algorithm::dual_kawase: return kLineDriver / 2 + kDualKawasePerAxis;
+    case Algorithm::mip_poisson:
+      return kLineDriver / 2 +
+             kMipPoissonPerSample / 2 * (spec.mip_poisson_samples ? spec.mip_poisson_samples : kernel::kMipPoissonDefaultSamples);
     case Algorithm::downsample: {
       // Block average, the low-resolution fir (one tap pair per f samples), the interpolation.
       const int f = cpu::downsample_factor_for(spec, a);
@@ -253,6 +260,7 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
       return axis_kernel(kernel::sliding_dct_weights(kernel::sliding_dct_kernel(s, spec.sliding_dct_order)), s);
     }
     case Algorithm::dual_kawase:  // planar: see planar_error
+    case Algorithm::mip_poisson:
       return std::nullopt;
   }
   return std::nullopt;
@@ -289,7 +297,8 @@ std::string plan_key(const BlurSpec& s, const View& src) {
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.box_passes),
                    double(s.box_integer_widths), double(s.kawase_passes), double(s.downsample_factor),
                    double(s.iir_variant), double(s.sliding_dct_order), double(s.dual_kawase_levels),
-                   s.dual_kawase_offset, double(s.threads),
+                   s.dual_kawase_offset, double(s.mip_poisson_samples), double(s.mip_poisson_frame),
+                   double(s.threads),
                    double(src.type), double(src.channels)})
     add(v);
   k += "|";
@@ -409,6 +418,12 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
       dual.algorithm = Algorithm::dual_kawase;
       candidates.push_back(dual);
     }
+    // mip-poisson: planar too, any sigma > 0.
+    if (src.depth() == 1 && axis_active(spec, src, 0) && axis_active(spec, src, 1) && spec.sigma[2] == 0.0) {
+      BlurSpec mip = spec;
+      mip.algorithm = Algorithm::mip_poisson;
+      candidates.push_back(mip);
+    }
     bool iir_fits = true;  // the recursive filters are defined for sigma 0.5 to 1000
     for (int a = 0; a < 3; ++a)
       if (axis_active(spec, src, a))
@@ -428,6 +443,20 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
       candidates.push_back(sdct);
     }
     for (const BlurSpec& c : candidates) {
+      if (algorithm_info(c.algorithm).planar && best.error <= spec.tolerance) {
+        // A planar candidate's error is measured by blurring a 2D impulse: skip that where its
+        // cost alone already loses.
+        Evaluated cost_only{c, 0.0, 0.0};
+        for (int a = 0; a < 3; ++a)
+          if (axis_active(c, src, a)) cost_only.cost += axis_cost(c, src, a);
+        if (cost_only.cost >= best.cost) {
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "%-28s not cheaper (cost %.1f): error not measured",
+                        std::string(to_string(c.algorithm)).c_str(), cost_only.cost);
+          plan.considered.push_back(buf);
+          continue;
+        }
+      }
       const Evaluated e = evaluate(c, src);
       plan.considered.push_back(line(e));
       // Within tolerance and cheaper - or within tolerance where the exact result is not (its
@@ -473,6 +502,13 @@ std::string describe(const Plan& plan) {
     const kernel::DualKawaseSchedule d = cpu::dual_kawase_schedule_for(plan.spec);
     char buf[160];
     std::snprintf(buf, sizeof buf, "  %d levels, offsets %.4g (x) %.4g (y)\n", d.levels, d.offset[0], d.offset[1]);
+    out += buf;
+  }
+  if (plan.spec.algorithm == Algorithm::mip_poisson) {
+    const kernel::MipPoissonSchedule m = cpu::mip_poisson_schedule_for(plan.spec);
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "  %zu samples, scale %.4g (x) %.4g (y) pixels per sigma unit, mip levels 0..%d\n",
+                  m.samples.size(), m.scale[0], m.scale[1], m.max_level);
     out += buf;
   }
   out += "  considered:\n";

@@ -217,6 +217,26 @@ def test_approximations_reach_the_core(rng):
         fastblur.gaussian_filter(a, 6.0, algorithm="box", order=1)
 
 
+def test_planar_algorithms_and_their_options(rng):
+    # dual-kawase and mip-poisson blur two axes together: 2D arrays, or the first two axes of HxWxC.
+    a = random_array(rng, (48, 56, 3), "float32")
+    exact = nd.gaussian_filter(a, (6.0, 6.0, 0))
+    for alg, options, other in (("dual-kawase", {}, {"dual_kawase_levels": 1}),
+                                ("mip-poisson", {}, {"mip_poisson_samples": 8}),
+                                ("mip-poisson", {"mip_poisson_frame": 0}, {"mip_poisson_frame": 5})):
+        got = fastblur.gaussian_filter(a, (6.0, 6.0, 0), algorithm=alg, options=options)
+        assert got.shape == a.shape and got.dtype == a.dtype
+        assert np.abs(got - exact).mean() < 0.02, alg
+        again = fastblur.gaussian_filter(a, (6.0, 6.0, 0), algorithm=alg, options=options)
+        np.testing.assert_array_equal(got, again)  # deterministic
+        changed = fastblur.gaussian_filter(a, (6.0, 6.0, 0), algorithm=alg, options=other)
+        assert np.abs(changed - got).max() > 1e-4, (alg, other)  # the option reached the library
+    with pytest.raises(ValueError):
+        fastblur.gaussian_filter(a, (6.0, 6.0, 0), algorithm="mip-poisson", options={"mip_poisson_samples": 30})
+    with pytest.raises(ValueError):
+        fastblur.gaussian_filter(a, (6.0, 0, 0), algorithm="dual-kawase")  # needs both axes
+
+
 BAD_CALLS = [
     ("sigma length", lambda f, a: f.gaussian_filter(a, [1, 2, 3])),
     ("bad mode", lambda f, a: f.gaussian_filter(a, 1, mode="foo")),

@@ -30,6 +30,8 @@ void AlgorithmOptions::add_to(CLI::App& sub) {
   sub.add_option("--offset", offset,
                  "dual-kawase: tap offset in half texels (Bjorge's is 1); the achieved sigma is then the chain's "
                  "(default: solved so the variance is sigma^2)");
+  sub.add_option("--samples", samples, "mip-poisson: samples per pixel, a multiple of 4 from 8 to 256 (default 32)");
+  sub.add_option("--frame", frame, "mip-poisson: frame index that moves the rotation noise (for temporal accumulation)");
 }
 
 void AlgorithmOptions::apply(BlurSpec& spec) const {
@@ -53,6 +55,10 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
   if (!std::isfinite(offset) || offset < 0) throw InvalidArgument("--offset must be a finite value >= 0 (0 = solved)");
   spec.dual_kawase_levels = levels;
   spec.dual_kawase_offset = offset;
+  if (samples != 0 && (samples < 8 || samples > 256 || samples % 4 != 0))
+    throw InvalidArgument("--samples must be a multiple of 4 from 8 to 256");
+  spec.mip_poisson_samples = samples;
+  spec.mip_poisson_frame = frame;
 }
 
 }  // namespace fastblur::cli
