@@ -17,6 +17,21 @@ namespace fastblur {
 
 Device Device::cpu() { return Device(); }
 
+Device Device::parse(std::string_view text) {
+  if (text == "cpu") return cpu();
+  if (text == "vulkan") return vulkan();
+  if (text.rfind("vulkan:", 0) == 0 && text.size() > 7) {
+    const std::string rest(text.substr(7));
+    if (rest.find_first_not_of("0123456789") == std::string::npos) {
+      if (rest.size() > 6) throw InvalidArgument("device '" + std::string(text) + "': the index is too large");
+      return vulkan(std::stoi(rest));
+    }
+    return vulkan(std::string_view(rest));
+  }
+  throw InvalidArgument("device '" + std::string(text) +
+                        "': expected cpu, vulkan, vulkan:N (an index) or vulkan:NAME (part of a device's name)");
+}
+
 #ifdef FASTBLUR_HAVE_VULKAN
 
 bool vulkan_available() noexcept { return true; }

@@ -52,6 +52,10 @@ class Device {
   static Device vulkan(int index = -1);
   /// The first Vulkan device whose name contains `name_part`.
   static Device vulkan(std::string_view name_part);
+  /// A device by name, as the CLI's --device and Python's device= take it: "cpu", "vulkan" (the
+  /// choice of vulkan(-1)), "vulkan:N" (an index) or "vulkan:NAME" (part of a device's name).
+  /// Throws InvalidArgument for any other text; DeviceError or Unsupported as vulkan() does.
+  static Device parse(std::string_view text);
 
   bool is_cpu() const noexcept { return !context_; }
   /// "cpu", or "vulkan:N (name)".

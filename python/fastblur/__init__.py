@@ -17,6 +17,9 @@ Differences from SciPy, all deliberate:
   the more accurate answer, and the faster one.
 - float32 data is computed in float32 across all axes at once (SciPy rounds to float32 after each
   axis); the two agree to float32 rounding.
+- ``device='vulkan'`` computes on a GPU (``fastblur.devices()`` lists them) in float32 whatever
+  the dtype; integer results there are converted once at the end, so they can differ from SciPy's
+  by one.
 
 The rest of the library is here for people who write engines and compare algorithms:
 ``plan`` (which algorithm the planner picks and its predicted error), ``analyze`` (the accuracy
@@ -32,7 +35,7 @@ from ._scipy_args import (AxisError, check_axes, check_order, get_output, kernel
                           normalize_sequence, scipy_kernel)
 
 __all__ = [
-    "gaussian_filter", "gaussian_filter1d", "plan", "analyze", "algorithms",
+    "gaussian_filter", "gaussian_filter1d", "plan", "analyze", "algorithms", "devices",
     "gaussian_kernel", "linear_sampling", "linear_sampling_gaussian", "linear_sampling_2d",
     "kawase_schedule", "kawase_kernel", "kawase_presets", "box_passes", "sliding_dct_kernel",
     "binomial_kernel", "incremental_gaussian", "radius_for_precision", "sigma_for_precision",
@@ -43,6 +46,13 @@ __version__ = _core.version()
 # Element types the core computes directly; anything else goes through float64.
 _CORE_TYPES = frozenset(np.dtype(t) for t in ("uint8", "uint16", "float16", "float32", "float64"))
 _ROUNDINGS = ("scipy", "nearest")
+
+
+def devices():
+    """Where fastblur can compute: a list of dicts, the CPU first (``name`` 'cpu'), then each
+    Vulkan device (``name`` 'vulkan:N', ``device_name``, ``type``, ``memory_bytes``, ...). Pass a
+    ``name`` as ``device=`` to the filters."""
+    return _core.devices()
 
 
 def algorithms():
@@ -57,9 +67,11 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
     tolerance = float(tolerance)
     if not np.isfinite(tolerance) or tolerance < 0:
         raise ValueError(f"tolerance must be a finite value >= 0, got {tolerance}")
-    if device != "cpu":
-        raise ValueError(f"device {device!r} is not available: this build computes on the CPU only "
-                         "(device='cpu')")
+    if not isinstance(device, str):
+        raise TypeError("device must be a string: 'cpu', 'vulkan', 'vulkan:N' or 'vulkan:NAME'")
+    if device != "cpu" and device != "vulkan" and not device.startswith("vulkan:"):
+        raise ValueError(f"device {device!r}: expected 'cpu', 'vulkan', 'vulkan:N' (an index of "
+                         "fastblur.devices()) or 'vulkan:NAME' (part of a device's name)")
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 0:
         raise ValueError(f"threads must be an integer >= 0 (0 = every core), got {threads!r}")
     if rounding not in _ROUNDINGS:
@@ -71,23 +83,24 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
     return tolerance, int(threads), options
 
 
-def _call_core(src, dst, group, cval, truncate, algorithm, tolerance, threads, options):
+def _call_core(src, dst, group, cval, truncate, algorithm, tolerance, threads, options, device):
     axes = [g[0] for g in group]
     sigmas = [g[1] for g in group]
     orders = [g[2] for g in group]
     modes = [g[3] for g in group]
     radii = [g[4] for g in group]
     # Radii are explicit (from truncate in Python, SciPy's rule), so the core's truncate is unused.
-    _core.blur_axes(src, dst, axes, sigmas, modes, radii, orders, cval, 4.0, algorithm, tolerance, threads, options)
+    _core.blur_axes(src, dst, axes, sigmas, modes, radii, orders, cval, 4.0, algorithm, tolerance, threads, options,
+                    device)
 
 
-def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads, options, rounding):
+def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads, options, rounding, device):
     """Blurs input into output along the active axes: (axis, sigma, order, mode, radius) each."""
     if input.dtype.kind == "c":  # real and imaginary parts apart, as SciPy does
         parts = []
         for part, c in ((input.real, np.real(cval)), (input.imag, np.imag(cval))):
             tmp = np.empty(input.shape, np.float64)
-            _filter(part, tmp, active, float(c), truncate, algorithm, tolerance, threads, options, rounding)
+            _filter(part, tmp, active, float(c), truncate, algorithm, tolerance, threads, options, rounding, device)
             parts.append(tmp)
         output.real[...] = parts[0]
         output.imag[...] = parts[1]
@@ -97,7 +110,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     cval = float(cval)
     if output.dtype.kind == "c":
         tmp = np.empty(input.shape, np.float64)
-        _filter(input, tmp, active, cval, truncate, algorithm, tolerance, threads, options, rounding)
+        _filter(input, tmp, active, cval, truncate, algorithm, tolerance, threads, options, rounding, device)
         output[...] = tmp
         return
     if not active or input.size == 0:
@@ -108,7 +121,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     src = input if input.dtype in _CORE_TYPES else input.astype(np.float64)
     integer_out = output.dtype.kind in "biu"
     exact = algorithm == "fir" or (algorithm == "auto" and tolerance == 0.0)
-    if integer_out and rounding == "scipy" and exact:
+    if integer_out and rounding == "scipy" and exact and device == "cpu":
         # SciPy's arithmetic exactly (its weights, its summation order, in double), one axis at a
         # time, converted (truncated) to the output type after each.
         current = src
@@ -123,7 +136,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     dst = output if direct else np.empty(input.shape, np.float64)
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         _call_core(src if start == 0 else dst, dst, active[start:start + 3], cval, truncate, algorithm, tolerance,
-                   threads, options)
+                   threads, options, device)
     if not direct:
         if integer_out and rounding == "nearest":
             info = np.iinfo(output.dtype) if output.dtype.kind in "iu" else None
@@ -186,7 +199,12 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         With 'auto': the largest max error of the impulse response (relative to the Gaussian's
         peak) the planner may trade for speed. 0 (default) is exact.
     device : str, optional
-        'cpu' (the only backend of this build).
+        'cpu' (default), 'vulkan' (the FASTBLUR_DEVICE environment variable, else the first
+        discrete GPU, ...), 'vulkan:N' (an index into ``fastblur.devices()``) or 'vulkan:NAME'.
+        On a Vulkan device the data travels and is computed as float32 (float64 arrays too), and
+        integer results are converted on the host as ``rounding`` says, so they may differ from
+        SciPy's by one; an algorithm the device lacks raises NotImplementedError, never a silent
+        CPU fallback; no device raises RuntimeError.
     threads : int, optional
         Threads to use; 0 (default) uses every core.
     rounding : {'scipy', 'nearest'}, optional
@@ -234,7 +252,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
             continue
         s = float(s)
         active.append((ax, s, check_order(o), mode_name(m), kernel_radius(s, truncate, r)))
-    _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding)
+    _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
 
 
@@ -269,7 +287,7 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     m = mode_name(mode)
     output = get_output(output, input)
     active = [(axis, sd, order, m, lw)] if not np.isnan(sd) else []
-    _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding)
+    _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
 
 

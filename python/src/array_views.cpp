@@ -20,7 +20,8 @@ ElementType element_type_of(const py::dtype& dtype) {
                        std::string(py::str(static_cast<const py::handle&>(dtype))));
 }
 
-void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base) {
+void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
+                 const Device& device) {
   const int ndim = static_cast<int>(src.ndim());
   if (dst.ndim() != src.ndim()) throw InvalidArgument("source and destination differ in rank");
   for (int d = 0; d < ndim; ++d)
@@ -94,7 +95,7 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
     for (std::size_t b = 0; b < batch.size(); ++b) so += index[b] * s_stride[b], d_o += index[b] * d_stride[b];
     sv.data = const_cast<std::byte*>(src_base + so);
     dv.data = dst_base + d_o;
-    blur(sv, dv, spec);
+    blur(sv, dv, spec, device);
     std::size_t b = 0;
     for (; b < batch.size(); ++b) {
       if (++index[b] < extent[b]) break;

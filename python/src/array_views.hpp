@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fastblur/blur.hpp"
+#include "fastblur/device.hpp"
 
 namespace fastblur::python {
 
@@ -23,8 +24,8 @@ ElementType element_type_of(const pybind11::dtype& dtype);
 
 /// Blurs `src` into `dst` (same shape; library element types) along the requested axes (1 to 3,
 /// distinct), with `base` giving everything else (algorithm, options, cval, truncate, threads).
-/// Releases the GIL while computing.
+/// Runs on `device`. Releases the GIL while computing.
 void blur_arrays(const pybind11::array& src, pybind11::array& dst, const std::vector<AxisRequest>& axes,
-                 const BlurSpec& base);
+                 const BlurSpec& base, const Device& device);
 
 }  // namespace fastblur::python

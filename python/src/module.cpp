@@ -144,16 +144,44 @@ PYBIND11_MODULE(_core, m) {
       [](const py::array& src, py::array& dst, const std::vector<int>& axes, const std::vector<double>& sigmas,
          const std::vector<std::string>& modes, const std::vector<int>& radii, const std::vector<int>& orders,
          double cval, double truncate, const std::string& algorithm, double tolerance, int threads,
-         const py::dict& options) {
+         const py::dict& options, const std::string& device) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options);
         std::vector<python::AxisRequest> req;
         for (std::size_t i = 0; i < axes.size(); ++i)
           req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), radii.at(i), orders.at(i)});
-        python::blur_arrays(src, dst, req, base);
+        python::blur_arrays(src, dst, req, base, Device::parse(device));
       },
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"),
-      py::arg("threads"), py::arg("options"));
+      py::arg("threads"), py::arg("options"), py::arg("device") = "cpu");
+
+  m.def("devices", [] {
+    py::list out;
+    py::dict cpu;
+    cpu["name"] = "cpu";
+    cpu["type"] = "cpu";
+    out.append(cpu);
+    if (!vulkan_available()) return out;
+    std::vector<DeviceInfo> found;
+    try {
+      found = vulkan_devices();
+    } catch (const DeviceError&) {  // no loader or no instance: only the CPU
+      return out;
+    }
+    for (const DeviceInfo& d : found) {
+      py::dict v;
+      v["name"] = "vulkan:" + std::to_string(d.index);
+      v["device_name"] = d.name;
+      v["type"] = d.type;
+      v["api_version"] = d.api_version;
+      v["memory_bytes"] = d.memory_bytes;
+      v["max_shared_memory"] = d.max_shared_memory;
+      v["subgroup_size"] = d.subgroup_size;
+      v["max_storage_buffer_range"] = d.max_storage_buffer_range;
+      out.append(v);
+    }
+    return out;
+  });
 
   m.def(
       "correlate1d_scipy",

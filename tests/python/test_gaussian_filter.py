@@ -210,11 +210,42 @@ def test_approximations_reach_the_core(rng):
     with pytest.raises(ValueError):
         fastblur.gaussian_filter(a, 6.0, algorithm="nonsense")
     with pytest.raises(ValueError):
-        fastblur.gaussian_filter(a, 6.0, device="vulkan")
+        fastblur.gaussian_filter(a, 6.0, device="gpu")
+    with pytest.raises(TypeError):
+        fastblur.gaussian_filter(a, 6.0, device=0)
     with pytest.raises(ValueError):
         fastblur.gaussian_filter(a, 6.0, threads=-1)
     with pytest.raises(ValueError):
         fastblur.gaussian_filter(a, 6.0, algorithm="box", order=1)
+
+
+def test_devices_and_the_vulkan_backend(rng):
+    devices = fastblur.devices()
+    assert devices[0]["name"] == "cpu"
+    a = random_array(rng, (40, 52, 4), "float32")
+    np.testing.assert_array_equal(fastblur.gaussian_filter(a, 2.0, device="cpu"), fastblur.gaussian_filter(a, 2.0))
+    gpus = [d for d in devices if d["name"].startswith("vulkan:")]
+    if not gpus:
+        with pytest.raises((RuntimeError, NotImplementedError)):  # no device, or a build without Vulkan
+            fastblur.gaussian_filter(a, 2.0, device="vulkan")
+        pytest.skip("no Vulkan device: " + repr(devices))
+    for d in gpus:
+        assert d["type"] in ("discrete", "integrated", "virtual", "cpu", "other") and d["memory_bytes"] > 0
+    want = nd.gaussian_filter(a.astype(np.float64), (2.0, 3.0, 0))
+    for device in ("vulkan", gpus[0]["name"], "vulkan:" + gpus[0]["device_name"][:5]):
+        got = fastblur.gaussian_filter(a, (2.0, 3.0, 0), device=device)
+        assert got.dtype == np.float32
+        np.testing.assert_allclose(got, want, atol=2e-6, rtol=0)
+    u8 = random_array(rng, (33, 47), "uint8")
+    got = fastblur.gaussian_filter(u8, 1.5, mode="nearest", device="vulkan", rounding="nearest")
+    exact = nd.gaussian_filter(u8.astype(np.float64), 1.5, mode="nearest")
+    assert np.abs(got.astype(np.float64) - exact).max() <= 0.5 + 1e-3
+    with pytest.raises(NotImplementedError):
+        fastblur.gaussian_filter(a, 2.0, algorithm="fft", device="vulkan")
+    with pytest.raises(RuntimeError):
+        fastblur.gaussian_filter(a, 2.0, device="vulkan:99")
+    with pytest.raises(RuntimeError):
+        fastblur.gaussian_filter(a, 2.0, device="vulkan:no-such-device-name")
 
 
 def test_planar_algorithms_and_their_options(rng):

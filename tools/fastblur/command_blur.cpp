@@ -89,17 +89,13 @@ void explain(const BlurOptions& o, const BlurSpec& spec, const View& src) {
   if (o.explain) std::printf("%s", describe(make_plan(spec, src)).c_str());
 }
 
-// --device: "cpu", "vulkan" (the default choice) or "vulkan:N".
+// --device: Device::parse's names, with the option named in the message.
 Device parse_device(const std::string& text) {
-  if (text == "cpu") return Device::cpu();
-  if (text == "vulkan") return Device::vulkan();
-  if (text.rfind("vulkan:", 0) == 0) {
-    const std::string n = text.substr(7);
-    char* end = nullptr;
-    const long index = std::strtol(n.c_str(), &end, 10);
-    if (!n.empty() && end && *end == '\0' && index >= 0 && index < 1000) return Device::vulkan(static_cast<int>(index));
+  try {
+    return Device::parse(text);
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(std::string("--device: ") + e.what() + " (see `fastblur devices`)");
   }
-  throw InvalidArgument("--device is '" + text + "': expected cpu, vulkan or vulkan:N (see `fastblur devices`)");
 }
 
 int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
@@ -168,7 +164,8 @@ Command add_blur_command(CLI::App& app) {
                                          "candidates weighed) before blurring");
   sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
   sub->add_option("-d,--device", o->device,
-                  "Where to blur: cpu, vulkan (FASTBLUR_DEVICE, else the first discrete GPU, ...) or vulkan:N; "
+                  "Where to blur: cpu, vulkan (FASTBLUR_DEVICE, else the first discrete GPU, ...), vulkan:N or "
+                  "vulkan:NAME; "
                   "`fastblur devices` lists them. The Vulkan backend runs fir, fir-incremental and box")
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype,
