@@ -36,7 +36,7 @@ int offset_of(int line, int i) {
 }
 
 void main() {
-  int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * 65535u * 64u);
+  int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);
   int line = p.first_line + local_line;
   if (line >= p.extent.w) return;
   int n = p.extent[p.axis];

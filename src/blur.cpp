@@ -37,7 +37,9 @@ const std::vector<AlgorithmInfo>& algorithms() {
                                               "second-order recurrence (Sugimoto-Kamata); O(order) per pixel, max "
                                               "error 7e-5 at the default order 5"},
       {Algorithm::fir_incremental, "fir-incremental", "fir with weights generated on the fly by forward quotients "
-                                                      "(seed 000); Vulkan backend only"},
+                                                      "(seed 000); Vulkan backend only", false, true},
+      {Algorithm::fir_linear, "fir-linear", "fir with tap pairs merged into bilinear texture fetches (seeds 002, 003), "
+                                            "half the fetches; 2D, Vulkan backend only", false, true},
       {Algorithm::dual_kawase, "dual-kawase", "Bjorge's dual filtering: half-resolution down and up passes of "
                                               "bilinear taps, 2D only, sigma >= 1, variance exact; max error about "
                                               "0.1 of the peak from sigma 5 (2D: 0.3 to 0.6)", true},
@@ -144,9 +146,11 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
     case Algorithm::sliding_dct:
       cpu::sliding_dct_blur(src, dst, spec);
       return;
-    case Algorithm::fir_incremental:  // a GPU technique
-      throw Unsupported("algorithm fir-incremental runs on the Vulkan backend only (--device vulkan; "
-                        "Device::vulkan() in the API)");
+    case Algorithm::fir_incremental:  // GPU techniques
+    case Algorithm::fir_linear:
+      throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) +
+                        " runs on the Vulkan backend only (--device vulkan; Device::vulkan() in the API); on the "
+                        "CPU, fir computes the same convolution");
     case Algorithm::dual_kawase:
       cpu::dual_kawase_blur(src, dst, spec);
       return;

@@ -11,11 +11,16 @@
 #ifdef FASTBLUR_HAVE_VULKAN
 #include "vulkan/context.hpp"
 #include "vulkan/gpu_blur.hpp"
+#include "vulkan/work.hpp"
 #endif
 
 namespace fastblur {
 
 Device Device::cpu() { return Device(); }
+
+Plan make_plan(const BlurSpec& spec, const View& src, const Device& device) {
+  return make_plan(spec, src, device.is_cpu() ? Backend::cpu : Backend::vulkan);
+}
 
 Device Device::parse(std::string_view text) {
   if (text == "cpu") return cpu();
@@ -98,18 +103,14 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
   if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
   BlurSpec s = spec;
   if (has_derivative(s)) throw Unsupported("derivative orders are not available on the Vulkan backend");
-  if (s.algorithm == Algorithm::automatic) {
-    // The planner's choice where this backend runs it; otherwise the exact fir.
-    const Plan plan = make_plan(spec, src);
-    s = plan.spec;
-    if (s.algorithm != Algorithm::fir && s.algorithm != Algorithm::box) {
-      s = spec;
-      s.algorithm = Algorithm::fir;
-    }
-  }
+  if (s.algorithm == Algorithm::automatic) s = make_plan(spec, src, device).spec;
   for (int a = 0; a < 3; ++a) (void)effective_radius(s, a);  // validates sigma, truncate, radius
   if (s.box_passes < 0 || s.box_passes > 6)
     throw InvalidArgument("box_passes is " + std::to_string(s.box_passes) + ": expected 1 to 6 (0 = default 3)");
+  if (!vk::gpu_runs(s.algorithm))
+    throw Unsupported("algorithm " + std::string(to_string(s.algorithm)) +
+                      " is not available on the Vulkan backend (it runs every algorithm but fft and sliding-dct); "
+                      "use the CPU");
   vk::gpu_blur(device.context(), src, dst, s);
 }
 

@@ -50,6 +50,9 @@ enum class Algorithm {
                 ///< default order 5: max error 7e-5, L1 1.4e-4 (kernel_sliding_dct.hpp)
   fir_incremental,  ///< fir with weights generated on the fly by seed 000's forward quotients (Vulkan
                     ///< backend only; the CPU throws Unsupported): float error <= 1/256 of the centre
+  fir_linear,  ///< fir with adjacent taps merged into one bilinear texture fetch (seeds 002, 003): half
+               ///< the fetches; 2D, Vulkan backend only. Exact up to the sampler's sub-texel precision
+               ///< (8 bits on most GPUs: an error of at most 1/512 of the data's range per pass).
   dual_kawase,  ///< Bjorge's dual filtering (SIGGRAPH 2015): L half-resolution down passes and L up
                 ///< passes of bilinear taps; planar (2D only, x and y together), sigma >= 1 per
                 ///< axis, variance exact for any sigma (kernel_dual_kawase.hpp). Max error <= 0.154
@@ -84,6 +87,16 @@ enum class IirVariant {
   young_van_vliet,  ///< Young & van Vliet 1995, 3rd order: causal then anticausal (Triggs-Sdika borders)
 };
 
+/// How the Vulkan backend runs `box` (the CPU always uses running sums). Both compute the same
+/// extended boxes.
+enum class BoxSchedule {
+  automatic,    ///< prefix sums along x (a workgroup per row: coalesced reads), running sums along y
+                ///< and z (a thread per column: coalesced reads)
+  prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
+                ///< carried sums (no limit on the line's length)
+  running_sums, ///< seed 002: a thread per line walks it with a moving sum
+};
+
 /// One entry of the algorithm registry: the CLI help and the bindings are generated from it.
 struct AlgorithmInfo {
   Algorithm id;
@@ -92,6 +105,8 @@ struct AlgorithmInfo {
   /// True for algorithms that blur x and y together (not separable): 2D images only, both axes at
   /// once. Their 1D metrics (analysis::measure_impulse) come from the marginal of the 2D response.
   bool planar = false;
+  /// True for GPU techniques the CPU does not run (it throws Unsupported naming the Vulkan backend).
+  bool gpu_only = false;
 };
 /// Every algorithm this build knows, in a stable order.
 const std::vector<AlgorithmInfo>& algorithms();
@@ -124,6 +139,8 @@ struct BlurSpec {
   /// box: seed 002's integer widths only (the achieved sigma then differs from sigma) instead of
   /// extended boxes, whose fractional end weights reach every sigma exactly.
   bool box_integer_widths = false;
+  /// box on the Vulkan backend: which schedule (see BoxSchedule).
+  BoxSchedule box_schedule = BoxSchedule::automatic;
   /// kawase: an explicit schedule of pass offsets in pixels (the classic pass k is k + 0.5),
   /// applied along every axis whose sigma is > 0; the achieved sigma is then the schedule's.
   /// Empty: the schedule is solved for each axis's sigma (kernel::kawase_schedule).

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fastblur/blur.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur {
 
@@ -67,9 +68,13 @@ class Device {
   std::shared_ptr<vk::Context> context_;
 };
 
-/// Blurs src into dst on `device` (see blur.hpp for the contract). The Vulkan backend runs fir,
-/// box and automatic (exact: fir; with a tolerance: the planner's choice among what it runs);
-/// other algorithms throw Unsupported on it.
+/// Blurs src into dst on `device` (see blur.hpp for the contract). The Vulkan backend runs every
+/// algorithm but fft and sliding-dct (those throw Unsupported there); fir-linear, kawase,
+/// dual-kawase and mip-poisson blur 2D images only. automatic plans for the device's backend.
+/// Images larger than the device holds in one piece are blurred in tiles, with the same result.
 void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& device);
+
+/// The plan for `device`'s backend (make_plan with Backend::cpu or Backend::vulkan).
+Plan make_plan(const BlurSpec& spec, const View& src, const Device& device);
 
 }  // namespace fastblur

@@ -30,6 +30,11 @@ struct Plan {
 /// planned as asked (its parameters filled in, its error predicted). Throws InvalidArgument.
 Plan make_plan(const BlurSpec& spec, const View& src);
 
+/// Which backend a plan is for: its candidates are the algorithms that backend runs, weighed by
+/// that backend's cost model.
+enum class Backend { cpu, vulkan };
+Plan make_plan(const BlurSpec& spec, const View& src, Backend backend);
+
 /// The 1D max error (relative to the Gaussian's peak) of `spec`'s algorithm along one axis, from
 /// its exact equivalent kernel. Large sigmas are evaluated at sigma 64, where the shape error of
 /// the O(1) algorithms has reached its asymptote.

@@ -56,7 +56,8 @@ def devices():
 
 
 def algorithms():
-    """Every algorithm of this build: a list of dicts with ``name``, ``summary`` and ``planar``
+    """Every algorithm of this build: a list of dicts with ``name``, ``summary``, ``gpu_only``
+    (True for GPU techniques: use them with ``device='vulkan'``) and ``planar``
     (True for algorithms that blur two axes together and so need exactly two axes)."""
     return _core.algorithms()
 

@@ -134,6 +134,7 @@ PYBIND11_MODULE(_core, m) {
       d["name"] = std::string(a.name);
       d["summary"] = std::string(a.summary);
       d["planar"] = a.planar;
+      d["gpu_only"] = a.gpu_only;
       out.append(d);
     }
     return out;

@@ -86,18 +86,9 @@ void blur_rows(const View& dst, const std::vector<Level<T>>& levels, const std::
 template <class T>
 void mip_poisson_typed(const View& src, const View& dst, const BlurSpec& spec, const kernel::MipPoissonSchedule& s) {
   const int C = src.channels, L = s.max_level;
-  const std::int64_t W = src.width(), H = src.height(), block = std::int64_t{1} << L;
-  // Every fetch stays inside the padding: the set's reach plus a texel and a half of the deepest level.
-  double reach = 0.0;
-  for (const auto& p : s.samples) reach = std::max(reach, std::hypot(p.x, p.y));
-  reach = reach * std::max(s.scale[0], s.scale[1]) + 2.0 * static_cast<double>(block) + 2.0;
-  if (!(reach < 1e9)) throw OutOfMemory("mip-poisson: the sample set reaches too far to pad the image");
-  const auto padded = [&](std::int64_t n, std::int64_t& before) {
-    before = (static_cast<std::int64_t>(std::ceil(reach)) + block - 1) / block * block;
-    return (before + n + static_cast<std::int64_t>(std::ceil(reach)) + block - 1) / block * block;
-  };
-  std::int64_t bx = 0, by = 0;
-  const std::int64_t NX = padded(W, bx), NY = padded(H, by);
+  const std::int64_t W = src.width(), H = src.height();
+  const MipPoissonPadding px = mip_poisson_padding(W, s), py = mip_poisson_padding(H, s);
+  const std::int64_t bx = px.before, by = py.before, NX = px.size, NY = py.size;
   double total = 0.0;
   std::vector<std::size_t> start(static_cast<std::size_t>(L) + 2, 0);
   for (int l = 0; l <= L; ++l) {
@@ -155,6 +146,20 @@ void mip_poisson_typed(const View& src, const View& dst, const BlurSpec& spec, c
 }
 
 }  // namespace
+
+MipPoissonPadding mip_poisson_padding(std::int64_t n, const kernel::MipPoissonSchedule& s) {
+  const std::int64_t block = std::int64_t{1} << s.max_level;
+  // Every fetch stays inside: the set's reach plus a texel and a half of the deepest level.
+  double reach = 0.0;
+  for (const auto& p : s.samples) reach = std::max(reach, std::hypot(p.x, p.y));
+  reach = reach * std::max(s.scale[0], s.scale[1]) + 2.0 * static_cast<double>(block) + 2.0;
+  if (!(reach < 1e9)) throw OutOfMemory("mip-poisson: the sample set reaches too far to pad the image");
+  const std::int64_t r = static_cast<std::int64_t>(std::ceil(reach));
+  MipPoissonPadding p;
+  p.before = (r + block - 1) / block * block;
+  p.size = (p.before + n + r + block - 1) / block * block;
+  return p;
+}
 
 kernel::MipPoissonSchedule mip_poisson_schedule_for(const BlurSpec& spec) {
   if (spec.sigma[2] != 0.0)

@@ -8,6 +8,14 @@ namespace fastblur::cpu {
 /// Throws InvalidArgument unless sigma along z is 0 and sigma along x and y are both > 0.
 kernel::MipPoissonSchedule mip_poisson_schedule_for(const BlurSpec& spec);
 
+/// How one axis of n pixels is padded: the image starts at `before` in a padded line of `size`
+/// pixels, both multiples of 2^max_level (the mip texels tile the image from its first pixel), far
+/// enough that no fetch of the schedule reaches past the padding (so no clamping reaches the output).
+struct MipPoissonPadding {
+  std::int64_t before = 0, size = 0;
+};
+MipPoissonPadding mip_poisson_padding(std::int64_t n, const kernel::MipPoissonSchedule& schedule);
+
 /// The `mip-poisson` algorithm (seed 003; the sampling in kernel_mip_poisson.hpp): the image is
 /// extended by its border modes (scipy semantics; constant uses cval) far enough that no sample
 /// reaches past the padding, its 2x2 box mip chain is built, and each pixel averages trilinear

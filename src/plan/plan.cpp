@@ -87,7 +87,36 @@ bool axis_active(const BlurSpec& spec, const View& src, int a) {
          (src.extent[i] > 1 || spec.border[i] == Border::constant);
 }
 
-double axis_cost(const BlurSpec& spec, const View& src, int a) {
+// The Vulkan backend's cost model, in image passes (one read and one write of the image) per axis,
+// counted from each algorithm's passes and fetches (planar algorithms: half per axis). Memory
+// traffic decides on a GPU; arithmetic matters only at hundreds of taps.
+double gpu_axis_cost(const BlurSpec& spec, const View& src, int a) {
+  const auto i = static_cast<std::size_t>(a);
+  switch (spec.algorithm) {
+    case Algorithm::fir:  // shared-memory tiles: one pass, taps from shared memory
+      return 1.0 + 0.02 * (effective_radius(spec, a) + 1);
+    case Algorithm::fir_incremental: return 1.0 + 0.03 * (effective_radius(spec, a) + 1);
+    case Algorithm::fir_linear:  // a padding pass shared by the axes, then half the taps as texture fetches
+      return 1.5 + 0.04 * (effective_radius(spec, a) / 2 + 1);
+    case Algorithm::box:  // the line into scratch, each pass through it, back out
+      return 2.0 + 0.5 * (spec.box_passes ? spec.box_passes : 3);
+    case Algorithm::iir: return 3.0;  // a thread per line, two sweeps: little parallelism
+    case Algorithm::downsample: {
+      const int f = cpu::downsample_factor_for(spec, a);
+      return 2.0 + (1.0 + 0.02 * (kernel::radius_from_truncate(
+                                      kernel::downsample_low_sigma(spec.sigma[i], f, spec.truncate), spec.truncate) + 1)) / f;
+    }
+    case Algorithm::kawase:  // padding, then per pass four fetches and a write (shared by the axes)
+      return 0.5 + 0.6 * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
+    case Algorithm::dual_kawase: return 1.0;   // padding, a few passes over ever smaller levels
+    case Algorithm::mip_poisson:
+      return 0.7 + 0.01 * (spec.mip_poisson_samples ? spec.mip_poisson_samples : kernel::kMipPoissonDefaultSamples);
+    default: return 1e9;  // not run by this backend
+  }
+}
+
+double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) {
+  if (backend == Backend::vulkan) return gpu_axis_cost(spec, src, a);
   const auto i = static_cast<std::size_t>(a);
   switch (spec.algorithm) {
     case Algorithm::fft: {
@@ -96,7 +125,8 @@ double axis_cost(const BlurSpec& spec, const View& src, int a) {
       return kLineDriver + (dct ? kDctPerLog2 : kFftPerLog2) * std::log2(std::max(2.0, n));
     }
     case Algorithm::fir:
-    case Algorithm::fir_incremental: return kFirFixed + kFirPerTapPair * (effective_radius(spec, a) + 1);
+    case Algorithm::fir_incremental:
+    case Algorithm::fir_linear: return kFirFixed + kFirPerTapPair * (effective_radius(spec, a) + 1);
     case Algorithm::box: return kLineDriver + kBoxPerPass * (spec.box_passes ? spec.box_passes : 3);
     case Algorithm::kawase:
       return kLineDriver + kKawasePerPass * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
@@ -156,11 +186,11 @@ double planar_error(const BlurSpec& spec) {
 
 // The error of the whole response: exact for two axes whose kernels are short enough, otherwise
 // the bound prod(1 + e_axis) - 1 (|kx ky - gx gy| <= |dx| gy + |dy| gx + |dx dy|).
-Evaluated evaluate(const BlurSpec& spec, const View& src) {
+Evaluated evaluate(const BlurSpec& spec, const View& src, Backend backend) {
   Evaluated e{spec, 0.0, 0.0};
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a)
-    if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, src, a);
+    if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, src, a, backend);
   if (algorithm_info(spec.algorithm).planar) {
     e.error = planar_error(spec);
     return e;
@@ -235,6 +265,7 @@ std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
     case Algorithm::automatic:
     case Algorithm::fir:
     case Algorithm::fir_incremental:  // the same kernel up to the recurrence's float error
+    case Algorithm::fir_linear:       // the same kernel up to the sampler's sub-texel precision
     case Algorithm::fft: {  // the same kernel, exactly
       const int r = effective_radius(spec, a);
       if (r > 4096) return std::nullopt;  // the truncation alone decides; see predicted_axis_error
@@ -280,8 +311,8 @@ namespace {
 // Everything a plan depends on, as text: the spec's fields (floats exactly, in hex) and the
 // image's shape and type (not its data or strides). A field added to BlurSpec must be added here
 // (tests/plan/plan_test.cpp checks that changing any option changes the plan key's effect).
-std::string plan_key(const BlurSpec& s, const View& src) {
-  std::string k;
+std::string plan_key(const BlurSpec& s, const View& src, Backend backend) {
+  std::string k = backend == Backend::vulkan ? "vulkan|" : "cpu|";
   char buf[96];
   const auto add = [&](double v) {
     std::snprintf(buf, sizeof buf, "%a,", v);
@@ -295,7 +326,8 @@ std::string plan_key(const BlurSpec& s, const View& src) {
     add(static_cast<double>(src.extent[a]));
   }
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.box_passes),
-                   double(s.box_integer_widths), double(s.kawase_passes), double(s.downsample_factor),
+                   double(s.box_integer_widths), double(s.box_schedule), double(s.kawase_passes),
+                   double(s.downsample_factor),
                    double(s.iir_variant), double(s.sliding_dct_order), double(s.dual_kawase_levels),
                    s.dual_kawase_offset, double(s.mip_poisson_samples), double(s.mip_poisson_frame),
                    double(s.threads),
@@ -306,21 +338,23 @@ std::string plan_key(const BlurSpec& s, const View& src) {
   return k;
 }
 
-Plan make_plan_uncached(const BlurSpec& spec, const View& src);
+Plan make_plan_uncached(const BlurSpec& spec, const View& src, Backend backend);
 
 }  // namespace
 
 // Planning weighs a dozen candidates by their exact 2D errors (milliseconds at large sigma), so
 // plans are remembered: the same request on the same shape plans once.
-Plan make_plan(const BlurSpec& spec, const View& src) {
+Plan make_plan(const BlurSpec& spec, const View& src) { return make_plan(spec, src, Backend::cpu); }
+
+Plan make_plan(const BlurSpec& spec, const View& src, Backend backend) {
   static std::mutex mutex;
   static std::unordered_map<std::string, Plan> cache;
-  const std::string key = plan_key(spec, src);
+  const std::string key = plan_key(spec, src, backend);
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  Plan plan = make_plan_uncached(spec, src);
+  Plan plan = make_plan_uncached(spec, src, backend);
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() >= 512) cache.clear();  // bounded; a full cache starts over
   cache.emplace(key, plan);
@@ -329,7 +363,21 @@ Plan make_plan(const BlurSpec& spec, const View& src) {
 
 namespace {
 
-Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
+// Whether `backend` runs `algorithm` on images of src's shape.
+bool backend_runs(Algorithm algorithm, const View& src, Backend backend) {
+  if (backend == Backend::cpu) return !algorithm_info(algorithm).gpu_only;
+  switch (algorithm) {
+    case Algorithm::fft:
+    case Algorithm::sliding_dct: return false;
+    case Algorithm::fir_linear:
+    case Algorithm::kawase:
+    case Algorithm::dual_kawase:
+    case Algorithm::mip_poisson: return src.depth() == 1;
+    default: return true;
+  }
+}
+
+Plan make_plan_uncached(const BlurSpec& spec, const View& src, Backend backend) {
   if (!std::isfinite(spec.tolerance) || spec.tolerance < 0.0)
     throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // validates sigma, truncate, radius
@@ -337,7 +385,7 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
   if (spec.algorithm == Algorithm::automatic && has_derivative(spec)) {
     BlurSpec s = spec;
     s.algorithm = Algorithm::fir;
-    const Evaluated e = evaluate(s, src);
+    const Evaluated e = evaluate(s, src, backend);
     plan.spec = s;
     plan.predicted_max_error = e.error;
     plan.predicted_cost = e.cost;
@@ -348,7 +396,7 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
   if (spec.algorithm != Algorithm::automatic) {
     BlurSpec s = spec;
     if (s.algorithm == Algorithm::box && s.box_passes == 0) s.box_passes = 3;
-    const Evaluated e = evaluate(s, src);
+    const Evaluated e = evaluate(s, src, backend);
     plan.spec = s;
     plan.predicted_max_error = e.error;
     plan.predicted_cost = e.cost;
@@ -359,13 +407,15 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
   // Exact: fir with the spec's own radius, or the same convolution by fft where that is cheaper.
   BlurSpec exact = spec;
   exact.algorithm = Algorithm::fir;
-  Evaluated best = evaluate(exact, src);
+  Evaluated best = evaluate(exact, src, backend);
   plan.considered.push_back(line(best));
-  BlurSpec exact_fft = exact;
-  exact_fft.algorithm = Algorithm::fft;
-  const Evaluated fft = evaluate(exact_fft, src);
-  plan.considered.push_back(line(fft));
-  if (fft.cost < best.cost) best = fft;
+  if (backend_runs(Algorithm::fft, src, backend)) {
+    BlurSpec exact_fft = exact;
+    exact_fft.algorithm = Algorithm::fft;
+    const Evaluated fft = evaluate(exact_fft, src, backend);
+    plan.considered.push_back(line(fft));
+    if (fft.cost < best.cost) best = fft;
+  }
   plan.reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result (fir or fft, whichever is cheaper)"
                                       : "nothing cheaper meets the tolerance";
   if (spec.tolerance > 0.0) {
@@ -443,12 +493,13 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
       candidates.push_back(sdct);
     }
     for (const BlurSpec& c : candidates) {
+      if (!backend_runs(c.algorithm, src, backend)) continue;
       if (algorithm_info(c.algorithm).planar && best.error <= spec.tolerance) {
         // A planar candidate's error is measured by blurring a 2D impulse: skip that where its
         // cost alone already loses.
         Evaluated cost_only{c, 0.0, 0.0};
         for (int a = 0; a < 3; ++a)
-          if (axis_active(c, src, a)) cost_only.cost += axis_cost(c, src, a);
+          if (axis_active(c, src, a)) cost_only.cost += axis_cost(c, src, a, backend);
         if (cost_only.cost >= best.cost) {
           char buf[160];
           std::snprintf(buf, sizeof buf, "%-28s not cheaper (cost %.1f): error not measured",
@@ -457,7 +508,7 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src) {
           continue;
         }
       }
-      const Evaluated e = evaluate(c, src);
+      const Evaluated e = evaluate(c, src, backend);
       plan.considered.push_back(line(e));
       // Within tolerance and cheaper - or within tolerance where the exact result is not (its
       // truncation alone exceeds a tight tolerance).

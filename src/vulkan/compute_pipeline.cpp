@@ -5,20 +5,21 @@
 namespace fastblur::vk {
 
 ComputePipeline::ComputePipeline(VkDevice device, VkPipelineCache cache, const std::vector<std::uint32_t>& spirv,
-                                 const std::vector<std::uint32_t>& spec, int buffers, std::uint32_t push_bytes)
-    : device_(device), buffers_(buffers) {
+                                 const std::vector<std::uint32_t>& spec, const std::vector<VkDescriptorType>& types,
+                                 std::uint32_t push_bytes)
+    : device_(device), bindings_(types) {
   try {
     VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     mci.codeSize = spirv.size() * sizeof(std::uint32_t);
     mci.pCode = spirv.data();
     check(vkCreateShaderModule(device_, &mci, nullptr, &module_), "vkCreateShaderModule");
 
-    std::vector<VkDescriptorSetLayoutBinding> bindings(static_cast<std::size_t>(buffers));
-    for (int i = 0; i < buffers; ++i) {
-      bindings[static_cast<std::size_t>(i)].binding = static_cast<std::uint32_t>(i);
-      bindings[static_cast<std::size_t>(i)].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-      bindings[static_cast<std::size_t>(i)].descriptorCount = 1;
-      bindings[static_cast<std::size_t>(i)].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+    std::vector<VkDescriptorSetLayoutBinding> bindings(types.size());
+    for (std::size_t i = 0; i < types.size(); ++i) {
+      bindings[i].binding = static_cast<std::uint32_t>(i);
+      bindings[i].descriptorType = types[i];
+      bindings[i].descriptorCount = 1;
+      bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
     }
     VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     dci.bindingCount = static_cast<std::uint32_t>(bindings.size());

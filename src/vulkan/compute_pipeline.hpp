@@ -1,7 +1,8 @@
 #pragma once
-// A compute pipeline over N storage buffers (bindings 0..N-1) and a push-constant block, from
-// SPIR-V with specialization constants 0..K-1 (32-bit each). Owns its shader module, layouts and
-// pipeline; descriptor sets come from a Dispatcher's pool.
+// A compute pipeline over bindings 0..N-1 of the given descriptor types (storage buffers, sampled
+// images, storage images) and a push-constant block, from SPIR-V with specialization constants
+// 0..K-1 (32-bit each). Owns its shader module, layouts and pipeline; descriptor sets come from a
+// Job's pools.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -12,7 +13,8 @@ namespace fastblur::vk {
 class ComputePipeline {
  public:
   ComputePipeline(VkDevice device, VkPipelineCache cache, const std::vector<std::uint32_t>& spirv,
-                  const std::vector<std::uint32_t>& specialization, int buffers, std::uint32_t push_bytes);
+                  const std::vector<std::uint32_t>& specialization, const std::vector<VkDescriptorType>& bindings,
+                  std::uint32_t push_bytes);
   ~ComputePipeline();
   ComputePipeline(const ComputePipeline&) = delete;
   ComputePipeline& operator=(const ComputePipeline&) = delete;
@@ -20,7 +22,7 @@ class ComputePipeline {
   VkPipeline pipeline() const noexcept { return pipeline_; }
   VkPipelineLayout layout() const noexcept { return layout_; }
   VkDescriptorSetLayout set_layout() const noexcept { return set_layout_; }
-  int buffers() const noexcept { return buffers_; }
+  const std::vector<VkDescriptorType>& bindings() const noexcept { return bindings_; }
 
  private:
   void destroy() noexcept;
@@ -29,7 +31,7 @@ class ComputePipeline {
   VkDescriptorSetLayout set_layout_ = VK_NULL_HANDLE;
   VkPipelineLayout layout_ = VK_NULL_HANDLE;
   VkPipeline pipeline_ = VK_NULL_HANDLE;
-  int buffers_;
+  std::vector<VkDescriptorType> bindings_;
 };
 
 }  // namespace fastblur::vk

@@ -1,5 +1,6 @@
 #include "vulkan/context.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "fastblur/error.hpp"
@@ -27,6 +28,16 @@ struct Instance {
   }
 };
 
+std::uint32_t timestamp_bits(VkPhysicalDevice pd, std::uint32_t family) {
+  std::uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> families(n);
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families.data());
+  return family < n ? families[family].timestampValidBits : 0;
+}
+
+}  // namespace
+
 std::uint32_t compute_family(VkPhysicalDevice pd) {
   std::uint32_t n = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
@@ -36,8 +47,6 @@ std::uint32_t compute_family(VkPhysicalDevice pd) {
     if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
   return UINT32_MAX;
 }
-
-}  // namespace
 
 VkInstance instance() {
   static Instance inst;
@@ -107,11 +116,48 @@ Context::Context(int index) {
   qci.queueFamilyIndex = queue_family_;
   qci.queueCount = 1;
   qci.pQueuePriorities = &priority;
+  // float64 for the recursive filters where the device has it (gpu_iir.cpp).
+  VkPhysicalDeviceFeatures available{}, enabled{};
+  vkGetPhysicalDeviceFeatures(physical_, &available);
+  enabled.shaderFloat64 = available.shaderFloat64;
+  float64_ = float64_supported_ = available.shaderFloat64 == VK_TRUE;
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
+  dci.pEnabledFeatures = &enabled;
   check(vkCreateDevice(physical_, &dci, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  try {
+    create_own_objects();
+  } catch (...) {
+    vkDestroyDevice(device_, nullptr);
+    throw;
+  }
+}
+
+Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uint32_t queue_family,
+                 bool float64_enabled)
+    : physical_(physical), device_(device), queue_(queue), queue_family_(queue_family), owns_device_(false),
+      float64_(float64_enabled), float64_supported_(float64_enabled) {
+  if (!physical || !device || !queue) throw InvalidArgument("adopting a Vulkan device: a handle is null");
+  std::uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> families(n);
+  vkGetPhysicalDeviceQueueFamilyProperties(physical_, &n, families.data());
+  if (queue_family >= n || !(families[queue_family].queueFlags & VK_QUEUE_COMPUTE_BIT))
+    throw InvalidArgument("adopting a Vulkan device: queue family " + std::to_string(queue_family) +
+                          " does not support compute");
+  info_ = describe(physical_, -1);
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(physical_, &props);
+  limits_ = props.limits;
+  vkGetPhysicalDeviceMemoryProperties(physical_, &memory_);
+  create_own_objects();
+}
+
+void Context::create_own_objects() {
+  timestamp_period_ = limits_.timestampPeriod;
+  timestamp_bits_ = timestamp_bits(physical_, queue_family_);
   VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
   pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pci.queueFamilyIndex = queue_family_;
@@ -121,7 +167,7 @@ Context::Context(int index) {
     check(vkCreatePipelineCache(device_, &cci, nullptr, &cache_), "vkCreatePipelineCache");
   } catch (...) {
     if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
-    vkDestroyDevice(device_, nullptr);
+    pool_ = VK_NULL_HANDLE;
     throw;
   }
 }
@@ -129,9 +175,42 @@ Context::Context(int index) {
 Context::~Context() {
   vkDeviceWaitIdle(device_);
   pipelines_.clear();
+  if (linear_sampler_) vkDestroySampler(device_, linear_sampler_, nullptr);
   vkDestroyPipelineCache(device_, cache_, nullptr);
   vkDestroyCommandPool(device_, pool_, nullptr);
-  vkDestroyDevice(device_, nullptr);
+  if (owns_device_) vkDestroyDevice(device_, nullptr);
+}
+
+bool Context::can_filter_linear(VkFormat format) const {
+  VkFormatProperties p;
+  vkGetPhysicalDeviceFormatProperties(physical_, format, &p);
+  const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+  return (p.optimalTilingFeatures & need) == need;
+}
+
+bool Context::can_store(VkFormat format) const {
+  VkFormatProperties p;
+  vkGetPhysicalDeviceFormatProperties(physical_, format, &p);
+  return (p.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) != 0;
+}
+
+VkSampler Context::linear_sampler() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!linear_sampler_) {
+    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    ci.magFilter = ci.minFilter = VK_FILTER_LINEAR;
+    ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    ci.minLod = 0.0f;
+    ci.maxLod = VK_LOD_CLAMP_NONE;
+    check(vkCreateSampler(device_, &ci, nullptr, &linear_sampler_), "vkCreateSampler");
+  }
+  return linear_sampler_;
+}
+
+std::uint64_t Context::piece_limit() const noexcept {
+  const std::uint64_t range = limits_.maxStorageBufferRange;
+  return piece_limit_override_ ? std::min(range, piece_limit_override_) : range;
 }
 
 std::uint32_t Context::memory_type(std::uint32_t bits, VkMemoryPropertyFlags required,
@@ -187,14 +266,16 @@ void Context::submit_and_wait(VkCommandBuffer cb) {
 }
 
 const ComputePipeline& Context::pipeline(const std::string& name, const std::vector<std::uint32_t>& spirv,
-                                         const std::vector<std::uint32_t>& spec, int buffers,
-                                         std::uint32_t push_bytes) {
+                                         const std::vector<std::uint32_t>& spec,
+                                         const std::vector<VkDescriptorType>& bindings, std::uint32_t push_bytes) {
   std::string key = name;
   for (std::uint32_t v : spec) key += ":" + std::to_string(v);
+  key += "|";
+  for (VkDescriptorType t : bindings) key += std::to_string(static_cast<int>(t)) + ",";
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = pipelines_.find(key);
   if (it == pipelines_.end())
-    it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, cache_, spirv, spec, buffers, push_bytes)).first;
+    it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, cache_, spirv, spec, bindings, push_bytes)).first;
   return *it->second;
 }
 

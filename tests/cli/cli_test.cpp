@@ -307,7 +307,7 @@ TEST_F(Cli, EveryAlgorithmRunsFromTheCommandLine) {
   for (const auto& info : algorithms()) {
     const std::string out = "out_" + std::string(info.name) + ".png";
     const Result r = run("blur " + path("a.png").string() + " " + path(out).string() + " -s 3 -a " + std::string(info.name));
-    if (info.id == Algorithm::fir_incremental) {  // a GPU technique: a clear error on the CPU
+    if (info.gpu_only) {  // a GPU technique: a clear error on the CPU
       EXPECT_EQ(r.code, 1) << r.err;
       EXPECT_NE(r.err.find("Vulkan"), std::string::npos) << r.err;
       EXPECT_FALSE(fs::exists(path(out)));
@@ -333,7 +333,7 @@ TEST_F(Cli, EveryAlgorithmRunsFromTheCommandLine) {
 TEST_F(Cli, AnalyzePrintsMetricsJsonAndPlots) {
   // Every algorithm the CPU runs draws all three plots (planar ones too: their 1D plot is a marginal).
   for (const AlgorithmInfo& a : algorithms()) {
-    if (a.id == Algorithm::fir_incremental) continue;  // Vulkan only
+    if (a.gpu_only) continue;  // Vulkan only
     const fs::path dir = path("plots_" + std::string(a.name));
     const Result r = run("analyze -a " + std::string(a.name) + " -s 5 --plot " + dir.string());
     ASSERT_EQ(r.code, 0) << a.name << ": " << r.err;
@@ -374,10 +374,16 @@ TEST_F(Cli, DevicesAndTheDeviceOption) {
   for (std::size_t i = 0; i < gi.pixels.size(); ++i)
     worst = std::max(worst, std::abs(int(gi.pixels[i]) - int(ci.pixels[i])));
   EXPECT_LE(worst, 1);  // float32 on the device, rounded to 8 bits
-  const Result k = run("blur " + path("a.png").string() + " " + path("k.png").string() + " -s 2 -d vulkan -a kawase");
+  const Result k = run("blur " + path("a.png").string() + " " + path("k.png").string() + " -s 2 -d vulkan -a fft");
   EXPECT_EQ(k.code, 1);
   EXPECT_NE(k.err.find("not available on the Vulkan backend"), std::string::npos) << k.err;
   EXPECT_FALSE(fs::exists(path("k.png")));
+  // Every algorithm the GPU runs works from the command line with --device.
+  for (const char* alg : {"kawase", "dual-kawase", "mip-poisson", "fir-linear", "iir", "box", "downsample"}) {
+    const Result r = run("blur " + path("a.png").string() + " " + path("g_" + std::string(alg) + ".png").string() +
+                         " -s 3 -d vulkan -a " + alg);
+    EXPECT_EQ(r.code, 0) << alg << ": " << r.err;
+  }
 }
 
 TEST_F(Cli, CodegenPrintsShaders) {

@@ -166,7 +166,8 @@ Command add_blur_command(CLI::App& app) {
   sub->add_option("-d,--device", o->device,
                   "Where to blur: cpu, vulkan (FASTBLUR_DEVICE, else the first discrete GPU, ...), vulkan:N or "
                   "vulkan:NAME; "
-                  "`fastblur devices` lists them. The Vulkan backend runs fir, fir-incremental and box")
+                  "`fastblur devices` lists them. The Vulkan backend runs every algorithm but fft and sliding-dct "
+                  "(2D only: fir-linear, kawase, dual-kawase, mip-poisson)")
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype,
                   "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "

@@ -1,0 +1,102 @@
+#version 450
+// Recursive Gaussians along one axis (cpu/iir.cpp, kernel_iir.hpp), one thread per line, every
+// channel in turn. The recursions run in double where the device has float64 (IIR_DOUBLE): their
+// poles crowd at 1 as sigma grows, and float32 direct forms lose the signal (Deriche diverges near
+// sigma 300); the float variant serves devices without float64, up to the sigma gpu_iir.cpp allows.
+// The line is read through the border mode over `pad` samples on each side (0 for
+// nearest and constant, whose constant continuation starts the recursions exactly).
+//  - VARIANT 0, Deriche 4th order: causal pass into the line's scratch, anticausal pass added to it
+//    on the way into dst.
+//  - VARIANT 1, Young-van Vliet 3rd order: causal pass into the line's scratch (the padded line
+//    from its first output on), Triggs-Sdika's start for the backward pass, backward pass into dst.
+#extension GL_GOOGLE_include_directive : require
+#include "border.glsl"
+#include "line_layout.glsl"
+
+layout(local_size_x = 64) in;
+layout(constant_id = 0) const int CHANNELS = 4;
+layout(constant_id = 1) const int VARIANT = 0;
+
+layout(std430, binding = 0) readonly buffer Src { float src[]; };
+layout(std430, binding = 1) buffer Dst { float dst[]; };
+#ifdef IIR_DOUBLE
+#define real double
+#else
+#define real float
+#endif
+layout(std430, binding = 2) buffer Scratch { real scratch[]; };
+// Deriche: b+0..3, b-1..4, a1..4, causal gain, anticausal gain. Young-van Vliet: B, a1..3, M (9).
+layout(std430, binding = 3) readonly buffer Coefficients { real k[]; };
+
+layout(push_constant) uniform Params {
+  ivec4 extent;  // W, H, D, lines along this axis
+  int axis, border;
+  float cval;
+  int pad;
+  int first_line;
+} p;
+
+int g_line, g_n, g_c;
+real x_at(int i) {  // padded index i, i.e. sample i - pad
+  int j = border_index(i - p.pad, g_n, p.border);
+  return real(j < 0 ? p.cval : src[offset_of(g_line, j, p.axis, p.extent.xyz, CHANNELS) + g_c]);
+}
+
+void main() {
+  int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);
+  int line = p.first_line + local_line;
+  if (line >= p.extent.w) return;
+  int n = p.extent[p.axis];
+  int len = n + 2 * p.pad;
+  bool constant = p.border == BORDER_CONSTANT;
+  g_line = line;
+  g_n = n;
+  for (int c = 0; c < CHANNELS; ++c) {
+    g_c = c;
+    real left = constant ? real(p.cval) : x_at(0), right = constant ? real(p.cval) : x_at(len - 1);
+    if (VARIANT == 0) {
+      // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
+      int base = local_line * n;
+      real x1 = left, x2 = left, x3 = left;
+      real y1 = left * k[12], y2 = y1, y3 = y1, y4 = y1;
+      for (int i = 0; i < len - p.pad; ++i) {
+        real x0 = x_at(i);
+        real y0 = k[0] * x0 + k[1] * x1 + k[2] * x2 + k[3] * x3 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
+        if (i >= p.pad) scratch[base + i - p.pad] = y0;
+        x3 = x2; x2 = x1; x1 = x0;
+        y4 = y3; y3 = y2; y2 = y1; y1 = y0;
+      }
+      real x4 = right;
+      x1 = right; x2 = right; x3 = right;
+      y1 = right * k[13]; y2 = y1; y3 = y1; y4 = y1;
+      for (int i = len - 1; i >= p.pad; --i) {
+        real y0 = k[4] * x1 + k[5] * x2 + k[6] * x3 + k[7] * x4 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
+        if (i < len - p.pad)
+          dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(scratch[base + i - p.pad] + y0);
+        x4 = x3; x3 = x2; x2 = x1; x1 = x_at(i);
+        y4 = y3; y3 = y2; y2 = y1; y1 = y0;
+      }
+    } else {
+      real B = k[0], a1 = k[1], a2 = k[2], a3 = k[3];
+      int base = local_line * (n + p.pad);  // scratch holds w[pad .. len - 1]
+      real w1 = left, w2 = left, w3 = left;
+      for (int i = 0; i < len; ++i) {
+        real w0 = B * x_at(i) + a1 * w1 + a2 * w2 + a3 * w3;
+        if (i >= p.pad) scratch[base + i - p.pad] = w0;
+        w3 = w2; w2 = w1; w1 = w0;
+      }
+      // Triggs-Sdika: the backward pass's values at len-1, len, len+1 from w[len-1], w[len-2], w[len-3].
+      real u = right;
+      real d0 = w1 - u, d1 = w2 - u, d2 = w3 - u;
+      real v1 = u + B * (k[4] * d0 + k[5] * d1 + k[6] * d2);
+      real v2 = u + B * (k[7] * d0 + k[8] * d1 + k[9] * d2);
+      real v3 = u + B * (k[10] * d0 + k[11] * d1 + k[12] * d2);
+      if (p.pad == 0) dst[offset_of(line, len - 1, p.axis, p.extent.xyz, CHANNELS) + c] = float(v1);
+      for (int i = len - 2; i >= p.pad; --i) {
+        real v0 = B * scratch[base + i - p.pad] + a1 * v1 + a2 * v2 + a3 * v3;
+        if (i < len - p.pad) dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(v0);
+        v3 = v2; v2 = v1; v1 = v0;
+      }
+    }
+  }
+}

@@ -1,0 +1,60 @@
+// fir and fir-incremental on the GPU: one pass per axis; a workgroup convolves a tile of a line
+// from workgroup-shared memory (seed 003's cached fetches), with a table of weights or seed 000's
+// incremental coefficients.
+#include <algorithm>
+#include <string>
+
+#include "fastblur/kernel.hpp"
+#include "vulkan/compute_pipeline.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/job.hpp"
+#include "vulkan/shaders.hpp"
+#include "vulkan/work.hpp"
+
+namespace fastblur::vk {
+namespace {
+
+struct FirParams {
+  std::int32_t extent[4];
+  std::int32_t axis, border;
+  float cval, g0, g1, g2;
+};
+
+}  // namespace
+
+void record_fir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
+  Context& ctx = job.context();
+  const VkPhysicalDeviceLimits lim = ctx.limits();
+  const int C = src.channels;
+  run_separable(job, src, dst, active_axes(spec, src), [&](int axis, const Work& in, const Work& out) {
+    const auto ax = static_cast<std::size_t>(axis);
+    const double sigma = spec.sigma[ax];
+    const std::int64_t n = src.extent[ax], lines = src.lines(axis);
+    const int r = effective_radius(spec, axis);
+    const std::vector<double> w = kernel::gaussian_weights(sigma, r);
+    std::vector<float> half(static_cast<std::size_t>(r) + 1);
+    for (int k = 0; k <= r; ++k) half[static_cast<std::size_t>(k)] = static_cast<float>(w[static_cast<std::size_t>(r + k)]);
+    Buffer& weights = upload(job, half.data(), half.size() * sizeof(float));
+    // A tile of 256 outputs (down to 64) with its 2R halo in shared memory where it fits.
+    std::uint32_t tile = 256;
+    while (tile > 64 && (tile + 2ull * r) * C * 4 > lim.maxComputeSharedMemorySize) tile /= 2;
+    const bool shared = (tile + 2ull * r) * C * 4 <= lim.maxComputeSharedMemorySize;
+    const std::uint32_t local = std::min<std::uint32_t>(64, lim.maxComputeWorkGroupSize[0]);
+    const std::uint32_t shared_floats = shared ? static_cast<std::uint32_t>((tile + 2 * r) * C) : 1;
+    const ComputePipeline& p = ctx.pipeline(
+        "fir_line", shaders::fir_line(),
+        {local, static_cast<std::uint32_t>(C), static_cast<std::uint32_t>(r), tile,
+         spec.algorithm == Algorithm::fir_incremental ? 1u : 0u, shared ? 1u : 0u, shared_floats},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+        sizeof(FirParams));
+    const auto c = kernel::incremental_coefficients(sigma);
+    const FirParams fp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
+                        static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
+                       axis, static_cast<std::int32_t>(spec.border[ax]), static_cast<float>(spec.cval), c.g0, c.g1, c.g2};
+    job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, fp,
+                 {static_cast<std::uint32_t>((n + tile - 1) / tile), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
+                  static_cast<std::uint32_t>((lines + 65534) / 65535)});
+  });
+}
+
+}  // namespace fastblur::vk

@@ -1,0 +1,181 @@
+#include "vulkan/job.hpp"
+
+#include <algorithm>
+
+#include "fastblur/error.hpp"
+#include "vulkan/compute_pipeline.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/vk_error.hpp"
+
+namespace fastblur::vk {
+namespace {
+
+constexpr std::uint32_t kSetsPerPool = 256;
+constexpr std::uint32_t kTimestamps = 64;
+
+void full_barrier(VkCommandBuffer cb) {
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                     VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0,
+                       nullptr);
+}
+
+}  // namespace
+
+std::array<std::uint32_t, 3> spread_groups(std::uint64_t count) {
+  if (count == 0) return {0, 1, 1};
+  const std::uint64_t x = std::min<std::uint64_t>(count, 65535);
+  const std::uint64_t y = (count + x - 1) / x;
+  if (y > 65535) throw Unsupported("a dispatch of " + std::to_string(count) + " workgroups");
+  return {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 1};
+}
+
+Job::Job(std::shared_ptr<Context> context) : context_(std::move(context)) { cb_ = context_->begin(); }
+
+Job::Job(std::shared_ptr<Context> context, VkCommandBuffer external)
+    : context_(std::move(context)), cb_(external), own_cb_(false) {
+  if (!external) throw InvalidArgument("recording a blur: the command buffer is null");
+}
+
+Job::~Job() {
+  VkDevice dev = context_->device();
+  if (own_cb_ && !ran_ && cb_) context_->abandon(cb_);
+  for (VkDescriptorPool p : pools_) vkDestroyDescriptorPool(dev, p, nullptr);
+  if (queries_) vkDestroyQueryPool(dev, queries_, nullptr);
+}
+
+Buffer& Job::buffer(std::uint64_t bytes, Buffer::Kind kind) {
+  buffers_.push_back(std::make_unique<Buffer>(context_, bytes, kind));
+  return *buffers_.back();
+}
+
+Image& Job::image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels) {
+  images_.push_back(std::make_unique<Image>(context_, format, width, height, levels));
+  Image& im = *images_.back();
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = 0;
+  b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+  b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+  b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+  b.image = im.handle();
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
+  vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 0, nullptr,
+                       1, &b);
+  return im;
+}
+
+VkDescriptorSet Job::allocate(const ComputePipeline& pipeline) {
+  VkDevice dev = context_->device();
+  if (sets_left_ == 0) {
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * 6},
+                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kSetsPerPool * 2},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetsPerPool * 2}};
+    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    ci.maxSets = kSetsPerPool;
+    ci.poolSizeCount = 3;
+    ci.pPoolSizes = sizes;
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    check(vkCreateDescriptorPool(dev, &ci, nullptr, &pool), "vkCreateDescriptorPool");
+    pools_.push_back(pool);
+    sets_left_ = kSetsPerPool;
+  }
+  VkDescriptorSetLayout layout = pipeline.set_layout();
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  ai.descriptorPool = pools_.back();
+  ai.descriptorSetCount = 1;
+  ai.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  check(vkAllocateDescriptorSets(dev, &ai, &set), "vkAllocateDescriptorSets");
+  --sets_left_;
+  return set;
+}
+
+void Job::dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const void* push,
+                   std::uint32_t push_bytes, std::array<std::uint32_t, 3> groups) {
+  if (bindings.size() != pipeline.bindings().size())
+    throw InvalidArgument("internal: a dispatch's bindings do not match its pipeline");
+  if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
+  VkDescriptorSet set = allocate(pipeline);
+  std::vector<VkDescriptorBufferInfo> buffers(bindings.size());
+  std::vector<VkDescriptorImageInfo> images(bindings.size());
+  std::vector<VkWriteDescriptorSet> writes(bindings.size());
+  for (std::size_t i = 0; i < bindings.size(); ++i) {
+    const Binding& b = bindings[i];
+    if (b.type != pipeline.bindings()[i]) throw InvalidArgument("internal: a binding's type does not match its pipeline");
+    writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+    writes[i].dstSet = set;
+    writes[i].dstBinding = static_cast<std::uint32_t>(i);
+    writes[i].descriptorCount = 1;
+    writes[i].descriptorType = b.type;
+    if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) {
+      buffers[i] = {b.buffer, b.offset, b.range};
+      writes[i].pBufferInfo = &buffers[i];
+    } else {
+      images[i] = {b.sampler, b.view, VK_IMAGE_LAYOUT_GENERAL};
+      writes[i].pImageInfo = &images[i];
+    }
+  }
+  vkUpdateDescriptorSets(context_->device(), static_cast<std::uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  vkCmdBindPipeline(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
+  vkCmdBindDescriptorSets(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
+  if (push_bytes) vkCmdPushConstants(cb_, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
+  vkCmdDispatch(cb_, groups[0], groups[1], groups[2]);
+  full_barrier(cb_);
+}
+
+void Job::copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_offset, VkDeviceSize dst_offset) {
+  if (bytes == 0) return;
+  VkBufferCopy region{src_offset, dst_offset, bytes};
+  vkCmdCopyBuffer(cb_, src, dst, 1, &region);
+  full_barrier(cb_);
+}
+
+void Job::host_barrier() {
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+  vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+}
+
+void Job::timestamp(const std::string& label) {
+  if (!context_->has_timestamps() || labels_.size() >= kTimestamps) return;
+  if (!queries_) {
+    VkQueryPoolCreateInfo ci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    ci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    ci.queryCount = kTimestamps;
+    check(vkCreateQueryPool(context_->device(), &ci, nullptr, &queries_), "vkCreateQueryPool");
+    vkCmdResetQueryPool(cb_, queries_, 0, kTimestamps);
+  }
+  vkCmdWriteTimestamp(cb_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, static_cast<std::uint32_t>(labels_.size()));
+  labels_.push_back(label);
+}
+
+void Job::run() {
+  if (!own_cb_) throw InvalidArgument("internal: a job recorded into the caller's command buffer is submitted by the caller");
+  if (ran_) throw InvalidArgument("internal: a job runs once");
+  ran_ = true;
+  context_->submit_and_wait(cb_);
+  cb_ = VK_NULL_HANDLE;
+  if (queries_ && !labels_.empty()) {
+    ticks_.resize(labels_.size());
+    check(vkGetQueryPoolResults(context_->device(), queries_, 0, static_cast<std::uint32_t>(labels_.size()),
+                                ticks_.size() * sizeof(std::uint64_t), ticks_.data(), sizeof(std::uint64_t),
+                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+          "vkGetQueryPoolResults");
+  }
+}
+
+std::vector<std::pair<std::string, double>> Job::timestamps() const {
+  std::vector<std::pair<std::string, double>> out;
+  for (std::size_t i = 0; i < ticks_.size(); ++i)
+    out.emplace_back(labels_[i], static_cast<double>(ticks_[i] - ticks_[0]) * context_->timestamp_period_ns() * 1e-6);
+  return out;
+}
+
+}  // namespace fastblur::vk

@@ -1,0 +1,98 @@
+#pragma once
+// One blur's worth of GPU work: a command buffer being recorded (this context's, or a caller's),
+// the descriptor sets, buffers and images it uses (kept alive until the job is done), and
+// timestamps. Every dispatch is followed by a full compute/transfer barrier: the passes of a blur
+// depend on each other.
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "vulkan/buffer.hpp"
+#include "vulkan/image.hpp"
+
+namespace fastblur::vk {
+
+class Context;
+class ComputePipeline;
+
+/// One descriptor of a dispatch, in binding order.
+struct Binding {
+  VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+  VkBuffer buffer = VK_NULL_HANDLE;  ///< storage buffers
+  VkDeviceSize offset = 0, range = VK_WHOLE_SIZE;
+  VkImageView view = VK_NULL_HANDLE;  ///< sampled (combined with `sampler`) and storage images
+  VkSampler sampler = VK_NULL_HANDLE;
+
+  static Binding storage(const Buffer& b) { return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b.handle()}; }
+  static Binding storage(VkBuffer b, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE) {
+    return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b, offset, range};
+  }
+  static Binding sampled(VkImageView v, VkSampler s) {
+    return {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_NULL_HANDLE, 0, VK_WHOLE_SIZE, v, s};
+  }
+  static Binding image(VkImageView v) { return {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_NULL_HANDLE, 0, VK_WHOLE_SIZE, v}; }
+};
+
+/// Splits `count` workgroups over x and y (each at most 65535, the smallest limit Vulkan allows).
+std::array<std::uint32_t, 3> spread_groups(std::uint64_t count);
+
+class Job {
+ public:
+  /// Records into a fresh command buffer of the context; run() submits it and waits.
+  explicit Job(std::shared_ptr<Context> context);
+  /// Records into the caller's command buffer (already begun); the caller submits it and keeps
+  /// the job alive until the GPU has finished with it.
+  Job(std::shared_ptr<Context> context, VkCommandBuffer external);
+  ~Job();
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  Context& context() const noexcept { return *context_; }
+  const std::shared_ptr<Context>& context_ptr() const noexcept { return context_; }
+  VkCommandBuffer command_buffer() const noexcept { return cb_; }
+
+  /// A buffer owned by the job.
+  Buffer& buffer(std::uint64_t bytes, Buffer::Kind kind);
+  /// An image owned by the job, in VK_IMAGE_LAYOUT_GENERAL (the layout every pass uses).
+  Image& image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels = 1);
+
+  /// Records a dispatch of `pipeline` with these bindings and push constants, then a barrier.
+  void dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const void* push,
+                std::uint32_t push_bytes, std::array<std::uint32_t, 3> groups);
+  template <class P>
+  void dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const P& push,
+                std::array<std::uint32_t, 3> groups) {
+    dispatch(pipeline, bindings, &push, sizeof(P), groups);
+  }
+  /// Records a buffer copy, then a barrier.
+  void copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_offset = 0, VkDeviceSize dst_offset = 0);
+  /// A barrier making the device's writes visible to the host (after the last download copy).
+  void host_barrier();
+
+  /// Writes a timestamp named `label` (no-op where the queue has no timestamps).
+  void timestamp(const std::string& label);
+  /// Submits and waits (jobs of this context's own command buffer only).
+  void run();
+  /// After run(): the labels and times in milliseconds since the first timestamp.
+  std::vector<std::pair<std::string, double>> timestamps() const;
+
+ private:
+  VkDescriptorSet allocate(const ComputePipeline& pipeline);
+
+  std::shared_ptr<Context> context_;
+  VkCommandBuffer cb_ = VK_NULL_HANDLE;
+  bool own_cb_ = true, ran_ = false;
+  std::vector<VkDescriptorPool> pools_;
+  std::uint32_t sets_left_ = 0;
+  std::vector<std::unique_ptr<Buffer>> buffers_;
+  std::vector<std::unique_ptr<Image>> images_;
+  VkQueryPool queries_ = VK_NULL_HANDLE;
+  std::vector<std::string> labels_;
+  std::vector<std::uint64_t> ticks_;
+};
+
+}  // namespace fastblur::vk

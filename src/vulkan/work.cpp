@@ -1,0 +1,141 @@
+#include "vulkan/work.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "fastblur/error.hpp"
+#include "vulkan/buffer.hpp"
+#include "vulkan/compute_pipeline.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/image.hpp"
+#include "vulkan/job.hpp"
+#include "vulkan/shaders.hpp"
+
+namespace fastblur::vk {
+
+Work work_like(Job& job, const Work& like) {
+  Work w = like;
+  w.buffer = job.buffer(like.bytes(), Buffer::Kind::device).handle();
+  return w;
+}
+
+Buffer& upload(Job& job, const void* data, std::uint64_t bytes) {
+  Buffer& b = job.buffer(std::max<std::uint64_t>(bytes, 16), Buffer::Kind::upload);
+  std::memcpy(b.data(), data, bytes);
+  b.flush();
+  return b;
+}
+
+std::vector<int> active_axes(const BlurSpec& spec, const Work& w) {
+  std::vector<int> axes;
+  for (int a = 0; a < 3; ++a) {
+    const auto i = static_cast<std::size_t>(a);
+    if (spec.sigma[i] > 1e-15 && (w.extent[i] > 1 || spec.border[i] == Border::constant)) axes.push_back(a);
+  }
+  return axes;
+}
+
+void run_separable(Job& job, const Work& src, const Work& dst, const std::vector<int>& axes,
+                   const std::function<void(int, const Work&, const Work&)>& pass) {
+  if (axes.empty()) {
+    job.copy(src.buffer, dst.buffer, src.bytes());
+    return;
+  }
+  const std::size_t n = axes.size();
+  const Work temp = n > 1 ? work_like(job, src) : Work{};
+  const Work* in = &src;
+  for (std::size_t k = 0; k < n; ++k) {
+    const Work& out = (n - 1 - k) % 2 == 0 ? dst : temp;
+    pass(axes[k], *in, out);
+    in = &out;
+  }
+}
+
+std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::int64_t lines) {
+  const std::uint64_t budget = std::min<std::uint64_t>(64ull << 20, job.context().piece_limit());
+  if (bytes_per_line > budget)
+    throw Unsupported("a line with its padding needs " + std::to_string(bytes_per_line) +
+                      " bytes of scratch, more than the Vulkan backend's budget of " + std::to_string(budget));
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(lines, static_cast<std::int64_t>(budget / bytes_per_line)));
+}
+
+void require_2d(const Work& w, const char* algorithm) {
+  if (w.extent[2] != 1)
+    throw Unsupported(std::string(algorithm) + " on the Vulkan backend blurs 2D images (it samples 2D textures); "
+                      "this one has depth " + std::to_string(w.extent[2]) + ": use fir, box or iir for volumes");
+}
+
+namespace {
+struct PadParams {
+  std::int32_t size[2], origin[2], image[2];
+  std::int32_t border_x, border_y;
+  float cval;
+};
+}  // namespace
+
+void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
+                const BlurSpec& spec, std::uint32_t level) {
+  const int ic = stored_channels(src.channels);
+  const ComputePipeline& p = job.context().pipeline(
+      "pad_image_c" + std::to_string(ic), shaders::pad_image(ic), {static_cast<std::uint32_t>(src.channels)},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(PadParams));
+  const PadParams pp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1])},
+                     {static_cast<std::int32_t>(origin[0]), static_cast<std::int32_t>(origin[1])},
+                     {static_cast<std::int32_t>(image.width(level)), static_cast<std::int32_t>(image.height(level))},
+                     static_cast<std::int32_t>(spec.border[0]), static_cast<std::int32_t>(spec.border[1]),
+                     static_cast<float>(spec.cval)};
+  job.dispatch(p, {Binding::storage(src.buffer), Binding::image(image.level_view(level))}, pp,
+               {(image.width(level) + 15) / 16, (image.height(level) + 15) / 16, 1});
+}
+
+Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
+                   const char* algorithm) {
+  const VkFormat format = float_format(channels);
+  Context& ctx = job.context();
+  if (!ctx.can_filter_linear(format) || !ctx.can_store(format))
+    throw Unsupported(std::string(algorithm) + ": Vulkan device " + ctx.info().name +
+                      " cannot filter float32 images linearly and store to them (" +
+                      std::to_string(stored_channels(channels)) + " channels)");
+  const std::int64_t limit = ctx.limits().maxImageDimension2D;
+  if (width > limit || height > limit)
+    throw Unsupported(std::string(algorithm) + " needs a " + std::to_string(width) + "x" + std::to_string(height) +
+                      " image, beyond " + ctx.info().name + "'s limit of " + std::to_string(limit));
+  return job.image(format, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height), levels);
+}
+
+bool gpu_runs(Algorithm a) noexcept {
+  switch (a) {
+    case Algorithm::fir:
+    case Algorithm::fir_incremental:
+    case Algorithm::fir_linear:
+    case Algorithm::box:
+    case Algorithm::iir:
+    case Algorithm::downsample:
+    case Algorithm::kawase:
+    case Algorithm::dual_kawase:
+    case Algorithm::mip_poisson: return true;
+    default: return false;
+  }
+}
+
+void record_algorithm(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
+                      std::array<std::int64_t, 2> noise_origin) {
+  switch (spec.algorithm) {
+    case Algorithm::fir:
+    case Algorithm::fir_incremental: record_fir(job, src, dst, spec); return;
+    case Algorithm::fir_linear: record_fir_linear(job, src, dst, spec); return;
+    case Algorithm::box: record_box(job, src, dst, spec); return;
+    case Algorithm::iir: record_iir(job, src, dst, spec); return;
+    case Algorithm::downsample: record_downsample(job, src, dst, spec); return;
+    case Algorithm::kawase: record_kawase(job, src, dst, spec); return;
+    case Algorithm::dual_kawase: record_dual_kawase(job, src, dst, spec); return;
+    case Algorithm::mip_poisson: record_mip_poisson(job, src, dst, spec, noise_origin); return;
+    default: break;
+  }
+  throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) +
+                    " is not available on the Vulkan backend (it runs fir, fir-incremental, fir-linear, box, iir, "
+                    "downsample, kawase, dual-kawase and mip-poisson)");
+}
+
+}  // namespace fastblur::vk

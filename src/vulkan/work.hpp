@@ -1,0 +1,82 @@
+#pragma once
+// A packed float32 image on the device - element ((z H + y) W + x) C + c of a buffer - the form
+// every pass reads and writes; and the recorders of the algorithms, one file each, that turn one
+// work image into another inside a Job. Each throws Unsupported for what it cannot run (say a 3D
+// volume for an image-based algorithm) before recording anything.
+#include <vulkan/vulkan.h>
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "fastblur/blur.hpp"
+
+namespace fastblur::vk {
+
+class Job;
+class Buffer;
+
+struct Work {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  int channels = 1;
+
+  std::int64_t pixels() const noexcept { return extent[0] * extent[1] * extent[2]; }
+  std::uint64_t bytes() const noexcept { return static_cast<std::uint64_t>(pixels() * channels) * sizeof(float); }
+  /// Lines along `axis`: the pixels divided by that axis's extent.
+  std::int64_t lines(int axis) const noexcept { return pixels() / extent[static_cast<std::size_t>(axis)]; }
+};
+
+/// A work image of `like`'s shape in a new device buffer of the job.
+Work work_like(Job& job, const Work& like);
+/// A host-visible buffer of the job holding `bytes` bytes copied from `data`, for parameters.
+Buffer& upload(Job& job, const void* data, std::uint64_t bytes);
+
+/// The axes a separable algorithm filters: sigma > 0, and more than one sample unless the border
+/// is constant (a line of one sample is otherwise left as it is, as on the CPU).
+std::vector<int> active_axes(const BlurSpec& spec, const Work& w);
+
+/// One pass per axis in `axes`, src -> dst, through one temporary work image; the last pass writes
+/// dst. No axes: src is copied to dst. src and dst must be different buffers.
+void run_separable(Job& job, const Work& src, const Work& dst, const std::vector<int>& axes,
+                   const std::function<void(int axis, const Work& in, const Work& out)>& pass);
+
+/// Scratch for per-line shaders: how many lines of `bytes_per_line` fit a batch (at least 1; at
+/// most `lines`), within 64 MiB and the device's storage-buffer range. Throws Unsupported when one
+/// line does not fit.
+std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::int64_t lines);
+
+/// The 2D image algorithms need depth 1.
+void require_2d(const Work& w, const char* algorithm);
+
+class Image;
+/// Records pad_image.comp: `image` (level `level`) receives the 2D work image placed at `origin`,
+/// extended by spec's borders along x and y (cval for constant).
+void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
+                const BlurSpec& spec, std::uint32_t level = 0);
+/// An image of the job for a work image's channels (float, 1, 2 or 4 channels), after checking that
+/// the device can sample it linearly and store to it.
+Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
+                   const char* algorithm);
+
+// The algorithms. Radii and options come from `spec` (algorithm already resolved, not automatic).
+void record_fir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);  // fir, fir-incremental
+void record_fir_linear(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
+void record_box(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
+void record_iir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
+void record_downsample(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
+void record_kawase(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
+void record_dual_kawase(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
+void record_mip_poisson(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
+                        std::array<std::int64_t, 2> noise_origin);
+
+/// Records `spec`'s algorithm. `noise_origin` is the work image's first pixel in the whole image
+/// (mip-poisson's rotation noise belongs to absolute pixel positions).
+void record_algorithm(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
+                      std::array<std::int64_t, 2> noise_origin = {0, 0});
+
+/// Whether the GPU backend runs `algorithm` (automatic excluded).
+bool gpu_runs(Algorithm algorithm) noexcept;
+
+}  // namespace fastblur::vk
