@@ -18,6 +18,12 @@ namespace fastblur {
 
 Device Device::cpu() { return Device(); }
 
+Device Device::from_context(std::shared_ptr<vk::Context> context) {
+  Device d;
+  d.context_ = std::move(context);
+  return d;
+}
+
 Plan make_plan(const BlurSpec& spec, const View& src, const Device& device) {
   return make_plan(spec, src, device.is_cpu() ? Backend::cpu : Backend::vulkan);
 }
@@ -100,17 +106,7 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
   validate_destination(dst);
   if (src.extent != dst.extent || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
-  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
-  BlurSpec s = spec;
-  if (has_derivative(s)) throw Unsupported("derivative orders are not available on the Vulkan backend");
-  if (s.algorithm == Algorithm::automatic) s = make_plan(spec, src, device).spec;
-  for (int a = 0; a < 3; ++a) (void)effective_radius(s, a);  // validates sigma, truncate, radius
-  if (s.box_passes < 0 || s.box_passes > 6)
-    throw InvalidArgument("box_passes is " + std::to_string(s.box_passes) + ": expected 1 to 6 (0 = default 3)");
-  if (!vk::gpu_runs(s.algorithm))
-    throw Unsupported("algorithm " + std::string(to_string(s.algorithm)) +
-                      " is not available on the Vulkan backend (it runs every algorithm but fft and sliding-dct); "
-                      "use the CPU");
+  const BlurSpec s = vk::resolve_for_gpu(spec, src.extent, src.channels, src.type);
   vk::gpu_blur(device.context(), src, dst, s);
 }
 

@@ -63,6 +63,8 @@ class Device {
   std::string description() const;
   /// The Vulkan context (null for the CPU).
   const std::shared_ptr<vk::Context>& context() const noexcept { return context_; }
+  /// A device over an existing context (the interop layer, fastblur/vulkan.hpp, makes them).
+  static Device from_context(std::shared_ptr<vk::Context> context);
 
  private:
   std::shared_ptr<vk::Context> context_;
@@ -76,5 +78,41 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
 
 /// The plan for `device`'s backend (make_plan with Backend::cpu or Backend::vulkan).
 Plan make_plan(const BlurSpec& spec, const View& src, const Device& device);
+
+/// An image that stays in a Vulkan device's memory, so several blurs can be chained without
+/// round trips through the host: upload once, blur as often as needed (into other device images
+/// or in place), download once. Stored packed in its element type (u8, u16, f16 or f32; 1 to 4
+/// interleaved channels; 2D or 3D). Copies share the same device memory. Its float32 form must fit
+/// the device's storage-buffer range (lavapipe: 128 MiB); larger images blur from host memory,
+/// which tiles them.
+class DeviceImage {
+ public:
+  /// Allocates an image of this shape on `device` (a Vulkan device). Contents are undefined until
+  /// uploaded or blurred into. Throws InvalidArgument (bad shape, f64, a CPU device), Unsupported
+  /// (too large), OutOfMemory.
+  DeviceImage(const Device& device, std::int64_t width, std::int64_t height, std::int64_t depth, int channels,
+              ElementType type);
+  /// Host -> device; `src` has the image's extents and channels, any element type and layout.
+  void upload(const View& src);
+  /// Device -> host; `dst` has the image's extents and channels, any element type and layout.
+  void download(const View& dst) const;
+
+  std::int64_t width() const noexcept;
+  std::int64_t height() const noexcept;
+  std::int64_t depth() const noexcept;
+  int channels() const noexcept;
+  ElementType type() const noexcept;
+  const Device& device() const noexcept;
+
+  struct Storage;  ///< the device buffer (src/vulkan/device_image.cpp)
+  const std::shared_ptr<Storage>& storage() const noexcept { return storage_; }
+
+ private:
+  std::shared_ptr<Storage> storage_;
+};
+
+/// Blurs a device image into another of the same shape on the same device (or into itself),
+/// without touching host memory. Same contract as blur() otherwise (automatic plans for the GPU).
+void blur(const DeviceImage& src, DeviceImage& dst, const BlurSpec& spec);
 
 }  // namespace fastblur

@@ -38,40 +38,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-// convert.comp's element types and how many share a 32-bit word.
-int convert_type(ElementType t) {
-  switch (t) {
-    case ElementType::f16: return 1;
-    case ElementType::u8: return 2;
-    case ElementType::u16: return 3;
-    default: return 0;  // f32 (f64 travels as f32)
-  }
-}
-int per_word(ElementType t) { return t == ElementType::u8 ? 4 : (t == ElementType::u16 || t == ElementType::f16) ? 2 : 1; }
-// The type a host view travels as: its own, but f64 as f32 (the device computes in float).
-ElementType wire_type(ElementType t) { return t == ElementType::f64 ? ElementType::f32 : t; }
-std::uint64_t wire_bytes(std::uint64_t elements, ElementType t) {
-  const std::uint64_t k = static_cast<std::uint64_t>(per_word(t));
-  return (elements + k - 1) / k * 4;
-}
-
-struct ConvertParams {
-  std::uint32_t count, first, word_base;
-};
-
-// words (in `type`, element `first` on) <-> floats, `count` elements.
-void record_convert(Job& job, VkBuffer words, VkBuffer floats, std::uint64_t count, std::uint64_t first, ElementType type,
-                    bool pack) {
-  if (count > 0xffffffffull || first + count > 0xffffffffull) throw Unsupported("an image of more than 2^32 values on the Vulkan backend");
-  const ComputePipeline& p = job.context().pipeline(
-      "convert", shaders::convert(), {static_cast<std::uint32_t>(convert_type(type)), pack ? 1u : 0u},
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(ConvertParams));
-  const std::uint64_t k = static_cast<std::uint64_t>(per_word(type));
-  const std::uint64_t word_count = (first + count + k - 1) / k;
-  const ConvertParams cp{static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(first), 0};
-  job.dispatch(p, {Binding::storage(words), Binding::storage(floats)}, cp, spread_groups((word_count + 255) / 256));
-}
-
 // Host rows of `v` (any layout) <-> packed bytes of its wire type.
 void gather(const View& v, std::byte* out) {
   const ElementType wt = wire_type(v.type);
@@ -371,11 +337,11 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
     Buffer& down = job.buffer(out_bytes, Buffer::Kind::download);
     job.timestamp("start");
     job.copy(up.handle(), in_words.handle(), in_bytes);
-    if (in_type != ElementType::f32) record_convert(job, in_words.handle(), a.buffer, count, 0, in_type, false);
+    if (in_type != ElementType::f32) record_convert(job, in_words.handle(), 0, a.buffer, count, 0, in_type, false);
     job.timestamp("uploaded");
     record_algorithm(job, a, b, spec);
     job.timestamp("blurred");
-    if (out_type != ElementType::f32) record_convert(job, out_words.handle(), b.buffer, count, 0, out_type, true);
+    if (out_type != ElementType::f32) record_convert(job, out_words.handle(), 0, b.buffer, count, 0, out_type, true);
     job.copy(out_words.handle(), down.handle(), out_bytes);
     job.host_barrier();
     job.timestamp("downloaded");

@@ -72,6 +72,14 @@ class Job {
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_offset = 0, VkDeviceSize dst_offset = 0);
   /// A barrier making the device's writes visible to the host (after the last download copy).
   void host_barrier();
+  /// Barriers with the caller's work around a recording into its command buffer: earlier writes
+  /// (compute, transfer, colour, host) visible to this job; this job's writes visible to what follows.
+  void barrier_from_outside();
+  void barrier_to_outside();
+  /// A view of a caller's 2D image (owned by the job), for sampling or storage.
+  VkImageView view_of(VkImage image, VkFormat format);
+  /// Moves a caller's image between layouts (after all earlier work on it).
+  void transition(VkImage image, VkImageLayout from, VkImageLayout to);
 
   /// Writes a timestamp named `label` (no-op where the queue has no timestamps).
   void timestamp(const std::string& label);
@@ -90,6 +98,7 @@ class Job {
   std::uint32_t sets_left_ = 0;
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::vector<std::unique_ptr<Image>> images_;
+  std::vector<VkImageView> views_;
   VkQueryPool queries_ = VK_NULL_HANDLE;
   std::vector<std::string> labels_;
   std::vector<std::uint64_t> ticks_;

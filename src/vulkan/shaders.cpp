@@ -1,5 +1,7 @@
 #include "vulkan/shaders.hpp"
 
+#include <string>
+
 // Each .spv.inc is glslc's -mfmt=num output: the SPIR-V words as comma-separated numbers.
 namespace fastblur::vk::shaders {
 
@@ -111,6 +113,31 @@ const std::vector<std::uint32_t>& kawase_pass(int image_channels) {
 #include "shaders/kawase_pass_c4.spv.inc"
   };
   return image_channels == 1 ? c1 : image_channels == 2 ? c2 : c4;
+}
+
+const std::vector<std::uint32_t>& image_to_work() {
+  static const std::vector<std::uint32_t> words{
+#include "shaders/image_to_work.spv.inc"
+  };
+  return words;
+}
+
+const std::vector<std::uint32_t>& work_to_image(const char* format) {
+  static const std::vector<std::uint32_t> rgba8{
+#include "shaders/work_to_image_rgba8.spv.inc"
+  };
+  static const std::vector<std::uint32_t> rgba16f{
+#include "shaders/work_to_image_rgba16f.spv.inc"
+  };
+  static const std::vector<std::uint32_t> rgba32f{
+#include "shaders/work_to_image_rgba32f.spv.inc"
+  };
+  static const std::vector<std::uint32_t> r32f{
+#include "shaders/work_to_image_r32f.spv.inc"
+  };
+  static const std::vector<std::uint32_t> none;
+  const std::string f = format;
+  return f == "rgba8" ? rgba8 : f == "rgba16f" ? rgba16f : f == "rgba32f" ? rgba32f : f == "r32f" ? r32f : none;
 }
 
 }  // namespace fastblur::vk::shaders

@@ -20,5 +20,8 @@ const std::vector<std::uint32_t>& dual_kawase(int image_channels);
 const std::vector<std::uint32_t>& mip_poisson(int image_channels);
 const std::vector<std::uint32_t>& fir_linear(int image_channels);
 const std::vector<std::uint32_t>& kawase_pass(int image_channels);
+const std::vector<std::uint32_t>& image_to_work();
+/// `format` is one of "rgba8", "rgba16f", "rgba32f", "r32f"; empty words for any other.
+const std::vector<std::uint32_t>& work_to_image(const char* format);
 
 }  // namespace fastblur::vk::shaders

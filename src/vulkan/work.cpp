@@ -1,10 +1,12 @@
 #include "vulkan/work.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <string>
 
 #include "fastblur/error.hpp"
+#include "fastblur/plan.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
@@ -66,6 +68,42 @@ void require_2d(const Work& w, const char* algorithm) {
                       "this one has depth " + std::to_string(w.extent[2]) + ": use fir, box or iir for volumes");
 }
 
+ElementType wire_type(ElementType t) noexcept { return t == ElementType::f64 ? ElementType::f32 : t; }
+
+namespace {
+int per_word(ElementType t) { return t == ElementType::u8 ? 4 : (t == ElementType::u16 || t == ElementType::f16) ? 2 : 1; }
+int convert_type(ElementType t) {  // convert.comp's TYPE
+  switch (t) {
+    case ElementType::f16: return 1;
+    case ElementType::u8: return 2;
+    case ElementType::u16: return 3;
+    default: return 0;
+  }
+}
+struct ConvertParams {
+  std::uint32_t count, first, word_base;
+};
+}  // namespace
+
+std::uint64_t wire_bytes(std::uint64_t elements, ElementType t) noexcept {
+  const std::uint64_t k = static_cast<std::uint64_t>(per_word(t));
+  return (elements + k - 1) / k * 4;
+}
+
+void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floats, std::uint64_t count,
+                    std::uint64_t first, ElementType type, bool pack) {
+  if (type == ElementType::f64) throw InvalidArgument("internal: float64 does not travel to the device");
+  if (first + count > 0xffffffffull) throw Unsupported("an image of more than 2^32 values on the Vulkan backend");
+  const ComputePipeline& p = job.context().pipeline(
+      "convert", shaders::convert(), {static_cast<std::uint32_t>(convert_type(type)), pack ? 1u : 0u},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(ConvertParams));
+  const std::uint64_t k = static_cast<std::uint64_t>(per_word(type));
+  const std::uint64_t word_count = (first + count + k - 1) / k;
+  const ConvertParams cp{static_cast<std::uint32_t>(count), static_cast<std::uint32_t>(first), 0};
+  job.dispatch(p, {Binding::storage(words, offset, word_count * 4), Binding::storage(floats)}, cp,
+               spread_groups((word_count + 255) / 256));
+}
+
 namespace {
 struct PadParams {
   std::int32_t size[2], origin[2], image[2];
@@ -117,6 +155,32 @@ bool gpu_runs(Algorithm a) noexcept {
     case Algorithm::mip_poisson: return true;
     default: return false;
   }
+}
+
+BlurSpec resolve_for_gpu(const BlurSpec& spec, std::array<std::int64_t, 3> extent, int channels, ElementType type) {
+  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
+  if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
+  if (has_derivative(spec)) throw Unsupported("derivative orders are not available on the Vulkan backend");
+  BlurSpec s = spec;
+  if (s.algorithm == Algorithm::automatic) {
+    static std::byte dummy[16];
+    View shape;  // the planner reads shapes and types only
+    shape.data = dummy;
+    shape.type = type;
+    shape.channels = channels;
+    shape.extent = extent;
+    std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(element_size(type)) * channels;
+    for (std::size_t a = 0; a < 3; ++a) shape.stride[a] = stride, stride *= extent[a];
+    s = make_plan(spec, shape, Backend::vulkan).spec;
+  }
+  for (int a = 0; a < 3; ++a) (void)effective_radius(s, a);  // validates sigma, truncate, radius
+  if (s.box_passes < 0 || s.box_passes > 6)
+    throw InvalidArgument("box_passes is " + std::to_string(s.box_passes) + ": expected 1 to 6 (0 = default 3)");
+  if (!gpu_runs(s.algorithm))
+    throw Unsupported("algorithm " + std::string(to_string(s.algorithm)) +
+                      " is not available on the Vulkan backend (it runs every algorithm but fft and sliding-dct); "
+                      "use the CPU");
+  return s;
 }
 
 void record_algorithm(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,

@@ -28,6 +28,16 @@ struct Work {
   std::int64_t lines(int axis) const noexcept { return pixels() / extent[static_cast<std::size_t>(axis)]; }
 };
 
+/// The type a host view travels as: its own, but f64 as f32 (the device computes in float).
+ElementType wire_type(ElementType type) noexcept;
+/// Bytes of `elements` values of `type` packed in 32-bit words (u8: 4 a word, u16 and f16: 2).
+std::uint64_t wire_bytes(std::uint64_t elements, ElementType type) noexcept;
+/// Records convert.comp: `count` values of `type` (u8, u16, f16 or f32) from element `first` of
+/// `words` (bound at byte `offset`, which must meet the device's storage-buffer alignment) to the
+/// packed floats of `floats` (pack = false), or back (pack = true; the words around them are kept).
+void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floats, std::uint64_t count,
+                    std::uint64_t first, ElementType type, bool pack);
+
 /// A work image of `like`'s shape in a new device buffer of the job.
 Work work_like(Job& job, const Work& like);
 /// A host-visible buffer of the job holding `bytes` bytes copied from `data`, for parameters.
@@ -78,5 +88,9 @@ void record_algorithm(Job& job, const Work& src, const Work& dst, const BlurSpec
 
 /// Whether the GPU backend runs `algorithm` (automatic excluded).
 bool gpu_runs(Algorithm algorithm) noexcept;
+
+/// The spec the GPU runs for an image of this shape and type: automatic planned for the Vulkan
+/// backend, the rest validated (sigma, radius, box passes, derivatives, an algorithm it runs).
+BlurSpec resolve_for_gpu(const BlurSpec& spec, std::array<std::int64_t, 3> extent, int channels, ElementType type);
 
 }  // namespace fastblur::vk

@@ -1,0 +1,80 @@
+#pragma once
+/// @file
+/// Vulkan interop for engines: blur images and buffers that live on the caller's own Vulkan device
+/// (bloom, depth of field, UI blur), without a trip through host memory. The only public header
+/// that includes <vulkan/vulkan.h>; the rest of fastblur needs none.
+///
+/// Synchronisation: blur() submits to the adopted queue and waits; record() only records into the
+/// caller's command buffer (after a barrier that waits for earlier compute, transfer and colour
+/// writes), and the caller submits it, waits, and only then destroys the Recording. Either way the
+/// caller must not use the queue from another thread meanwhile (Vulkan's rule for queues).
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <memory>
+
+#include "fastblur/device.hpp"
+
+namespace fastblur::vk {
+class Job;
+}
+
+namespace fastblur::vulkan {
+
+/// A fastblur Device on the caller's Vulkan device and a queue of `queue_family` (which must support
+/// compute). fastblur creates its own command pool, pipeline cache, pipelines and samplers there and
+/// destroys them with the last copy of the Device; it never destroys the caller's handles, which
+/// must outlive it. `float64_enabled`: whether the caller enabled shaderFloat64 (iir then computes
+/// in double; without it, iir is limited to sigma <= 10 / 20, see device.hpp).
+Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uint32_t queue_family,
+             bool float64_enabled = false);
+
+/// A packed image in the caller's VkBuffer, created with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT: element
+/// ((z H + y) W + x) C + c at byte `offset` onwards, of type u8, u16, f16 or f32 (offset a multiple
+/// of the element size). Bytes around the image are left unchanged.
+struct BufferImage {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceSize offset = 0;
+  std::int64_t width = 1, height = 1, depth = 1;
+  int channels = 1;
+  ElementType type = ElementType::f32;
+};
+
+/// The caller's 2D VkImage (one mip level, one layer). Sources need VK_IMAGE_USAGE_SAMPLED_BIT and
+/// any float or normalised colour format; destinations need VK_IMAGE_USAGE_STORAGE_BIT and one of
+/// VK_FORMAT_R8G8B8A8_UNORM, R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT or R32_SFLOAT. `layout` is the
+/// image's layout before the blur, and it is left in that layout (UNDEFINED is not allowed for a
+/// source). Normalised formats are blurred as their 0..1 values.
+struct ImageRef {
+  VkImage image = VK_NULL_HANDLE;
+  VkFormat format = VK_FORMAT_UNDEFINED;
+  std::uint32_t width = 0, height = 0;
+  VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
+  int channels = 4;  ///< how many components to blur (and write): 4 for RGBA formats, 1 for R32_SFLOAT
+};
+
+/// Blurs on the caller's device, submitting to its queue and waiting. src and dst may be the same.
+/// Same contract as fastblur::blur otherwise; the image must fit the device in one piece.
+void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec);
+void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec);
+
+/// GPU work recorded into a caller's command buffer, with the temporary buffers and images it uses.
+/// Destroy it only once that command buffer has finished executing.
+class Recording {
+ public:
+  explicit Recording(std::unique_ptr<vk::Job> job);
+  Recording(Recording&&) noexcept;
+  Recording& operator=(Recording&&) noexcept;
+  ~Recording();
+
+ private:
+  std::unique_ptr<vk::Job> job_;
+};
+
+/// Records the blur into `commands` (begun, not ended; from a pool of the adopted queue's family).
+Recording record(const Device& device, VkCommandBuffer commands, const BufferImage& src, const BufferImage& dst,
+                 const BlurSpec& spec);
+Recording record(const Device& device, VkCommandBuffer commands, const ImageRef& src, const ImageRef& dst,
+                 const BlurSpec& spec);
+
+}  // namespace fastblur::vulkan

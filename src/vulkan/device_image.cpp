@@ -1,0 +1,148 @@
+// DeviceImage: an image resident in a Vulkan device's memory, packed in its element type, and
+// blurs between such images that never touch the host.
+#include <cstring>
+#include <string>
+
+#include "core/element.hpp"
+#include "fastblur/device.hpp"
+#include "fastblur/error.hpp"
+#include "vulkan/buffer.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/job.hpp"
+#include "vulkan/work.hpp"
+
+namespace fastblur {
+
+struct DeviceImage::Storage {
+  Device device;
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  int channels = 1;
+  ElementType type = ElementType::f32;
+  std::unique_ptr<vk::Buffer> buffer;
+
+  std::uint64_t count() const { return static_cast<std::uint64_t>(extent[0] * extent[1] * extent[2] * channels); }
+  std::uint64_t bytes() const { return vk::wire_bytes(count(), type); }
+  vk::Work work_shape() const {
+    vk::Work w;
+    w.extent = extent;
+    w.channels = channels;
+    return w;
+  }
+};
+
+namespace {
+
+void check_same_shape(const DeviceImage& image, const View& v, const char* what) {
+  validate_source(v);
+  if (v.width() != image.width() || v.height() != image.height() || v.depth() != image.depth() ||
+      v.channels != image.channels())
+    throw InvalidArgument(std::string(what) + ": the view is " + std::to_string(v.width()) + "x" +
+                          std::to_string(v.height()) + "x" + std::to_string(v.depth()) + "x" + std::to_string(v.channels) +
+                          ", the device image " + std::to_string(image.width()) + "x" + std::to_string(image.height()) +
+                          "x" + std::to_string(image.depth()) + "x" + std::to_string(image.channels()));
+}
+
+// Element i of the packed image in `type` at `base` (u8, u16, f16, f32).
+std::byte* element(std::byte* base, ElementType type, std::uint64_t i) { return base + i * element_size(type); }
+
+}  // namespace
+
+DeviceImage::DeviceImage(const Device& device, std::int64_t width, std::int64_t height, std::int64_t depth, int channels,
+                         ElementType type) {
+  if (device.is_cpu()) throw InvalidArgument("a DeviceImage lives on a Vulkan device, not the CPU");
+  if (width < 1 || height < 1 || depth < 1 || channels < 1 || channels > 4)
+    throw InvalidArgument("a DeviceImage needs extents >= 1 and 1 to 4 channels");
+  if (type == ElementType::f64) throw InvalidArgument("a DeviceImage holds u8, u16, f16 or f32 (the device computes in float)");
+  storage_ = std::make_shared<Storage>();
+  storage_->device = device;
+  storage_->extent = {width, height, depth};
+  storage_->channels = channels;
+  storage_->type = type;
+  const double floats = static_cast<double>(width) * static_cast<double>(height) * static_cast<double>(depth) * channels;
+  if (floats * 4 > static_cast<double>(device.context()->piece_limit()))
+    throw Unsupported("a DeviceImage of " + std::to_string(width) + "x" + std::to_string(height) + "x" +
+                      std::to_string(depth) + "x" + std::to_string(channels) + " exceeds what " +
+                      device.context()->info().name + " blurs in one piece (" +
+                      std::to_string(device.context()->piece_limit()) + " bytes as float32); blur it from host memory, "
+                      "which tiles it");
+  storage_->buffer = std::make_unique<vk::Buffer>(device.context(), storage_->bytes(), vk::Buffer::Kind::device);
+}
+
+std::int64_t DeviceImage::width() const noexcept { return storage_->extent[0]; }
+std::int64_t DeviceImage::height() const noexcept { return storage_->extent[1]; }
+std::int64_t DeviceImage::depth() const noexcept { return storage_->extent[2]; }
+int DeviceImage::channels() const noexcept { return storage_->channels; }
+ElementType DeviceImage::type() const noexcept { return storage_->type; }
+const Device& DeviceImage::device() const noexcept { return storage_->device; }
+
+void DeviceImage::upload(const View& src) {
+  check_same_shape(*this, src, "DeviceImage::upload");
+  const Storage& s = *storage_;
+  vk::Job job(s.device.context());
+  vk::Buffer& staging = job.buffer(s.bytes(), vk::Buffer::Kind::upload);
+  auto* out = static_cast<std::byte*>(staging.data());
+  const std::size_t es = element_size(src.type);
+  std::uint64_t i = 0;
+  for (std::int64_t z = 0; z < src.depth(); ++z)
+    for (std::int64_t y = 0; y < src.height(); ++y)
+      for (std::int64_t x = 0; x < src.width(); ++x)
+        for (int c = 0; c < src.channels; ++c, ++i) {
+          const std::byte* p = src.pixel(x, y, z) + static_cast<std::size_t>(c) * es;
+          if (src.type == s.type) std::memcpy(element(out, s.type, i), p, es);
+          else core::store_element(s.type, element(out, s.type, i), core::load_element(src.type, p));
+        }
+  staging.flush();
+  job.copy(staging.handle(), s.buffer->handle(), s.bytes());
+  job.run();
+}
+
+void DeviceImage::download(const View& dst) const {
+  check_same_shape(*this, dst, "DeviceImage::download");
+  validate_destination(dst);
+  const Storage& s = *storage_;
+  vk::Job job(s.device.context());
+  vk::Buffer& staging = job.buffer(s.bytes(), vk::Buffer::Kind::download);
+  job.copy(s.buffer->handle(), staging.handle(), s.bytes());
+  job.host_barrier();
+  job.run();
+  staging.invalidate();
+  auto* in = static_cast<std::byte*>(staging.data());
+  const std::size_t es = element_size(dst.type);
+  std::uint64_t i = 0;
+  for (std::int64_t z = 0; z < dst.depth(); ++z)
+    for (std::int64_t y = 0; y < dst.height(); ++y)
+      for (std::int64_t x = 0; x < dst.width(); ++x)
+        for (int c = 0; c < dst.channels; ++c, ++i) {
+          std::byte* p = dst.pixel(x, y, z) + static_cast<std::size_t>(c) * es;
+          if (dst.type == s.type) std::memcpy(p, element(in, s.type, i), es);
+          else core::store_element(dst.type, p, core::load_element(s.type, element(in, s.type, i)));
+        }
+}
+
+void blur(const DeviceImage& src, DeviceImage& dst, const BlurSpec& spec) {
+  const auto& a = *src.storage();
+  const auto& b = *dst.storage();
+  if (a.device.context() != b.device.context()) throw InvalidArgument("the two DeviceImages are on different devices");
+  if (a.extent != b.extent || a.channels != b.channels) throw InvalidArgument("the two DeviceImages differ in shape");
+  const BlurSpec s = vk::resolve_for_gpu(spec, a.extent, a.channels, a.type);
+  vk::Job job(a.device.context());
+  // Float32 images are the work images themselves; others convert on the way in and out.
+  vk::Work in = a.work_shape();
+  if (a.type == ElementType::f32) {
+    in.buffer = a.buffer->handle();
+  } else {
+    in = vk::work_like(job, in);
+    vk::record_convert(job, a.buffer->handle(), 0, in.buffer, a.count(), 0, a.type, false);
+  }
+  const bool direct = b.type == ElementType::f32 && b.buffer.get() != a.buffer.get();
+  vk::Work out = b.work_shape();
+  out = direct ? vk::Work{b.buffer->handle(), b.extent, b.channels} : vk::work_like(job, out);
+  vk::record_algorithm(job, in, out, s);
+  if (!direct) {
+    if (b.type == ElementType::f32) job.copy(out.buffer, b.buffer->handle(), out.bytes());
+    else vk::record_convert(job, b.buffer->handle(), 0, out.buffer, b.count(), 0, b.type, true);
+  }
+  job.run();
+}
+
+}  // namespace fastblur

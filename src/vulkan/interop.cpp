@@ -1,0 +1,164 @@
+// fastblur/vulkan.hpp: blurs of the caller's buffers and images on the caller's device, read and
+// written in place by the first and last passes' conversions, no host memory involved.
+#include "fastblur/vulkan.hpp"
+
+#include <string>
+
+#include "fastblur/error.hpp"
+#include "vulkan/compute_pipeline.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/job.hpp"
+#include "vulkan/shaders.hpp"
+#include "vulkan/work.hpp"
+
+namespace fastblur::vulkan {
+namespace {
+
+const std::shared_ptr<vk::Context>& context_of(const Device& device) {
+  if (device.is_cpu()) throw InvalidArgument("fastblur::vulkan needs a Vulkan device (fastblur::vulkan::adopt)");
+  return device.context();
+}
+
+void check(const BufferImage& b, const char* what) {
+  if (!b.buffer) throw InvalidArgument(std::string(what) + ": the buffer is null");
+  if (b.width < 1 || b.height < 1 || b.depth < 1 || b.channels < 1 || b.channels > 4)
+    throw InvalidArgument(std::string(what) + ": extents must be >= 1 and channels 1 to 4");
+  if (b.type == ElementType::f64) throw InvalidArgument(std::string(what) + ": float64 buffers are not supported on the device");
+  if (b.offset % element_size(b.type) != 0)
+    throw InvalidArgument(std::string(what) + ": the offset is not a multiple of the element size");
+}
+
+// Where to bind a caller's buffer: the offset rounded down to the device's alignment, and the
+// image's first element from there.
+struct Bound {
+  VkDeviceSize offset = 0;
+  std::uint64_t first = 0;
+};
+Bound bind_point(const vk::Context& ctx, const BufferImage& b) {
+  const VkDeviceSize align = std::max<VkDeviceSize>(4, ctx.limits().minStorageBufferOffsetAlignment);
+  const VkDeviceSize at = b.offset / align * align;
+  return {at, (b.offset - at) / element_size(b.type)};
+}
+
+vk::Work shape_of(const BufferImage& b) {
+  vk::Work w;
+  w.extent = {b.width, b.height, b.depth};
+  w.channels = b.channels;
+  return w;
+}
+
+void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+  check(src, "source");
+  check(dst, "destination");
+  if (src.width != dst.width || src.height != dst.height || src.depth != dst.depth || src.channels != dst.channels)
+    throw InvalidArgument("source and destination differ in shape");
+  vk::Context& ctx = job.context();
+  const BlurSpec s = vk::resolve_for_gpu(spec, {src.width, src.height, src.depth}, src.channels, src.type);
+  const vk::Work shape = shape_of(src);
+  if (static_cast<double>(shape.bytes()) > static_cast<double>(ctx.piece_limit()))
+    throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
+                      std::to_string(ctx.piece_limit()) + " bytes as float32)");
+  const std::uint64_t count = static_cast<std::uint64_t>(shape.pixels() * shape.channels);
+  const Bound in_at = bind_point(ctx, src), out_at = bind_point(ctx, dst);
+  const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
+  job.barrier_from_outside();
+  vk::record_convert(job, src.buffer, in_at.offset, in.buffer, count, in_at.first, src.type, false);
+  vk::record_algorithm(job, in, out, s);
+  vk::record_convert(job, dst.buffer, out_at.offset, out.buffer, count, out_at.first, dst.type, true);
+  job.barrier_to_outside();
+}
+
+const char* write_format(VkFormat f) {
+  switch (f) {
+    case VK_FORMAT_R8G8B8A8_UNORM: return "rgba8";
+    case VK_FORMAT_R16G16B16A16_SFLOAT: return "rgba16f";
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return "rgba32f";
+    case VK_FORMAT_R32_SFLOAT: return "r32f";
+    default: return nullptr;
+  }
+}
+
+struct SizeParams {
+  std::int32_t size[2];
+};
+
+void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec) {
+  if (!src.image || !dst.image) throw InvalidArgument("an image is null");
+  if (src.width != dst.width || src.height != dst.height || src.width == 0 || src.height == 0)
+    throw InvalidArgument("source and destination differ in size, or are empty");
+  if (src.channels != dst.channels || src.channels < 1 || src.channels > 4)
+    throw InvalidArgument("source and destination must blur the same 1 to 4 channels");
+  if (src.layout == VK_IMAGE_LAYOUT_UNDEFINED) throw InvalidArgument("the source image's layout is UNDEFINED: nothing to read");
+  const char* format = write_format(dst.format);
+  if (!format)
+    throw Unsupported("the destination's format (VkFormat " + std::to_string(static_cast<int>(dst.format)) +
+                      ") is not one fastblur writes: R8G8B8A8_UNORM, R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT or R32_SFLOAT");
+  if (dst.format == VK_FORMAT_R32_SFLOAT && dst.channels != 1)
+    throw InvalidArgument("an R32_SFLOAT destination holds one channel");
+  vk::Context& ctx = job.context();
+  vk::Work shape;
+  shape.extent = {src.width, src.height, 1};
+  shape.channels = src.channels;
+  const BlurSpec s = vk::resolve_for_gpu(spec, shape.extent, shape.channels, ElementType::f32);
+  if (static_cast<double>(shape.bytes()) > static_cast<double>(ctx.piece_limit()))
+    throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece");
+  const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
+  const VkImageView src_view = job.view_of(src.image, src.format);
+  const VkImageView dst_view = job.view_of(dst.image, dst.format);
+  const std::array<std::uint32_t, 3> groups{(src.width + 15) / 16, (src.height + 15) / 16, 1};
+  const SizeParams sp{{static_cast<std::int32_t>(src.width), static_cast<std::int32_t>(src.height)}};
+  job.barrier_from_outside();
+  job.transition(src.image, src.layout, VK_IMAGE_LAYOUT_GENERAL);
+  const vk::ComputePipeline& read = ctx.pipeline(
+      "image_to_work", vk::shaders::image_to_work(), {static_cast<std::uint32_t>(src.channels)},
+      {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(SizeParams));
+  job.dispatch(read, {vk::Binding::sampled(src_view, ctx.linear_sampler()), vk::Binding::storage(in.buffer)}, sp, groups);
+  if (src.image != dst.image) job.transition(src.image, VK_IMAGE_LAYOUT_GENERAL, src.layout);
+  vk::record_algorithm(job, in, out, s);
+  if (src.image != dst.image) job.transition(dst.image, dst.layout, VK_IMAGE_LAYOUT_GENERAL);
+  const vk::ComputePipeline& write = ctx.pipeline(
+      std::string("work_to_image_") + format, vk::shaders::work_to_image(format), {static_cast<std::uint32_t>(dst.channels)},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(SizeParams));
+  job.dispatch(write, {vk::Binding::storage(out.buffer), vk::Binding::image(dst_view)}, sp, groups);
+  job.transition(dst.image, VK_IMAGE_LAYOUT_GENERAL, dst.layout == VK_IMAGE_LAYOUT_UNDEFINED ? VK_IMAGE_LAYOUT_GENERAL : dst.layout);
+  job.barrier_to_outside();
+}
+
+}  // namespace
+
+Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uint32_t queue_family, bool float64_enabled) {
+  return Device::from_context(std::make_shared<vk::Context>(physical, device, queue, queue_family, float64_enabled));
+}
+
+void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+  vk::Job job(context_of(device));
+  record_buffers(job, src, dst, spec);
+  job.run();
+}
+
+void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec) {
+  vk::Job job(context_of(device));
+  record_images(job, src, dst, spec);
+  job.run();
+}
+
+Recording::Recording(std::unique_ptr<vk::Job> job) : job_(std::move(job)) {}
+Recording::Recording(Recording&&) noexcept = default;
+Recording& Recording::operator=(Recording&&) noexcept = default;
+Recording::~Recording() = default;
+
+Recording record(const Device& device, VkCommandBuffer commands, const BufferImage& src, const BufferImage& dst,
+                 const BlurSpec& spec) {
+  auto job = std::make_unique<vk::Job>(context_of(device), commands);
+  record_buffers(*job, src, dst, spec);
+  return Recording(std::move(job));
+}
+
+Recording record(const Device& device, VkCommandBuffer commands, const ImageRef& src, const ImageRef& dst,
+                 const BlurSpec& spec) {
+  auto job = std::make_unique<vk::Job>(context_of(device), commands);
+  record_images(*job, src, dst, spec);
+  return Recording(std::move(job));
+}
+
+}  // namespace fastblur::vulkan
