@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
               ->Unit(benchmark::kMillisecond)->UseRealTime();
       }
   for (const auto& info : fastblur::algorithms()) {
-    if (info.id == fastblur::Algorithm::automatic) continue;
+    if (info.id == fastblur::Algorithm::automatic || info.gpu_only) continue;  // GPU techniques: gpu_bench
     for (const Format& f : {kFormats[0], kFormats[2]})
       for (double sigma : {5.0, 20.0, 50.0}) {
         const std::string id = std::string(info.name) + "/" + f.name + "/1920x1080/s" + std::to_string(static_cast<int>(sigma));
