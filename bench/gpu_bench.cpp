@@ -78,7 +78,8 @@ std::map<std::string, Result>& results() {
   return r;
 }
 
-void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double sigma, fastblur::Algorithm a) {
+void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double sigma, fastblur::Algorithm a,
+                fastblur::BoxSchedule schedule) {
   const std::size_t bytes = static_cast<std::size_t>(s.w * s.h * s.d * f.channels) * fastblur::element_size(f.type);
   std::vector<std::byte> src = random_bytes(bytes, f.type), dst(bytes);
   const fastblur::View in = fastblur::View::packed(src.data(), f.type, s.w, s.h, s.d, f.channels);
@@ -86,6 +87,7 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
   fastblur::BlurSpec spec;
   spec.sigma = {sigma, sigma, s.d > 1 ? sigma : 0.0};
   spec.algorithm = a;
+  spec.box_schedule = schedule;
   fastblur::vk::Timing t;
   try {
     fastblur::blur(in, out, spec, device());  // warm-up: pipelines, first allocations
@@ -141,6 +143,12 @@ void print_table(double copy_gbs) {
   }
 }
 
+using Schedules = std::vector<std::pair<fastblur::BoxSchedule, std::string>>;
+const Schedules kBoxSchedules{{fastblur::BoxSchedule::automatic, ""},
+                              {fastblur::BoxSchedule::prefix_sums, "-prefix-sums"},
+                              {fastblur::BoxSchedule::running_sums, "-running-sums"}};
+const Schedules kOneSchedule{{fastblur::BoxSchedule::automatic, ""}};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,20 +160,24 @@ int main(int argc, char** argv) {
     for (const Shape& s : kSizes)
       for (const Kernel& k : kKernels)
         for (Algorithm a : image_algorithms) {
-          if (a == Algorithm::dual_kawase && k.sigma < 1.0) continue;
-          const std::string id = std::string(fastblur::to_string(a)) + "/" + f.name + "/" + std::to_string(s.w) + "x" +
-                                 std::to_string(s.h) + "/" + k.name;
-          benchmark::RegisterBenchmark(id.c_str(), bench_case, id, f, s, k.sigma, a)
-              ->Unit(benchmark::kMillisecond)->UseManualTime();
+          if ((a == Algorithm::dual_kawase && k.sigma < 1.0) || (a == Algorithm::downsample && k.sigma <= 1.0)) continue;
+          // box in both seed schedules as well as the automatic mix (prefix sums along x).
+          for (const auto& [schedule, suffix] : a == Algorithm::box ? kBoxSchedules : kOneSchedule) {
+            const std::string id = std::string(fastblur::to_string(a)) + suffix + "/" + f.name + "/" + std::to_string(s.w) +
+                                   "x" + std::to_string(s.h) + "/" + k.name;
+            benchmark::RegisterBenchmark(id.c_str(), bench_case, id, f, s, k.sigma, a, schedule)
+                ->Unit(benchmark::kMillisecond)->UseManualTime();
+          }
         }
   for (std::int64_t n : {256, 512})
     for (double sigma : {1.0, 4.0, 16.0})
-      for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir}) {
-        const std::string id = std::string(fastblur::to_string(a)) + "/R32F/" + std::to_string(n) + "^3/s" +
-                               std::to_string(static_cast<int>(sigma));
-        benchmark::RegisterBenchmark(id.c_str(), bench_case, id, kFormats[3], Shape{n, n, n}, sigma, a)
-            ->Unit(benchmark::kMillisecond)->UseManualTime();
-      }
+      for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir})
+        for (const auto& [schedule, suffix] : a == Algorithm::box ? kBoxSchedules : kOneSchedule) {
+          const std::string id = std::string(fastblur::to_string(a)) + suffix + "/R32F/" + std::to_string(n) + "^3/s" +
+                                 std::to_string(static_cast<int>(sigma));
+          benchmark::RegisterBenchmark(id.c_str(), bench_case, id, kFormats[3], Shape{n, n, n}, sigma, a, schedule)
+              ->Unit(benchmark::kMillisecond)->UseManualTime();
+        }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   try {

@@ -122,6 +122,26 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
   blur(src, dst, spec);
 }
 
+// Device images need the backend; no Device but the CPU exists here.
+struct DeviceImage::Storage {};
+DeviceImage::DeviceImage(const Device&, std::int64_t, std::int64_t, std::int64_t, int, ElementType) {
+  throw Unsupported("this build of fastblur has no Vulkan backend: DeviceImage needs it");
+}
+void DeviceImage::upload(const View&) { throw Unsupported("this build of fastblur has no Vulkan backend"); }
+void DeviceImage::download(const View&) const { throw Unsupported("this build of fastblur has no Vulkan backend"); }
+std::int64_t DeviceImage::width() const noexcept { return 0; }
+std::int64_t DeviceImage::height() const noexcept { return 0; }
+std::int64_t DeviceImage::depth() const noexcept { return 0; }
+int DeviceImage::channels() const noexcept { return 0; }
+ElementType DeviceImage::type() const noexcept { return ElementType::f32; }
+const Device& DeviceImage::device() const noexcept {
+  static const Device cpu = Device::cpu();
+  return cpu;
+}
+void blur(const DeviceImage&, DeviceImage&, const BlurSpec&) {
+  throw Unsupported("this build of fastblur has no Vulkan backend");
+}
+
 #endif
 
 }  // namespace fastblur

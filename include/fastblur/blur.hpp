@@ -90,8 +90,9 @@ enum class IirVariant {
 /// How the Vulkan backend runs `box` (the CPU always uses running sums). Both compute the same
 /// extended boxes.
 enum class BoxSchedule {
-  automatic,    ///< prefix sums along x (a workgroup per row: coalesced reads), running sums along y
-                ///< and z (a thread per column: coalesced reads)
+  automatic,    ///< GPUs: prefix sums along x (a workgroup per row: coalesced reads), running sums
+                ///< along y and z (a thread per column: coalesced reads); software devices
+                ///< (lavapipe), where workgroup barriers are costly: running sums everywhere
   prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
                 ///< carried sums (no limit on the line's length)
   running_sums, ///< seed 002: a thread per line walks it with a moving sum

@@ -39,8 +39,12 @@ void record_box(Job& job, const Work& src, const Work& dst, const BlurSpec& spec
       table.push_back(static_cast<float>(q.alpha));
     }
     Buffer& params = upload(job, table.data(), table.size() * sizeof(float));
+    // automatic: on a software device (lavapipe) workgroup barriers are costly and the running
+    // sums measured 5 to 20 times faster (bench/RESULTS.md); on GPUs the scan's coalesced reads of
+    // rows should win along x (not yet measured on hardware).
+    const bool software = ctx.info().type == "cpu";
     const bool scan = spec.box_schedule == BoxSchedule::prefix_sums ||
-                      (spec.box_schedule == BoxSchedule::automatic && axis == 0);
+                      (spec.box_schedule == BoxSchedule::automatic && axis == 0 && !software);
     // Scratch per line: scan keeps two value arrays and the prefix sums' two halves; running sums
     // keep two value arrays; each (n + 2 pad) samples of every channel.
     const std::uint64_t per_line = static_cast<std::uint64_t>(C) * (scan ? 4 : 2) * static_cast<std::uint64_t>(n + 2 * pad) * 4;

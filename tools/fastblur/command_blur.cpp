@@ -84,9 +84,9 @@ bool same_file(const fs::path& a, const fs::path& b) {
   return fs::weakly_canonical(a, ec) == fs::weakly_canonical(b, ec);
 }
 
-// The plan the blur will run; printed with --explain.
-void explain(const BlurOptions& o, const BlurSpec& spec, const View& src) {
-  if (o.explain) std::printf("%s", describe(make_plan(spec, src)).c_str());
+// The plan the blur will run on `device`; printed with --explain.
+void explain(const BlurOptions& o, const BlurSpec& spec, const View& src, const Device& device) {
+  if (o.explain) std::printf("%s", describe(make_plan(spec, src, device)).c_str());
 }
 
 // --device: Device::parse's names, with the option named in the message.
@@ -102,7 +102,7 @@ int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
   const Device device = parse_device(o.device);
   io::NpyArray in = io::read_npy(o.input);
   const BlurSpec spec = make_spec(o, static_cast<int>(in.shape.size()), false);
-  explain(o, spec, in.view());
+  explain(o, spec, in.view(), device);
   io::NpyArray out;
   out.type = out_type.value_or(in.type);
   out.shape = in.shape;
@@ -122,7 +122,7 @@ int run_image(const BlurOptions& o, std::optional<ElementType> out_type) {
   io::Image out = in;
   out.type = out_type.value_or(in.type);
   out.pixels.assign(static_cast<std::size_t>(in.width * in.height * in.channels) * element_size(out.type), std::byte{0});
-  explain(o, spec, in.channel_view(0, std::min(4, in.channels)));
+  explain(o, spec, in.channel_view(0, std::min(4, in.channels)), device);
   // Views hold at most 4 channels: wider images are blurred in groups of 4.
   for (int first = 0; first < in.channels; first += 4) {
     const int count = std::min(4, in.channels - first);
