@@ -44,6 +44,10 @@ std::vector<T> half_kernel(double sigma, int radius) {
   return h;
 }
 
+// Up to this radius the 2D passes are fused through a ring of rows (fir_fused_2d): its 2r + 1 rows
+// stay in cache and the blur is memory-bound; beyond, the ring outgrows the cache.
+constexpr int kFusedMaxRadius = 32;
+
 struct Shape {
   std::int64_t W, H, D;
   int C;
@@ -144,6 +148,86 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
   }
 }
 
+// Both passes of a 2D blur fused by a rolling ring of rows (as OpenCV's FilterEngine): each thread
+// takes a band of output rows; every input row it needs is read once, in full and in order,
+// convolved along x into a ring of 2 ry + 1 rows, and each output row combines the ring's rows
+// along y straight into dst. No intermediate image crosses main memory: the image is read once and
+// written once (plus 2 ry rows per band for the halos). For radii up to kFusedMaxRadius, where the
+// ring stays in cache; src and dst must not overlap.
+template <class T>
+void fir_fused_2d(const View& src, const View& dst, const Shape& s, const BlurSpec& spec, int rx, int ry,
+                  const std::vector<T>& wx, const std::vector<T>& wy, int threads) {
+  const std::size_t C = static_cast<std::size_t>(s.C);
+  const std::size_t L = s.row_len();
+  const T cval = static_cast<T>(spec.cval);
+  const Border bx = spec.border[0], by = spec.border[1];
+  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 1;
+  // Bands: a few per thread so uneven rows balance; at least 4 ry rows each, so the halo rows
+  // recomputed at a band's start stay a small share.
+  const std::int64_t planes_rows = s.H * s.D;
+  std::int64_t band = std::max<std::int64_t>(std::max<std::int64_t>(16, 4 * ry), (s.H + 4 * threads - 1) / (4 * threads));
+  band = std::min(band, s.H);
+  const std::int64_t bands_per_plane = (s.H + band - 1) / band;
+  const std::int64_t tasks = bands_per_plane * s.D;
+  (void)planes_rows;
+  struct RingScratch {
+    std::vector<T> ring, padded, out;
+    std::vector<std::byte> bytes;
+    std::vector<const T*> ptrs;
+  };
+  std::vector<RingScratch> scratch(static_cast<std::size_t>(threads));
+  for (auto& sc : scratch) {
+    sc.ring = allocate<T>(ring_rows * L, "row ring");
+    sc.padded = allocate<T>((static_cast<std::size_t>(s.W) + 2 * static_cast<std::size_t>(rx)) * C, "padded row");
+    sc.out = allocate<T>(L, "row buffer");
+    sc.bytes = allocate<std::byte>(L * 8, "row buffer");
+    sc.ptrs.resize(ring_rows);
+  }
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+  for (std::int64_t t = 0; t < tasks; ++t) {
+    RingScratch& sc = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+    const std::int64_t z = t / bands_per_plane, y0 = (t % bands_per_plane) * band, y1 = std::min(s.H, y0 + band);
+    T* P = sc.padded.data();
+    // Input row j (any integer: border-mapped along y) convolved along x into ring slot j mod ring_rows.
+    const auto x_row = [&](std::int64_t j) {
+      T* slot = sc.ring.data() + static_cast<std::size_t>(((j % static_cast<std::int64_t>(ring_rows)) +
+                                                            static_cast<std::int64_t>(ring_rows)) %
+                                                           static_cast<std::int64_t>(ring_rows)) * L;
+      const std::int64_t sy = core::border_index(j, s.H, by);
+      if (sy < 0) {
+        std::fill(slot, slot + L, cval);
+        return;
+      }
+      read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
+      for (std::int64_t i = -rx; i < 0; ++i) {
+        const std::int64_t m = core::border_index(i, s.W, bx);
+        T* to = P + static_cast<std::size_t>(i + rx) * C;
+        if (m < 0) std::fill(to, to + C, cval);
+        else std::copy_n(P + static_cast<std::size_t>(m + rx) * C, C, to);
+      }
+      for (std::int64_t i = s.W; i < s.W + rx; ++i) {
+        const std::int64_t m = core::border_index(i, s.W, bx);
+        T* to = P + static_cast<std::size_t>(i + rx) * C;
+        if (m < 0) std::fill(to, to + C, cval);
+        else std::copy_n(P + static_cast<std::size_t>(m + rx) * C, C, to);
+      }
+      convolve_line(P, slot, L, wx.data(), rx, C);
+    };
+    for (std::int64_t j = y0 - ry; j < y0 + ry; ++j) x_row(j);
+    for (std::int64_t j = y0; j < y1; ++j) {
+      x_row(j + ry);
+      for (std::size_t k = 0; k < ring_rows; ++k) {
+        const std::int64_t row = j - ry + static_cast<std::int64_t>(k);
+        sc.ptrs[k] = sc.ring.data() + static_cast<std::size_t>(((row % static_cast<std::int64_t>(ring_rows)) +
+                                                                static_cast<std::int64_t>(ring_rows)) %
+                                                               static_cast<std::int64_t>(ring_rows)) * L;
+      }
+      convolve_rows(sc.ptrs.data(), sc.out.data(), L, wy.data(), ry);
+      write_row(sc.out.data(), dst, 0, j, z, s.W, sc.bytes.data());
+    }
+  }
+}
+
 template <class T>
 void fir_typed(const View& src, const View& dst, const BlurSpec& spec, const std::array<int, 3>& radius) {
   const Shape s{src.width(), src.height(), src.depth(), src.channels};
@@ -162,6 +246,13 @@ void fir_typed(const View& src, const View& dst, const BlurSpec& spec, const std
   const std::vector<T> identity{T(1)};
   const std::vector<T> wx = active[0] ? half_kernel<T>(spec.sigma[0], radius[0]) : identity;
   const int rx = active[0] ? radius[0] : 0;
+
+  // 2D with small radii: both passes fused through a ring of rows (src and dst apart).
+  if (!active[2] && active[1] && radius[1] <= kFusedMaxRadius && rx <= kFusedMaxRadius &&
+      !core::views_overlap(src, dst)) {
+    fir_fused_2d<T>(src, dst, s, spec, rx, radius[1], wx, half_kernel<T>(spec.sigma[1], radius[1]), threads);
+    return;
+  }
 
   if (last <= 0) {  // at most the x pass: rows go straight from src to dst
     if (last < 0 && src.data == dst.data && src.type == dst.type && src.stride == dst.stride) return;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "cpu/iir_simd.hpp"
+#include "cpu/lane_lines.hpp"
 #include "cpu/line_driver.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel_iir.hpp"
@@ -119,9 +121,34 @@ std::optional<LineFilter> iir_line_filter(const BlurSpec& spec, int axis) {
                         ": expected deriche or young_van_vliet");
 }
 
+// Deriche on float data: its parallel form (two complex first-order recursions per direction, well
+// conditioned in float) in SIMD across lines, lane_width() lines at a time.
+std::optional<LaneFilter> deriche_lane_filter(const BlurSpec& spec, int axis) {
+  const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
+  if (sigma <= 1e-15) return std::nullopt;
+  (void)iir_line_filter(spec, axis);  // the same checks as the double path
+  const Border border = spec.border[static_cast<std::size_t>(axis)];
+  const bool constant = border == Border::constant;
+  const bool constant_ends = constant || border == Border::nearest;
+  const DericheLaneCoefficients c = deriche_lane_coefficients(kernel::deriche_parallel_form(sigma));
+  LaneFilter f;
+  f.pad = constant_ends ? 0 : kernel::recursive_decay_length(kernel::deriche_coefficients(sigma).pole_radius, kPoleDecay);
+  const float cval = static_cast<float>(spec.cval);
+  f.apply = [c, constant, cval](const float* in, float* out, std::int64_t n, std::int64_t pad) {
+    deriche_lanes(in, out, n, pad, c, constant, cval);
+  };
+  return f;
+}
+
 }  // namespace
 
 void iir_blur(const View& src, const View& dst, const BlurSpec& spec) {
+  if (spec.iir_variant == IirVariant::deriche && src.type != ElementType::f64 && dst.type != ElementType::f64) {
+    std::array<std::optional<LaneFilter>, 3> lanes;
+    for (int a = 0; a < 3; ++a) lanes[static_cast<std::size_t>(a)] = deriche_lane_filter(spec, a);
+    run_lane_filters(src, dst, spec, lanes);
+    return;
+  }
   std::array<std::optional<LineFilter>, 3> filters;
   for (int a = 0; a < 3; ++a) filters[static_cast<std::size_t>(a)] = iir_line_filter(spec, a);
   run_line_filters(src, dst, spec, filters);

@@ -82,6 +82,21 @@ DericheCoefficients deriche_coefficients(double sigma) {
   return c;
 }
 
+DericheParallelForm deriche_parallel_form(double sigma) {
+  check_sigma("deriche_parallel_form", sigma);
+  // The terms deriche_coefficients puts over one denominator, one of each conjugate pair.
+  const Complex alpha[2] = {{0.84, 1.8675}, {-0.34015, -0.1299}};
+  const Complex lambda[2] = {{1.783, 0.6318}, {1.723, 1.997}};
+  DericheParallelForm f;
+  double dc = 0.0;  // total DC gain 2 Re sum alpha (1 + p) / (1 - p): scaled to 1, as the direct form
+  for (int k = 0; k < 2; ++k) {
+    f.pole[static_cast<std::size_t>(k)] = std::exp(-lambda[k] / sigma);
+    dc += 2.0 * (alpha[k] * (1.0 + f.pole[static_cast<std::size_t>(k)]) / (1.0 - f.pole[static_cast<std::size_t>(k)])).real();
+  }
+  for (int k = 0; k < 2; ++k) f.residue[static_cast<std::size_t>(k)] = alpha[k] / dc;
+  return f;
+}
+
 double young_van_vliet_q(double sigma) {
   check_sigma("young_van_vliet_q", sigma);
   // Young & van Vliet 1995: the fit of q to sigma, in two branches.

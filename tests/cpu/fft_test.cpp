@@ -89,8 +89,12 @@ TEST(FftSpectrum, FoldingKeepsTheSumAndWrapsEveryTap) {
     for (int j = -r; j <= r; ++j) expect[static_cast<std::size_t>(((j % period) + period) % period)] += w[static_cast<std::size_t>(j + r)];
     double sum = 0.0;
     for (std::int64_t m = 0; m < period; ++m) {
-      ASSERT_NEAR(folded[static_cast<std::size_t>(m)], expect[static_cast<std::size_t>(m)], 1e-15) << "m " << m;
-      ASSERT_NEAR(folded[static_cast<std::size_t>(m)], folded[static_cast<std::size_t>((period - m) % period)], 1e-16);
+      // Each entry sums about (2r + 1) / period taps, in a different order than `expect`.
+      ASSERT_NEAR(folded[static_cast<std::size_t>(m)], expect[static_cast<std::size_t>(m)],
+                  2.3e-16 * (2.0 + (2.0 * r + 1.0) / static_cast<double>(period)))
+          << "m " << m;
+      ASSERT_NEAR(folded[static_cast<std::size_t>(m)], folded[static_cast<std::size_t>((period - m) % period)],
+                  2.3e-16 * (2.0 + (2.0 * r + 1.0) / static_cast<double>(period)));
       sum += folded[static_cast<std::size_t>(m)];
     }
     ASSERT_NEAR(sum, 1.0, 1e-14) << "sigma " << sigma << " period " << period;
