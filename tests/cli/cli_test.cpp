@@ -402,5 +402,28 @@ TEST_F(Cli, CodegenPrintsShaders) {
   EXPECT_EQ(run("codegen -s 2 -m bokeh").code, 2);
 }
 
+TEST_F(Cli, BenchTimesTheGridAgainstTheCopyFloor) {
+  const Result r = run("bench --quick -j 1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("copy bandwidth"), std::string::npos) << r.out;
+  // One row per case, each with two positive times and the algorithm each used.
+  for (const char* c : {"RGBA8 k7", "RGBA8 k35", "RGBA8 s20", "RGBA32F k7", "RGBA32F k35", "RGBA32F s20"}) {
+    const auto at = r.out.find(c);
+    ASSERT_NE(at, std::string::npos) << c << " missing in\n" << r.out;
+    const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+    double exact = 0, tol = 0;
+    char exact_alg[32] = {}, tol_alg[32] = {};
+    const std::string fmt = std::string(c) + " %lf (%31[^)]) %lf (%31[^)])";
+    ASSERT_EQ(std::sscanf(line.c_str(), fmt.c_str(), &exact, exact_alg, &tol, tol_alg), 4) << line;
+    EXPECT_GT(exact, 0) << line;
+    EXPECT_GT(tol, 0) << line;
+    EXPECT_TRUE(std::string(exact_alg) == "fir" || std::string(exact_alg) == "fft") << line;
+  }
+  EXPECT_NE(r.err.find("[13/13]"), std::string::npos) << r.err;  // progress, not a terminal: one line per step
+  EXPECT_EQ(run("bench --size 10x10").code, 2);
+  EXPECT_EQ(run("bench --size wide").code, 2);
+  EXPECT_EQ(run("bench --repeats 0").code, 2);
+}
+
 }  // namespace
 }  // namespace fastblur

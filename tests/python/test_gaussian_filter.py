@@ -153,7 +153,12 @@ def test_rounding_nearest_is_the_rounded_exact_result(rng):
     a = random_array(rng, (40, 30), "uint8")
     got = fastblur.gaussian_filter(a, 2.5, rounding="nearest")
     exact = nd.gaussian_filter(a.astype(np.float64), 2.5)
-    assert np.abs(got.astype(float) - exact).max() <= 0.5 + 1e-9
+    # The blur runs in float (relative error ~1e-7 of 255), so where the exact value lies
+    # within that of a half either neighbour is a correct rounding; elsewhere it must be
+    # exactly the nearest integer.
+    assert np.abs(got.astype(float) - exact).max() <= 0.5 + 1e-4
+    clear = np.abs(exact - np.floor(exact) - 0.5) > 1e-4
+    assert (got[clear] == np.round(exact[clear])).all()
     c = np.full((9, 13), 7, np.uint8)
     assert (fastblur.gaussian_filter(c, 3.7, rounding="nearest") == 7).all()
 

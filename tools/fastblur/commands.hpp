@@ -14,5 +14,6 @@ Command add_demo_command(CLI::App& app);
 Command add_analyze_command(CLI::App& app);
 Command add_codegen_command(CLI::App& app);
 Command add_devices_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace fastblur::cli

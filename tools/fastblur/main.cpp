@@ -15,7 +15,8 @@ int main(int argc, char** argv) {
                                               fastblur::cli::add_demo_command(app),
                                               fastblur::cli::add_analyze_command(app),
                                               fastblur::cli::add_codegen_command(app),
-                                              fastblur::cli::add_devices_command(app)};
+                                              fastblur::cli::add_devices_command(app),
+                                              fastblur::cli::add_bench_command(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,0 +1,249 @@
+// fastblur on the CPU against OpenCV (cv::GaussianBlur) and libvips (vips_gaussblur) on the seed
+// grid of DESIGN.md - kernel sizes 7, 35, 127 (sigma = (size-1)/6) and sigma 20, 50, at 720p to 4K,
+// RGBA8 / RGBA16F / RGBA32F / R32F - and the 256^3 float volume at sigma 1, 4, 16, every library on
+// the same threads and the same kernel (radius int(4 sigma + 0.5)). fastblur runs twice per case:
+// exact (tolerance 0: fir or fft) and within max error 1e-2 (volumes: 1e-3), the planner's choice.
+// The machine's copy bandwidth is measured in the same run (a parallel memcpy), so each case also
+// reads as a multiple of its copy floor (one read and one write of the image). Prints Google
+// Benchmark's table, then one summary table.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+#include <vips/vips.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fastblur/fastblur.hpp"
+
+namespace {
+
+struct Format {
+  const char* name;
+  fastblur::ElementType type;
+  int channels;
+  int cv_depth;          // -1: OpenCV's GaussianBlur does not take it
+  VipsBandFormat vips;   // VIPS_FORMAT_NOTSET: not compared
+};
+const Format kFormats[] = {{"RGBA8", fastblur::ElementType::u8, 4, CV_8U, VIPS_FORMAT_UCHAR},
+                           {"RGBA16F", fastblur::ElementType::f16, 4, -1, VIPS_FORMAT_NOTSET},
+                           {"RGBA32F", fastblur::ElementType::f32, 4, CV_32F, VIPS_FORMAT_FLOAT},
+                           {"R32F", fastblur::ElementType::f32, 1, CV_32F, VIPS_FORMAT_FLOAT}};
+struct Shape {
+  std::int64_t w, h, d;
+  std::string name() const {
+    return d > 1 ? std::to_string(w) + "^3" : std::to_string(w) + "x" + std::to_string(h);
+  }
+};
+const Shape kSizes[] = {{1280, 720, 1}, {1920, 1080, 1}, {2560, 1600, 1}, {3840, 2160, 1}};
+struct Kernel {
+  std::string name;
+  double sigma;
+};
+const Kernel kKernels[] = {{"k7", 1.0}, {"k35", 34.0 / 6}, {"k127", 21.0}, {"s20", 20.0}, {"s50", 50.0}};
+
+int threads() { return omp_get_max_threads(); }
+
+// One image per (format, shape), random, kept for every library.
+std::vector<std::byte>& image_of(const Format& f, const Shape& s) {
+  static std::map<std::string, std::vector<std::byte>> images;
+  auto& img = images[std::string(f.name) + s.name()];
+  if (img.empty()) {
+    const std::size_t count = static_cast<std::size_t>(s.w * s.h * s.d * f.channels);
+    img.resize(count * fastblur::element_size(f.type));
+    std::vector<float> values(count);
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (float& v : values) v = u(rng) * (f.type == fastblur::ElementType::u8 ? 255.0f : 1.0f);
+    fastblur::blur(fastblur::View::packed(values.data(), fastblur::ElementType::f32, s.w, s.h, s.d, f.channels),
+                   fastblur::View::packed(img.data(), f.type, s.w, s.h, s.d, f.channels), fastblur::BlurSpec{});
+  }
+  return img;
+}
+
+struct Row {
+  double ms = 0.0, bytes = 0.0;
+};
+std::map<std::string, Row>& rows() {
+  static std::map<std::string, Row> r;
+  return r;
+}
+void record(benchmark::State& st, const std::string& id, const Format& f, const Shape& s) {
+  const double bytes = 2.0 * static_cast<double>(s.w * s.h * s.d * f.channels) * fastblur::element_size(f.type);
+  st.counters["GB/s"] = benchmark::Counter(bytes * static_cast<double>(st.iterations()) / 1e9, benchmark::Counter::kIsRate);
+  rows()[id].bytes = bytes;
+}
+
+void bench_fastblur(benchmark::State& st, std::string id, Format f, Shape s, double sigma, double tolerance) {
+  std::vector<std::byte>& src = image_of(f, s);
+  std::vector<std::byte> dst(src.size());
+  const fastblur::View in = fastblur::View::packed(src.data(), f.type, s.w, s.h, s.d, f.channels);
+  const fastblur::View out = fastblur::View::packed(dst.data(), f.type, s.w, s.h, s.d, f.channels);
+  fastblur::BlurSpec spec;
+  spec.sigma = {sigma, sigma, s.d > 1 ? sigma : 0.0};
+  spec.tolerance = tolerance;
+  const fastblur::Plan plan = fastblur::make_plan(spec, in);
+  fastblur::blur(in, out, plan.spec);  // warm-up: first-touch page faults, scratch, plans
+  for (auto _ : st) fastblur::blur(in, out, plan.spec);
+  st.SetLabel(std::string(fastblur::to_string(plan.spec.algorithm)));
+  record(st, id, f, s);
+}
+
+void bench_opencv(benchmark::State& st, std::string id, Format f, Shape s, double sigma) {
+  cv::setNumThreads(threads());
+  std::vector<std::byte>& bytes = image_of(f, s);
+  cv::Mat src(static_cast<int>(s.h), static_cast<int>(s.w), CV_MAKETYPE(f.cv_depth, f.channels), bytes.data()), dst;
+  const int r = fastblur::kernel::radius_from_truncate(sigma, 4.0);
+  cv::GaussianBlur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), sigma, sigma, cv::BORDER_REFLECT);  // warm-up
+  for (auto _ : st) cv::GaussianBlur(src, dst, cv::Size(2 * r + 1, 2 * r + 1), sigma, sigma, cv::BORDER_REFLECT);
+  record(st, id, f, s);
+}
+
+void bench_vips(benchmark::State& st, std::string id, Format f, Shape s, double sigma) {
+  vips_concurrency_set(threads());
+  std::vector<std::byte>& bytes = image_of(f, s);
+  // vips_gaussblur's mask reaches where the Gaussian falls to min_ampl of its peak: exp(-8) is
+  // radius 4 sigma, the others' truncation. vips computes lazily: writing to memory forces it.
+  const auto run = [&] {
+    VipsImage* in = vips_image_new_from_memory(bytes.data(), bytes.size(), static_cast<int>(s.w), static_cast<int>(s.h),
+                                               f.channels, f.vips);
+    VipsImage* out = nullptr;
+    if (!in || vips_gaussblur(in, &out, sigma, "min_ampl", std::exp(-8.0) * 0.999, nullptr)) {
+      if (in) g_object_unref(in);
+      return false;
+    }
+    std::size_t size = 0;
+    void* mem = vips_image_write_to_memory(out, &size);
+    g_free(mem);
+    g_object_unref(out);
+    g_object_unref(in);
+    return mem != nullptr;
+  };
+  if (!run()) {
+    st.SkipWithError(vips_error_buffer());
+    vips_error_clear();
+    return;
+  }
+  for (auto _ : st) run();
+  record(st, id, f, s);
+}
+
+// Copy bandwidth with the benchmark's threads: the best of a few parallel memcpys of 256 MiB,
+// counting bytes read plus written.
+double copy_bandwidth_gbs() {
+  const std::size_t bytes = 256u << 20;
+  std::vector<char> a(bytes, 1), b(bytes, 2);
+  const int t = threads();
+  double best = 0.0;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel for num_threads(t) schedule(static)
+    for (int i = 0; i < t; ++i) {
+      const std::size_t lo = bytes / t * i, hi = i + 1 == t ? bytes : bytes / t * (i + 1);
+      std::memcpy(b.data() + lo, a.data() + lo, hi - lo);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    best = std::max(best, 2.0 * static_cast<double>(bytes) / s / 1e9);
+  }
+  return best;
+}
+
+class TableReporter : public benchmark::ConsoleReporter {
+ public:
+  explicit TableReporter(double copy_gbs) : copy_gbs_(copy_gbs) {}
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& r : runs)
+      if (!r.error_occurred && (r.run_type == Run::RT_Iteration || r.aggregate_name == "median")) {
+        Row& row = rows()[r.run_name.function_name];
+        row.ms = r.GetAdjustedRealTime();  // in the benchmark's unit: milliseconds
+        if (!r.report_label.empty()) labels_[r.run_name.function_name] = r.report_label;
+      }
+  }
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    std::printf("\nthreads %d; copy bandwidth (parallel memcpy, read + write) %.1f GB/s\n", threads(), copy_gbs_);
+    std::printf("%-24s %9s %-12s %9s %-12s %9s %9s %8s %8s %8s %8s\n", "case", "exact ms", "(algorithm)", "e-2 ms",
+                "(algorithm)", "opencv ms", "vips ms", "cv/exact", "vips/ex", "floor ms", "e-2/flr");
+    std::map<std::string, bool> cases;
+    for (const auto& [id, row] : rows())
+      if (id.rfind("exact/", 0) == 0) cases[id.substr(6)] = true;
+    for (const auto& [c, unused] : cases) {
+      const auto get = [&](const std::string& lib) {
+        const auto it = rows().find(lib + "/" + c);
+        return it == rows().end() || it->second.ms <= 0 ? -1.0 : it->second.ms;
+      };
+      const double exact = get("exact"), tol = get("tolerance"), cv = get("opencv"), vips = get("vips");
+      const double floor = rows()["exact/" + c].bytes / (copy_gbs_ * 1e6);
+      const auto ms = [](double v) { return v < 0 ? std::string("-") : std::to_string(v).substr(0, 7); };
+      const auto ratio = [](double a, double b) { return a < 0 || b < 0 ? std::string("-") : std::to_string(a / b).substr(0, 5); };
+      std::printf("%-24s %9s %-12s %9s %-12s %9s %9s %8s %8s %8s %8s\n", c.c_str(), ms(exact).c_str(),
+                  ("(" + labels_["exact/" + c] + ")").c_str(), ms(tol).c_str(), ("(" + labels_["tolerance/" + c] + ")").c_str(),
+                  ms(cv).c_str(), ms(vips).c_str(), ratio(cv, exact).c_str(), ratio(vips, exact).c_str(),
+                  std::to_string(floor).substr(0, 6).c_str(), ratio(tol, floor).c_str());
+    }
+  }
+
+ private:
+  double copy_gbs_;
+  std::map<std::string, std::string> labels_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (VIPS_INIT(argv[0])) {
+    std::fprintf(stderr, "cannot start libvips\n");
+    return 1;
+  }
+  const auto add = [](const std::string& id, auto fn, auto... args) {
+    benchmark::RegisterBenchmark(id.c_str(), fn, id, args...)->Unit(benchmark::kMillisecond)->UseRealTime();
+  };
+  for (const Format& f : kFormats)
+    for (const Shape& s : kSizes)
+      for (const Kernel& k : kKernels) {
+        const std::string c = std::string(f.name) + "/" + s.name() + "/" + k.name;
+        add("exact/" + c, bench_fastblur, f, s, k.sigma, 0.0);
+        add("tolerance/" + c, bench_fastblur, f, s, k.sigma, 1e-2);
+        if (f.cv_depth >= 0) add("opencv/" + c, bench_opencv, f, s, k.sigma);
+        if (f.vips != VIPS_FORMAT_NOTSET) add("vips/" + c, bench_vips, f, s, k.sigma);
+      }
+  // Seed 004's volume: exact, and within 1e-3 (issue 6 measures it against ITK's recursive filter).
+  for (double sigma : {1.0, 4.0, 16.0}) {
+    const std::string c = "R32F/256^3/s" + std::to_string(static_cast<int>(sigma));
+    add("exact/" + c, bench_fastblur, kFormats[3], Shape{256, 256, 256}, sigma, 0.0);
+    add("tolerance/" + c, bench_fastblur, kFormats[3], Shape{256, 256, 256}, sigma, 1e-3);
+  }
+  // Every CPU algorithm by name at 1080p, for the per-algorithm comparison.
+  for (const auto& info : fastblur::algorithms()) {
+    if (info.id == fastblur::Algorithm::automatic || info.gpu_only) continue;
+    for (const Format& f : {kFormats[0], kFormats[2]})
+      for (double sigma : {5.0, 20.0, 50.0}) {
+        const std::string id = "algo/" + std::string(info.name) + "/" + f.name + "/1920x1080/s" + std::to_string(static_cast<int>(sigma));
+        benchmark::RegisterBenchmark(id.c_str(), [a = info.id, f, sigma](benchmark::State& st) {
+          std::vector<std::byte>& src = image_of(f, Shape{1920, 1080, 1});
+          std::vector<std::byte> dst(src.size());
+          fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_2d(sigma);
+          spec.algorithm = a;
+          const auto in = fastblur::View::packed(src.data(), f.type, 1920, 1080, 1, f.channels);
+          const auto out = fastblur::View::packed(dst.data(), f.type, 1920, 1080, 1, f.channels);
+          fastblur::blur(in, out, spec);
+          for (auto _ : st) fastblur::blur(in, out, spec);
+        })->Unit(benchmark::kMillisecond)->UseRealTime();
+      }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  TableReporter reporter(copy_bandwidth_gbs());
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  vips_shutdown();
+}
