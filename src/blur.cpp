@@ -1,4 +1,6 @@
 // The public entry point: validates, derives radii, and hands the work to the chosen algorithm.
+#include <omp.h>
+
 #include <cmath>
 #include <string>
 
@@ -107,6 +109,13 @@ void blur(const View& src, const View& dst, const BlurSpec& spec) {
                           std::to_string(dst.height()) + "x" + std::to_string(dst.depth()) + "x" +
                           std::to_string(dst.channels));
   if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
+  // More threads than processors cannot speed up a blur, and OpenMP dies trying to start 100000.
+  if (spec.threads > omp_get_num_procs()) {
+    BlurSpec capped = spec;
+    capped.threads = omp_get_num_procs();
+    blur(src, dst, capped);
+    return;
+  }
   if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
   if (spec.algorithm == Algorithm::automatic) {
     const Plan plan = make_plan(spec, src);

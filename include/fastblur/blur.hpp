@@ -9,7 +9,10 @@
 ///    converted; integer outputs are rounded to nearest and saturated).
 ///  - axes: x, y, z = 0, 1, 2. A sigma of 0 (or a radius of 0) leaves that axis alone.
 ///  - borders are those of scipy.ndimage, per axis; constant uses cval.
-///  - threads = 0 uses every core OpenMP offers; 1 runs on the calling thread.
+///  - threads = 0 uses every core OpenMP offers; 1 runs on the calling thread; more than the
+///    machine's processors (omp_get_num_procs) run as that many.
+///  - thread-safe: any number of threads may call blur at once on different data, and on the same
+///    source read-only (tests/concurrency_test.cpp, run under ThreadSanitizer).
 ///  - errors are thrown as fastblur::Error subclasses (error.hpp); dst is unspecified after an
 ///    error only if the error came after writing began, which happens only for OutOfMemory.
 #include <array>

@@ -14,9 +14,15 @@ View View::packed(void* data, ElementType type, std::int64_t width, std::int64_t
   v.type = type;
   v.channels = channels;
   v.extent = {width, height, depth};
+  // Extents too large for their byte strides to exist saturate (instead of wrapping), so that
+  // validate_source and validate_destination reject the view rather than trust a small stride.
+  const auto saturating_mul = [](std::ptrdiff_t a, std::int64_t b) {
+    std::ptrdiff_t r;
+    return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::ptrdiff_t>::max() : r;
+  };
   const auto px = static_cast<std::ptrdiff_t>(element_size(type)) * channels;
-  v.stride = {px, px * static_cast<std::ptrdiff_t>(width),
-              px * static_cast<std::ptrdiff_t>(width) * static_cast<std::ptrdiff_t>(height)};
+  const std::ptrdiff_t row = saturating_mul(px, width);
+  v.stride = {px, row, saturating_mul(row, height)};
   return v;
 }
 
@@ -43,8 +49,11 @@ void validate_common(const View& v, const char* what) {
     if (v.extent[a] > kLimit / count)
       throw InvalidArgument(w + " view is too large: its element count overflows 64 bits");
     count *= v.extent[a];
-    // The byte span along this axis must be representable.
-    const auto s = v.stride[a] < 0 ? -static_cast<std::int64_t>(v.stride[a]) : v.stride[a];
+    // The byte span along this axis must be representable (and |stride| itself: -INT64_MIN is not).
+    if (v.extent[a] > 1 && (v.stride[a] < -kLimit || v.stride[a] > kLimit))
+      throw InvalidArgument(w + " view's stride " + std::to_string(v.stride[a]) + " on axis " + std::to_string(a) +
+                            " is beyond +-2^59 bytes");
+    const std::int64_t s = v.extent[a] == 1 ? 0 : v.stride[a] < 0 ? -static_cast<std::int64_t>(v.stride[a]) : v.stride[a];
     if (s != 0 && v.extent[a] - 1 > kLimit / s)
       throw InvalidArgument(w + " view's byte offsets overflow 64 bits on axis " + std::to_string(a));
   }

@@ -14,6 +14,7 @@
 
 #include "core/border.hpp"
 #include "core/overlap.hpp"
+#include "core/size.hpp"
 #include "cpu/fir_simd.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/scratch.hpp"
@@ -25,6 +26,11 @@ namespace {
 
 template <class T>
 std::vector<T> allocate(std::size_t count, const char* what) {
+  // Refused before asking: no allocator can give more, and AddressSanitizer's operator new would
+  // abort instead of throwing.
+  if (count > core::kMaxAllocationBytes / sizeof(T))
+    throw OutOfMemory(std::string("the ") + what + " would need " + std::to_string(count) + " x " +
+                      std::to_string(sizeof(T)) + " bytes, more than can be addressed");
   try {
     return std::vector<T>(count);
   } catch (const std::bad_alloc&) {

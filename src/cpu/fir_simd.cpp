@@ -53,7 +53,7 @@ void ConvolveLineT(const T* HWY_RESTRICT padded, T* HWY_RESTRICT out, size_t cou
     T a = w[0] * c[i];
     for (int k = 1; k <= radius; ++k) {
       const size_t o = static_cast<size_t>(k) * step;
-      a += w[k] * (c[i - o] + c[i + o]);
+      a += w[k] * (*(c + i - o) + c[i + o]);  // c + (i - o) would wrap i - o below zero
     }
     out[i] = a;
   }

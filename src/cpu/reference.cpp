@@ -1,6 +1,7 @@
 // Double-precision references (see reference.hpp). Plain loops on purpose: they are the oracle.
 #include "fastblur/reference.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "core/border.hpp"
@@ -56,7 +57,12 @@ void separable_blur(const View& src, const View& dst, const BlurSpec& spec) {
   for (int a = 0; a < 3; ++a) {
     const int r = effective_radius(spec, a);
     if (r == 0) continue;
-    const std::vector<double> w = kernel::gaussian_weights(spec.sigma[static_cast<std::size_t>(a)], r);
+    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
+    const int order = spec.order[static_cast<std::size_t>(a)];
+    // A derivative's kernel is convolved (scipy's rule); correlating with it reversed is the same.
+    std::vector<double> w = order == 0 ? kernel::gaussian_weights(sigma, r)
+                                       : kernel::gaussian_derivative_weights(sigma, order, r);
+    std::reverse(w.begin(), w.end());
     const std::int64_t n = src.extent[static_cast<std::size_t>(a)];
     Image out = im;
     for (std::int64_t z = 0; z < (a == 2 ? 1 : im.D); ++z)
@@ -90,7 +96,12 @@ void naive_blur(const View& src, const View& dst, const BlurSpec& spec) {
   std::vector<double> w[3];
   for (int a = 0; a < 3; ++a) {
     r[a] = effective_radius(spec, a);
-    w[a] = r[a] ? kernel::gaussian_weights(spec.sigma[static_cast<std::size_t>(a)], r[a]) : std::vector<double>{1.0};
+    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
+    const int order = spec.order[static_cast<std::size_t>(a)];
+    w[a] = !r[a] ? std::vector<double>{1.0}
+           : order == 0 ? kernel::gaussian_weights(sigma, r[a])
+                        : kernel::gaussian_derivative_weights(sigma, order, r[a]);
+    std::reverse(w[a].begin(), w[a].end());  // convolution, as in separable_blur
   }
   Image out = im;
   for (std::int64_t z = 0; z < im.D; ++z)

@@ -4,17 +4,13 @@ namespace fastblur::cpu {
 namespace {
 
 struct Slot {
-  std::unique_ptr<std::byte[]> data;
+  core::UniqueBytes data;
   std::size_t size = 0;
 };
 thread_local Slot t_slots[2];
 
-std::unique_ptr<std::byte[]> allocate(std::size_t bytes) {
-  try {
-    return std::unique_ptr<std::byte[]>(new std::byte[bytes]);  // default-initialised: no memset
-  } catch (const std::bad_alloc&) {
-    throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes for an intermediate image");
-  }
+core::UniqueBytes allocate(std::size_t bytes) {
+  return core::allocate_bytes(bytes, "intermediate image");  // uninitialised: no memset
 }
 
 }  // namespace

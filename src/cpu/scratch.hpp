@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "core/size.hpp"
 #include "fastblur/error.hpp"
 
 namespace fastblur::cpu {
@@ -14,7 +15,8 @@ namespace fastblur::cpu {
 class ScratchImage {
  public:
   /// Borrows `bytes` bytes from this thread's slot `slot` (0 or 1), growing it if needed. Sizes
-  /// above kRetainLimit are allocated for this call only, so no thread keeps a huge buffer.
+  /// above kRetainLimit are allocated for this call only, so no thread keeps a huge buffer. Throws
+  /// OutOfMemory when the memory cannot be had (core::allocate_bytes), before anything is written.
   ScratchImage(std::size_t bytes, int slot);
   std::byte* data() const { return data_; }
   template <class T>
@@ -25,7 +27,7 @@ class ScratchImage {
   static constexpr std::size_t kRetainLimit = std::size_t{1} << 30;
 
  private:
-  std::unique_ptr<std::byte[]> owned_;  // only for sizes that are not retained
+  core::UniqueBytes owned_;  // only for sizes that are not retained
   std::byte* data_ = nullptr;
 };
 

@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <optional>
+#include <string>
 
+#include "core/size.hpp"
 #include "fastblur/error.hpp"
 #include "io/atomic_file.hpp"
 
@@ -76,7 +79,7 @@ View Image::channel_view(int first, int count) {
   return v;
 }
 
-Image read_image(const std::filesystem::path& path) {
+Image read_image(const std::filesystem::path& path, std::uint64_t max_pixel_bytes) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw IoError("cannot read '" + path.string() + "': no such file");
   QuietStderr quiet;
@@ -100,12 +103,21 @@ Image read_image(const std::filesystem::path& path) {
     case OIIO::TypeDesc::DOUBLE: im.type = ElementType::f64; break;
     default: im.type = ElementType::f32; break;
   }
-  const std::size_t bytes = static_cast<std::size_t>(im.width) * static_cast<std::size_t>(im.height) *
-                            static_cast<std::size_t>(im.channels) * element_size(im.type);
+  // Width, height and channels are ints from the file's header: their product can pass 2^64.
+  const std::optional<std::uint64_t> bytes =
+      core::checked_product({static_cast<std::uint64_t>(im.width), static_cast<std::uint64_t>(im.height),
+                             static_cast<std::uint64_t>(im.channels), element_size(im.type)});
+  if (!bytes || *bytes > max_pixel_bytes || *bytes > core::kMaxAllocationBytes)
+    throw OutOfMemory("cannot read '" + path.string() + "': its " + std::to_string(im.width) + "x" +
+                      std::to_string(im.height) + "x" + std::to_string(im.channels) + " " +
+                      std::string(to_string(im.type)) + " pixels need " +
+                      (bytes ? std::to_string(*bytes) + " bytes" : std::string("more than 2^64 bytes")) +
+                      (bytes && *bytes <= core::kMaxAllocationBytes ? ", more than the limit of " + std::to_string(max_pixel_bytes)
+                                                                    : std::string(", more than can be addressed")));
   try {
-    im.pixels.resize(bytes);
+    im.pixels.resize(static_cast<std::size_t>(*bytes));
   } catch (const std::bad_alloc&) {
-    throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes for '" + path.string() + "'");
+    throw OutOfMemory("cannot allocate " + std::to_string(*bytes) + " bytes for '" + path.string() + "'");
   }
   const bool ok = in->read_image(0, 0, 0, im.channels, oiio_type(im.type), im.pixels.data());
   const std::string err = in->has_error() ? in->geterror() : "";

@@ -22,9 +22,16 @@ struct Image {
   View channel_view(int first, int count);
 };
 
+/// No limit on the pixel memory read_image may allocate (beyond what can be addressed).
+inline constexpr std::uint64_t kNoPixelLimit = ~std::uint64_t{0};
+
 /// Reads the first subimage at full resolution, keeping 8-bit, 16-bit, half and float data in
-/// their own types (other integer depths are converted to float). Throws IoError.
-Image read_image(const std::filesystem::path& path);
+/// their own types (other integer depths are converted to float). Any layout OpenImageIO reads
+/// (scanline or tiled, contiguous or planar, per-channel formats) arrives interleaved and packed.
+/// Throws IoError (missing, unreadable, corrupt, unsupported), or OutOfMemory when the pixels need
+/// more than `max_pixel_bytes`, more than can be represented, or more than can be allocated; the size
+/// is checked from the header before any pixel memory is allocated.
+Image read_image(const std::filesystem::path& path, std::uint64_t max_pixel_bytes = kNoPixelLimit);
 
 /// Writes the image to `path` atomically; the format comes from the extension. The file stores
 /// `file_type` (default: the image's own type); float data written as an integer type is taken as

@@ -1,7 +1,9 @@
 #include "io/npy.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
@@ -102,7 +104,7 @@ View NpyArray::view() {
   return View::packed(data.data(), type, ext[0], ext[1], ext[2], 1);
 }
 
-NpyArray parse_npy(std::span<const std::byte> file) {
+NpyHeader parse_npy_header(std::span<const std::byte> file) {
   static const char kMagic[] = "\x93NUMPY";
   if (file.size() < 10 || std::memcmp(file.data(), kMagic, 6) != 0) fail("missing the \\x93NUMPY magic");
   const auto u8 = [&](std::size_t k) { return static_cast<std::uint32_t>(file[k]); };
@@ -118,16 +120,18 @@ NpyArray parse_npy(std::span<const std::byte> file) {
   } else {
     throw IoError("unsupported .npy format version " + std::to_string(major) + "." + std::to_string(u8(7)));
   }
+  if (header_len > kMaxNpyHeaderBytes)
+    fail("the header claims " + std::to_string(header_len) + " bytes, more than any real .npy header");
   if (header_len > file.size() - offset) fail("the header runs past the end of the file");
   HeaderParser p{std::string_view(reinterpret_cast<const char*>(file.data()) + offset, header_len)};
-  NpyArray a;
+  NpyHeader h;
   bool have_descr = false, have_order = false, have_shape = false;
   p.expect('{');
   while (!p.eat('}')) {
     const std::string key = p.string();
     p.expect(':');
     if (key == "descr") {
-      a.type = type_of(p.string());
+      h.type = type_of(p.string());
       have_descr = true;
     } else if (key == "fortran_order") {
       const std::string w = p.word();
@@ -137,7 +141,10 @@ NpyArray parse_npy(std::span<const std::byte> file) {
     } else if (key == "shape") {
       p.expect('(');
       while (!p.eat(')')) {
-        a.shape.push_back(p.integer());
+        // More than 3 dimensions is refused below; stop collecting long before a hostile header
+        // of a million dimensions could cost memory.
+        if (h.shape.size() > 32) fail("the shape has more than 32 dimensions");
+        h.shape.push_back(p.integer());
         if (!p.eat(',')) {
           p.expect(')');
           break;
@@ -153,36 +160,101 @@ NpyArray parse_npy(std::span<const std::byte> file) {
     }
   }
   if (!have_descr || !have_order || !have_shape) fail("the header lacks descr, fortran_order or shape");
-  if (a.shape.empty() || a.shape.size() > 3)
-    throw IoError("unsupported .npy array with " + std::to_string(a.shape.size()) +
+  if (h.shape.empty() || h.shape.size() > 3)
+    throw IoError("unsupported .npy array with " + std::to_string(h.shape.size()) +
                   " dimensions: expected 1, 2 or 3");
   std::int64_t count = 1;
-  for (auto d : a.shape) {
+  for (auto d : h.shape) {
     if (d == 0) throw IoError(".npy array is empty (a dimension is 0)");
     if (d > kMaxElements / count) throw IoError(".npy array is too large (more than 2^40 elements)");
     count *= d;
   }
-  const std::size_t bytes = static_cast<std::size_t>(count) * element_size(a.type);
-  const std::size_t data_at = offset + header_len;
-  if (file.size() - data_at < bytes)
-    throw IoError("truncated .npy file: the header promises " + std::to_string(bytes) + " bytes of data, the file has " +
-                  std::to_string(file.size() - data_at));
-  a.data.assign(file.begin() + static_cast<std::ptrdiff_t>(data_at),
-                file.begin() + static_cast<std::ptrdiff_t>(data_at + bytes));
+  h.data_offset = offset + header_len;
+  h.data_bytes = static_cast<std::uint64_t>(count) * element_size(h.type);  // <= 2^43
+  return h;
+}
+
+namespace {
+
+[[noreturn]] void fail_truncated(std::uint64_t promised, std::uint64_t present) {
+  throw IoError("truncated .npy file: the header promises " + std::to_string(promised) +
+                " bytes of data, the file has " + std::to_string(present));
+}
+
+std::vector<std::byte> allocate_data(std::uint64_t bytes) {
+  try {
+    return std::vector<std::byte>(static_cast<std::size_t>(bytes));
+  } catch (const std::bad_alloc&) {
+    throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes for the .npy array");
+  }
+}
+
+}  // namespace
+
+NpyArray parse_npy(std::span<const std::byte> file) {
+  const NpyHeader h = parse_npy_header(file);
+  const std::uint64_t present = file.size() - h.data_offset;
+  if (present < h.data_bytes) fail_truncated(h.data_bytes, present);
+  NpyArray a;
+  a.type = h.type;
+  a.shape = h.shape;
+  const auto* data = file.data() + h.data_offset;
+  a.data.assign(data, data + static_cast<std::size_t>(h.data_bytes));
   return a;
 }
 
 NpyArray read_npy(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("cannot open '" + path.string() + "' for reading");
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::size_t>(in.tellg());
-  in.seekg(0);
-  std::vector<std::byte> bytes(size);
-  if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size)))
-    throw IoError("cannot read '" + path.string() + "'");
+  // Reads up to `n` more bytes onto `bytes`; returns how many came.
+  const auto read_more = [&](std::vector<std::byte>& bytes, std::size_t n) {
+    const std::size_t old = bytes.size();
+    bytes.resize(old + n);
+    in.read(reinterpret_cast<char*>(bytes.data() + old), static_cast<std::streamsize>(n));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    bytes.resize(old + got);
+    if (in.bad()) throw IoError("cannot read '" + path.string() + "'");
+    return got;
+  };
   try {
-    return parse_npy(bytes);
+    // Magic, version and header length first, then exactly the header: nothing of the data is
+    // read or allocated before the header has been checked.
+    std::vector<std::byte> head;
+    read_more(head, 12);
+    std::size_t header_end = head.size();
+    if (head.size() >= 10) {
+      const auto u8 = [&](std::size_t k) { return static_cast<std::size_t>(head[k]); };
+      if (u8(6) == 1) header_end = 10 + (u8(8) | (u8(9) << 8));
+      else if ((u8(6) == 2 || u8(6) == 3) && head.size() >= 12)
+        header_end = 12 + (u8(8) | (u8(9) << 8) | (u8(10) << 16) | (u8(11) << 24));
+    }
+    if (header_end > head.size())
+      read_more(head, std::min(header_end, kMaxNpyHeaderBytes + 13) - head.size());
+    const NpyHeader h = parse_npy_header(head);
+    // Bytes of the data already read with the header (a v1 header is followed by data at 10+len,
+    // and 12 bytes were read first).
+    const std::size_t early = head.size() - std::min(head.size(), h.data_offset);
+    // A regular file tells its size: refuse a truncated one before allocating its data.
+    std::error_code ec;
+    const auto file_size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec)
+                                                                      : static_cast<std::uintmax_t>(-1);
+    if (!ec && file_size != static_cast<std::uintmax_t>(-1) && file_size - h.data_offset < h.data_bytes)
+      fail_truncated(h.data_bytes, file_size - h.data_offset);
+    NpyArray a;
+    a.type = h.type;
+    a.shape = h.shape;
+    a.data = allocate_data(h.data_bytes);
+    const std::size_t from_head = std::min<std::size_t>(early, a.data.size());
+    std::memcpy(a.data.data(), head.data() + h.data_offset, from_head);
+    std::size_t have = from_head;
+    while (have < a.data.size()) {
+      in.read(reinterpret_cast<char*>(a.data.data() + have), static_cast<std::streamsize>(a.data.size() - have));
+      const auto got = static_cast<std::size_t>(in.gcount());
+      if (in.bad()) throw IoError("cannot read '" + path.string() + "'");
+      if (got == 0) fail_truncated(h.data_bytes, have);
+      have += got;
+    }
+    return a;
   } catch (const IoError& e) {
     throw IoError(path.string() + ": " + e.what());
   }

@@ -20,9 +20,25 @@ struct NpyArray {
   View view();
 };
 
+/// What a .npy header says: the element type, the shape and where the data starts.
+struct NpyHeader {
+  ElementType type = ElementType::f32;
+  std::vector<std::int64_t> shape;
+  std::size_t data_offset = 0;  ///< bytes before the data (magic, version, length, header text)
+  std::uint64_t data_bytes = 0; ///< element count * element size (at most 2^40 elements, so no overflow)
+};
+/// The longest header text accepted; numpy writes fewer than 200 bytes (and itself refuses more than
+/// 10000 by default), so anything longer is corrupt, not an array.
+inline constexpr std::size_t kMaxNpyHeaderBytes = std::size_t{1} << 20;
+
+/// Parses the header at the start of `prefix` (a whole file, or at least its first
+/// data_offset bytes); throws IoError naming what is wrong with it. Needs no data bytes.
+NpyHeader parse_npy_header(std::span<const std::byte> prefix);
 /// Parses a whole .npy file held in memory; throws IoError naming what is wrong with it.
 NpyArray parse_npy(std::span<const std::byte> file);
-/// Reads a .npy file; throws IoError.
+/// Reads a .npy file: the header first, then, once the file is known to hold all the data the header
+/// promises, the data straight into the array (one copy in memory). Works on pipes too. Throws
+/// IoError (unreadable, malformed, truncated) or OutOfMemory (the data cannot be allocated).
 NpyArray read_npy(const std::filesystem::path& path);
 /// The bytes of a version 1.0 .npy file holding the array.
 std::vector<std::byte> encode_npy(const NpyArray& array);

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -61,9 +62,15 @@ std::vector<double> kawase_kernel(const std::vector<double>& offsets) {
   std::vector<double> k{1.0};
   for (double d : offsets) {
     const std::vector<double> p = kawase_pass_weights(d);
+    // A pass has at most four non-zero taps among its 2a+3: convolving with those alone makes a
+    // schedule of n passes cost O(n^3) instead of O(n^4) (sigma 1e4: 670 passes, minutes before),
+    // with the same sums in the same order.
+    std::vector<std::pair<std::size_t, double>> taps;
+    for (std::size_t j = 0; j < p.size(); ++j)
+      if (p[j] != 0.0) taps.emplace_back(j, p[j]);
     std::vector<double> out(k.size() + p.size() - 1, 0.0);
     for (std::size_t i = 0; i < k.size(); ++i)
-      for (std::size_t j = 0; j < p.size(); ++j) out[i + j] += k[i] * p[j];
+      for (const auto& [j, w] : taps) out[i + j] += k[i] * w;
     k = std::move(out);
   }
   return k;

@@ -1,0 +1,125 @@
+// The .npy reader on files it did not write: every dtype and version round trip, pipes, truncated
+// transfers refused before the data is allocated, hostile headers, and agreement between the
+// in-memory parser and the streaming reader.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "io/npy.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+namespace fs = std::filesystem;
+
+class Npy : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fastblur-npy-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(dir_ / name, std::ios::binary) << bytes;
+    return dir_ / name;
+  }
+  fs::path dir_;
+};
+
+std::string header(int major, const std::string& dict) {
+  std::string h = dict;
+  const std::size_t prefix = major == 1 ? 10 : 12;
+  h.append((64 - (prefix + h.size() + 1) % 64) % 64, ' ');
+  h += '\n';
+  std::string f = "\x93NUMPY";
+  f += static_cast<char>(major);
+  f += '\0';
+  for (std::size_t i = 0; i < prefix - 8; ++i) f += static_cast<char>((h.size() >> (8 * i)) & 0xFF);
+  return f + h;
+}
+
+TEST_F(Npy, EveryDtypeAndVersionReadsBackFromMemoryFilesAndPipes) {
+  auto rng = test::rng_for_test();
+  for (ElementType t : test::all_types())
+    for (int major : {1, 2, 3}) {
+      io::NpyArray a;
+      a.type = t;
+      a.shape = {3, 5, 2};
+      a.data.resize(30 * element_size(t));
+      for (auto& b : a.data) b = static_cast<std::byte>(rng());
+      // encode_npy writes version 1; rewrite the header for versions 2 and 3.
+      std::vector<std::byte> v1 = io::encode_npy(a);
+      const io::NpyHeader h = io::parse_npy_header(v1);
+      const std::string dict(reinterpret_cast<const char*>(v1.data()) + 10, h.data_offset - 10);
+      const std::string file = header(major, dict.substr(0, dict.find('}') + 1)) +
+                               std::string(reinterpret_cast<const char*>(a.data.data()), a.data.size());
+      const io::NpyArray from_memory = io::parse_npy(std::as_bytes(std::span(file.data(), file.size())));
+      const io::NpyArray from_file = io::read_npy(write("a.npy", file));
+      for (const io::NpyArray* got : {&from_memory, &from_file}) {
+        EXPECT_EQ(got->type, t);
+        EXPECT_EQ(got->shape, a.shape);
+        EXPECT_EQ(got->data, a.data);
+      }
+      // A pipe has no size to check up front; the reader streams it.
+      const fs::path fifo = dir_ / "pipe.npy";
+      fs::remove(fifo);
+      ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+      std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << file; });
+      const io::NpyArray from_pipe = io::read_npy(fifo);
+      writer.join();
+      EXPECT_EQ(from_pipe.data, a.data);
+    }
+}
+
+TEST_F(Npy, TruncatedTransfersAreRefusedBeforeTheirDataIsAllocated) {
+  // A header promising 2^40 float64 (8 TiB) over 100 bytes: an IoError naming the truncation, not
+  // an attempt to allocate 8 TiB.
+  const std::string file = header(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1048576, 1048576), }") +
+                           std::string(100, '\0');
+  try {
+    io::read_npy(write("huge.npy", file));
+    FAIL() << "a truncated file was read";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("truncated"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("8796093022208 bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(io::parse_npy(std::as_bytes(std::span(file.data(), file.size()))), IoError);
+  // Cut anywhere: header, data, one byte short.
+  io::NpyArray a;
+  a.type = ElementType::f32;
+  a.shape = {4, 4};
+  a.data.resize(64);
+  const std::vector<std::byte> whole = io::encode_npy(a);
+  for (std::size_t cut : {std::size_t{0}, std::size_t{5}, std::size_t{9}, std::size_t{40}, whole.size() - 64,
+                          whole.size() - 1}) {
+    const std::string part(reinterpret_cast<const char*>(whole.data()), cut);
+    EXPECT_THROW(io::read_npy(write("cut.npy", part)), IoError) << cut;
+    EXPECT_THROW(io::parse_npy(std::as_bytes(std::span(part.data(), part.size()))), IoError) << cut;
+  }
+}
+
+TEST_F(Npy, HostileHeadersAreRefusedCheaply) {
+  // A version 2 header claiming 2 GiB of text, a million dimensions, a dimension of 2^63.
+  const std::string long_claim("\x93NUMPY\x02\x00\xff\xff\xff\x7f{'descr': '<f4'", 28);
+  EXPECT_THROW(io::read_npy(write("claim.npy", long_claim)), IoError);
+  std::string dims = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
+  for (int i = 0; i < 20000; ++i) dims += "1, ";
+  dims += "), }";
+  EXPECT_THROW(io::read_npy(write("dims.npy", header(2, dims))), IoError);
+  EXPECT_THROW(io::read_npy(write("big.npy", header(1, "{'descr': '<f4', 'fortran_order': False, 'shape': "
+                                                       "(9223372036854775807,), }"))),
+               IoError);
+  EXPECT_THROW(io::read_npy(dir_ / "missing.npy"), IoError);
+  EXPECT_THROW(io::read_npy(dir_), IoError);  // a directory
+}
+
+}  // namespace
+}  // namespace fastblur
