@@ -15,6 +15,12 @@
 ///    source read-only (tests/concurrency_test.cpp, run under ThreadSanitizer).
 ///  - errors are thrown as fastblur::Error subclasses (error.hpp); dst is unspecified after an
 ///    error only if the error came after writing began, which happens only for OutOfMemory.
+///  - NaN and Inf in the data propagate as in the float64 reference: with fir, an output is NaN
+///    (or +-Inf) exactly where reference::separable_blur's is; the approximations spread them at
+///    least as far (running sums, recursions and FFTs carry them along whole lines; Inf - Inf there
+///    is NaN). Integer outputs take NaN and -Inf as 0 and +Inf as the maximum. Float paths (every
+///    type but f64) read f32 denormals (|x| < 2^-126) as zero, which keeps them fast and changes
+///    no result by more than 2^-126; f64 data keeps them.
 #include <array>
 #include <optional>
 #include <string_view>

@@ -21,7 +21,8 @@ void convolve_rows(const float* const* rows, float* out, std::size_t count, cons
 void convolve_rows(const double* const* rows, double* out, std::size_t count, const double* w,
                    int radius);
 
-/// Converts `count` packed elements of `type` to float.
+/// Converts `count` packed elements of `type` to float. f32 denormals become zeros of their sign
+/// (they would slow every float path that touches them; the change is below 2^-126).
 void load_as_float(ElementType type, const void* src, float* dst, std::size_t count);
 /// Converts floats to `type`: integers rounded to nearest (ties to even) and saturated.
 void store_from_float(ElementType type, const float* src, void* dst, std::size_t count);

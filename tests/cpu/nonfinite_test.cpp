@@ -110,7 +110,7 @@ TEST(NonFinite, EveryAlgorithmKeepsNonFiniteInputsAndFiniteChannelsFinite) {
 // Best of several runs: the least disturbed by other processes.
 double best_seconds(const View& src, const View& dst, const BlurSpec& spec) {
   double best = 1e30;
-  for (int run = 0; run < 7; ++run) {
+  for (int run = 0; run < 5; ++run) {
     const auto t0 = std::chrono::steady_clock::now();
     blur(src, dst, spec);
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -121,7 +121,7 @@ double best_seconds(const View& src, const View& dst, const BlurSpec& spec) {
 TEST(NonFinite, DenormalInputsDoNotSlowTheFloatPathsMoreThanTwice) {
   auto rng = test::rng_for_test();
   std::uniform_real_distribution<double> u(0.5, 1.0);
-  const std::int64_t W = 512, H = 256;
+  const std::int64_t W = 256, H = 160;
   test::Buffer normal = test::make_buffer(ElementType::f32, W, H, 1, 4);
   test::Buffer denormal = test::make_buffer(ElementType::f32, W, H, 1, 4);
   test::Buffer out = test::make_buffer(ElementType::f32, W, H, 1, 4);

@@ -48,10 +48,11 @@ seeds=$bin/seeds
 
 # Per harness: the largest input worth trying, and libFuzzer's per-input time limit in seconds.
 declare -A max_len=([npy]=4096 [image]=65536 [blur]=4096 [cli]=512)
-# Full unwinding at malloc: leaks inside OpenImageIO must show its frames to match lsan.supp.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_stack_use_after_return=1:fast_unwind_on_malloc=0}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$here/../sanitizers/lsan.supp:print_suppressions=0}
+# Added to whatever the caller set (ctest's asan preset sets its own): full unwinding at malloc, so
+# that leaks inside OpenImageIO show its frames and match lsan.supp; null from impossible mallocs.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:detect_stack_use_after_return=1:fast_unwind_on_malloc=0"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$here/../sanitizers/lsan.supp:print_suppressions=0"
 
 status=0
 for h in "${harnesses[@]}"; do

@@ -1,0 +1,144 @@
+// The glue between OpenImageIO and fastblur's views: every layout a reader can hand over (scanline,
+// tiled, planar, per-channel formats, 1-6 channels, 8/12/16-bit, half, float, other integer depths)
+// arrives as packed interleaved pixels of the right type and values; sizes from headers are checked
+// before allocating; headers known to crash OpenImageIO 2.4's readers are refused first.
+#include <OpenImageIO/imageio.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "fastblur/error.hpp"
+#include "io/image_file.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+namespace fs = std::filesystem;
+
+class ImageFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("fastblur-image-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+struct Layout {
+  const char* ext;
+  OIIO::TypeDesc file_type;
+  int channels;
+  int tile = 0;
+  bool planar = false;
+  int bits = 0;
+  std::vector<OIIO::TypeDesc> channel_formats{};
+  ElementType expected;
+};
+
+// Values on a grid every format below holds exactly: multiples of 1/15 (4-bit levels).
+float value(int x, int y, int c) { return static_cast<float>((x * 3 + y * 5 + c * 7) % 16) / 15.0f; }
+
+TEST_F(ImageFile, EveryLayoutArrivesPackedAndInterleaved) {
+  using TD = OIIO::TypeDesc;
+  const Layout layouts[] = {
+      {"png", TD::UINT8, 1, 0, false, 0, {}, ElementType::u8},
+      {"png", TD::UINT16, 4, 0, false, 0, {}, ElementType::u16},
+      {"tif", TD::UINT8, 3, 16, false, 0, {}, ElementType::u8},          // tiled
+      {"tif", TD::UINT16, 3, 0, true, 0, {}, ElementType::u16},          // planar
+      {"tif", TD::FLOAT, 5, 16, true, 0, {}, ElementType::f32},          // tiled and planar, 5 channels
+      {"tif", TD::UINT16, 2, 0, false, 12, {}, ElementType::u16},        // 12 bits per sample
+      {"tif", TD::UINT8, 1, 0, false, 4, {}, ElementType::u8},           // 4 bits per sample
+      {"tif", TD::UINT32, 1, 0, false, 0, {}, ElementType::f32},         // other integers: float
+      {"tif", TD::DOUBLE, 2, 0, false, 0, {}, ElementType::f64},
+      {"exr", TD::HALF, 6, 0, false, 0, {}, ElementType::f16},
+      {"exr", TD::HALF, 4, 16, false, 0, {}, ElementType::f16},          // tiled
+      // Mixed per-channel formats arrive in the widest, so nothing is lost.
+      {"exr", TD::HALF, 3, 0, false, 0, {TD::HALF, TD::FLOAT, TD::HALF}, ElementType::f32},
+  };
+  const int w = 37, h = 21;  // not multiples of the tile size
+  for (const Layout& l : layouts) {
+    const fs::path file = dir_ / (std::string("img.") + l.ext);
+    OIIO::ImageSpec spec(w, h, l.channels, l.file_type);
+    if (!l.channel_formats.empty()) spec.channelformats = l.channel_formats;
+    if (l.tile) spec.tile_width = spec.tile_height = l.tile;
+    if (l.planar) spec.attribute("planarconfig", "separate");
+    if (l.bits) spec.attribute("oiio:BitsPerSample", l.bits);
+    spec.attribute("oiio:UnassociatedAlpha", 1);  // PNG would divide colour by alpha on writing
+    std::vector<float> pixels(static_cast<std::size_t>(w * h * l.channels));
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        for (int c = 0; c < l.channels; ++c) pixels[static_cast<std::size_t>((y * w + x) * l.channels + c)] = value(x, y, c);
+    auto out = OIIO::ImageOutput::create(file.string());
+    ASSERT_TRUE(out && out->open(file.string(), spec)) << l.ext << ": " << OIIO::geterror();
+    ASSERT_TRUE(out->write_image(TD::FLOAT, pixels.data()) && out->close()) << l.ext;
+    out.reset();
+
+    const io::Image im = io::read_image(file);
+    const std::string what = std::string(l.ext) + " " + l.file_type.c_str() + " x" + std::to_string(l.channels) +
+                             (l.tile ? " tiled" : "") + (l.planar ? " planar" : "") +
+                             (l.bits ? " " + std::to_string(l.bits) + "-bit" : "");
+    ASSERT_EQ(im.width, w) << what;
+    ASSERT_EQ(im.height, h) << what;
+    ASSERT_EQ(im.channels, l.channels) << what;
+    EXPECT_EQ(im.type, l.expected) << what;
+    ASSERT_EQ(im.pixels.size(), static_cast<std::size_t>(w * h * l.channels) * element_size(im.type)) << what;
+    const double scale = test::type_scale(im.type);
+    for (int first = 0; first < l.channels; first += 4) {
+      io::Image copy = im;
+      const View v = copy.channel_view(first, std::min(4, l.channels - first));
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+          for (int c = 0; c < v.channels; ++c)
+            ASSERT_NEAR(test::get(v, x, y, 0, c) / scale, value(x, y, first + c), 1e-3)
+                << what << " at " << x << "," << y << "," << first + c;
+    }
+  }
+}
+
+TEST_F(ImageFile, SizesFromTheHeaderAreCheckedBeforeAllocating) {
+  io::Image im;
+  im.width = 64;
+  im.height = 32;
+  im.channels = 3;
+  im.type = ElementType::u16;
+  im.pixels.resize(64 * 32 * 3 * 2);
+  io::write_image(dir_ / "a.png", im);
+  try {
+    io::read_image(dir_ / "a.png", 64 * 32 * 3 * 2 - 1);
+    FAIL() << "read beyond the limit";
+  } catch (const OutOfMemory& e) {
+    EXPECT_NE(std::string(e.what()).find("12288 bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(io::read_image(dir_ / "a.png", 64 * 32 * 3 * 2).pixels.size(), 12288u);
+}
+
+TEST_F(ImageFile, ADpxHeaderThatCrashesOpenImageIOIsRefused) {
+  // fuzz_image: a DPX header promising 0xFFFF0000 bytes of user data made OpenImageIO 2.4.7
+  // allocate 4 GiB and abort (tests/fuzz/regressions/image/dpx-user-data-4gib-abort).
+  for (bool little : {true, false}) {
+    std::string file(2048, '\0');
+    std::memcpy(file.data(), little ? "XPDS" : "SDPX", 4);
+    const unsigned char size_le[4] = {0x00, 0x00, 0xff, 0xff}, size_be[4] = {0xff, 0xff, 0x00, 0x00};
+    std::memcpy(file.data() + 32, little ? size_le : size_be, 4);
+    std::ofstream(dir_ / "bad.dpx", std::ios::binary) << file;
+    try {
+      io::read_image(dir_ / "bad.dpx");
+      FAIL() << "read a corrupt DPX file";
+    } catch (const IoError& e) {
+      EXPECT_NE(std::string(e.what()).find("corrupt DPX header"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fastblur
