@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <tuple>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -107,16 +108,32 @@ TEST(NonFinite, EveryAlgorithmKeepsNonFiniteInputsAndFiniteChannelsFinite) {
       }
 }
 
-// Best of several runs: the least disturbed by other processes.
-double best_seconds(const View& src, const View& dst, const BlurSpec& spec) {
-  double best = 1e30;
-  for (int run = 0; run < 5; ++run) {
-    const auto t0 = std::chrono::steady_clock::now();
-    blur(src, dst, spec);
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  return best;
+// Best of several runs of each, interleaved so that a burst of load from other processes (this
+// machine is shared; tests run two at a time) hits both alike.
+std::pair<double, double> best_seconds(const View& a, const View& b, const View& dst, const BlurSpec& spec) {
+  double best_a = 1e30, best_b = 1e30;
+  for (int run = 0; run < 7; ++run)
+    for (int which = 0; which < 2; ++which) {
+      const auto t0 = std::chrono::steady_clock::now();
+      blur(which ? b : a, dst, spec);
+      const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      (which ? best_b : best_a) = std::min(which ? best_b : best_a, t);
+    }
+  return {best_a, best_b};
 }
+
+// Sanitizers instrument every memory access, which swamps what the test times.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kTimingMeaningful = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kTimingMeaningful = false;
+#else
+constexpr bool kTimingMeaningful = true;
+#endif
+#else
+constexpr bool kTimingMeaningful = true;
+#endif
 
 TEST(NonFinite, DenormalInputsDoNotSlowTheFloatPathsMoreThanTwice) {
   auto rng = test::rng_for_test();
@@ -144,11 +161,16 @@ TEST(NonFinite, DenormalInputsDoNotSlowTheFloatPathsMoreThanTwice) {
     } catch (const Unsupported&) {
       continue;
     }
-    const double t_normal = best_seconds(normal.view, out.view, spec);
-    const double t_denormal = best_seconds(denormal.view, out.view, spec);
-    std::printf("[ timing   ] %-16s normal %.2f ms, denormal %.2f ms (x%.2f)\n", std::string(info.name).c_str(),
-                t_normal * 1e3, t_denormal * 1e3, t_denormal / t_normal);
-    EXPECT_LE(t_denormal, 2.0 * t_normal + 1e-3) << info.name;
+    // A slowdown that is real shows in every measurement; one from load comes and goes, so a ratio
+    // over 2 is measured again (up to three times) before it counts.
+    double t_normal = 0, t_denormal = 0;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      std::tie(t_normal, t_denormal) = best_seconds(normal.view, denormal.view, out.view, spec);
+      std::printf("[ timing   ] %-16s normal %.2f ms, denormal %.2f ms (x%.2f)\n", std::string(info.name).c_str(),
+                  t_normal * 1e3, t_denormal * 1e3, t_denormal / t_normal);
+      if (t_denormal <= 2.0 * t_normal + 1e-3) break;
+    }
+    if (kTimingMeaningful) EXPECT_LE(t_denormal, 2.0 * t_normal + 1e-3) << info.name;
     // Flushing changes results only below float's smallest normal value.
     for (std::int64_t x = 0; x < W; x += 37)
       EXPECT_LT(std::abs(test::get(out.view, x, H / 2, 0, 0)), std::numeric_limits<float>::min()) << info.name;
