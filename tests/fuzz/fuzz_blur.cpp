@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "blur_case.hpp"
+#include "fastblur/kernel_dual_kawase.hpp"
 #include "core/element.hpp"
 #include "fastblur/fastblur.hpp"
 #include "fastblur/reference.hpp"
@@ -257,6 +258,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   spec.threads = in.u8() % 3;
   const auto pixels = in.rest();
 
+  // Triage: FASTBLUR_FUZZ_VERBOSE=1 ./fuzz_blur INPUT prints the case an input decodes to.
+  if (std::getenv("FASTBLUR_FUZZ_VERBOSE"))
+    std::fprintf(stderr, "case: %s %dch %lldx%lldx%lld -> %s, sigma %g %g %g, border %d %d %d, algorithm %s, "
+                 "tolerance %g, dual-kawase levels %d offset %g, threads %d\n",
+                 std::string(fb::to_string(src_type)).c_str(), channels, static_cast<long long>(ext[0]),
+                 static_cast<long long>(ext[1]), static_cast<long long>(ext[2]), std::string(fb::to_string(dst_type)).c_str(),
+                 spec.sigma[0], spec.sigma[1], spec.sigma[2], static_cast<int>(spec.border[0]), static_cast<int>(spec.border[1]),
+                 static_cast<int>(spec.border[2]), std::string(fb::to_string(spec.algorithm)).c_str(), spec.tolerance,
+                 spec.dual_kawase_levels, spec.dual_kawase_offset, spec.threads);
+
   // Huge but valid kernels cost what they cost (fir at sigma 1e6 sums 8 million taps per pixel;
   // mip-poisson pads by several sigma; kawase pads each line by the sum of its offsets and runs
   // every pass over it): past sigma 500, radius 2000, a Kawase offset of 2000 or 256 Kawase passes
@@ -268,6 +279,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto& r = spec.radius[static_cast<std::size_t>(a)];
     huge |= (std::isfinite(sigma) && sigma > 500.0) || (r && *r > 2000);
   }
+  // dual-kawase with both its levels and its offset given ignores sigma: its own sigma decides.
+  if (spec.algorithm == fb::Algorithm::dual_kawase && spec.dual_kawase_levels >= 1 &&
+      spec.dual_kawase_levels <= fb::kernel::kDualKawaseMaxLevels && spec.dual_kawase_offset > 0.0 &&
+      spec.dual_kawase_offset <= fb::kernel::kDualKawaseMaxOffset)
+    huge |= fb::kernel::dual_kawase_variance(spec.dual_kawase_levels, spec.dual_kawase_offset) > 500.0 * 500.0;
   if (huge || !(spec.truncate <= 64.0)) {
     for (int a = 0; a < 3; ++a) {
       try {
