@@ -107,6 +107,13 @@ std::optional<std::vector<std::byte>> separate_result(const fb::View& src, fb::E
   return out;
 }
 
+// Every digit: denormals and last-bit differences must show.
+std::string exact_text(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
 void compare_exact(const fb::View& got, const std::vector<std::byte>& want_bytes, const char* what) {
   const fb::View want = fb::View::packed(const_cast<std::byte*>(want_bytes.data()), got.type, got.width(), got.height(),
                                          got.depth(), got.channels);
@@ -117,7 +124,7 @@ void compare_exact(const fb::View& got, const std::vector<std::byte>& want_bytes
           if (!same_value(element(got, x, y, z, c), element(want, x, y, z, c)))
             fail(what, "differs from the same blur between separate buffers at " + std::to_string(x) + "," +
                            std::to_string(y) + "," + std::to_string(z) + "," + std::to_string(c) + ": " +
-                           std::to_string(element(got, x, y, z, c)) + " vs " + std::to_string(element(want, x, y, z, c)));
+                           exact_text(element(got, x, y, z, c)) + " vs " + exact_text(element(want, x, y, z, c)));
 }
 
 struct DataRange {
