@@ -18,6 +18,7 @@
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/kernel_dual_kawase.hpp"
 #include "fastblur/kernel_iir.hpp"
 #include "fastblur/kernel_sliding_dct.hpp"
 
@@ -466,7 +467,17 @@ Plan make_plan_uncached(const BlurSpec& spec, const View& src, Backend backend) 
         std::min(spec.sigma[0], spec.sigma[1]) >= kernel::kDualKawaseMinSigma) {
       BlurSpec dual = spec;
       dual.algorithm = Algorithm::dual_kawase;
-      candidates.push_back(dual);
+      // With its levels and offset both given, the chain has its own sigma and ignores the
+      // requested one: a candidate only where the two are within a factor of 2 (otherwise it cannot
+      // be within tolerance, and measuring a chain of many levels would take gigabytes).
+      bool own_sigma_fits = true;
+      if (spec.dual_kawase_levels >= 1 && spec.dual_kawase_levels <= kernel::kDualKawaseMaxLevels &&
+          spec.dual_kawase_offset > 0.0 && spec.dual_kawase_offset <= kernel::kDualKawaseMaxOffset) {
+        const double own = std::sqrt(kernel::dual_kawase_variance(spec.dual_kawase_levels, spec.dual_kawase_offset));
+        for (int a = 0; a < 2; ++a)
+          own_sigma_fits = own_sigma_fits && std::abs(std::log(own / spec.sigma[static_cast<std::size_t>(a)])) <= std::log(2.0);
+      }
+      if (own_sigma_fits) candidates.push_back(dual);
     }
     // mip-poisson: planar too, any sigma > 0.
     if (src.depth() == 1 && axis_active(spec, src, 0) && axis_active(spec, src, 1) && spec.sigma[2] == 0.0) {
