@@ -25,27 +25,36 @@
 namespace fastblur {
 namespace {
 
-// Cost model per pixel, channel and axis, in units of one fir tap pair (a SIMD fused multiply-add),
-// fitted to 1920x1080 RGBA float timings (fastblur demo -a ALG): fir = 14 + (r + 1) units; the
-// O(1) algorithms run on the line driver (strided gather and scatter per line, scalar double),
-// whose fixed cost is about 50 units, plus about 3 per box pass and 2.5 per Kawase pass.
-constexpr double kFirFixed = 14.0;
+// Cost model per pixel, channel and axis, in units of one fir tap pair (about 0.034 ns with 2
+// threads on the Zen 5 VM of bench/RESULTS.md), fitted to the per-algorithm rows of
+// bench/cpu_bench.cpp (algo/*/1920x1080/s5, s20, s50; the fit and its residuals are in RESULTS.md).
+// fir: 5 + (r + 1) units (passes fused through a ring of rows up to radius 32).
+constexpr double kFirFixed = 5.0;
 constexpr double kFirPerTapPair = 1.0;
-constexpr double kLineDriver = 50.0;
-constexpr double kBoxPerPass = 3.0;
-constexpr double kKawasePerPass = 2.5;
+// Deriche on float data runs in SIMD across lines (lane driver): a transfer in and out of the lane
+// buffer, then the four complex recursions per padded sample.
+constexpr double kLaneDriver = 15.8;
+constexpr double kDericheLanesPerSample = 5.5;
+// The scalar line driver (one line at a time in double: strided gather, border extension,
+// scatter) runs box, kawase, downsample, sliding-dct, fft, Young-van Vliet and Deriche on f64.
+constexpr double kLineDriver = 100.0;
+constexpr double kBoxPerPass = 2.7;
+constexpr double kKawasePerPass = 2.75;
 // sliding-dct: per cosine term one recurrence step and one output multiply-add per sample.
-constexpr double kSlidingDctPerTerm = 2.0;
-// dual-kawase (planar, counted half on x and half on y): a pass of a few row combinations and
-// fetches per pixel, each level a quarter of the one above, on a padded copy of the image.
-constexpr double kDualKawasePerAxis = 6.0;
-// mip-poisson (planar, half per axis): per sample a rotation and one or two bilinear fetches of
-// four texels, about 3 units each; the mip chain is a third of a pass.
-constexpr double kMipPoissonPerSample = 3.0;
+constexpr double kSlidingDctPerTerm = 11.5;
+// downsample: the low-resolution fir runs in the line driver too (double, scalar).
+constexpr double kDownsamplePerLowTapPair = 10.0;
+// dual-kawase (planar, counted half on x and half on y): a base cost per axis, plus the passes of
+// each level (each a quarter of the one above, on a padded copy of the image).
+constexpr double kDualKawaseBase = 20.0;
+constexpr double kDualKawasePerLevel = 3.5;
+// mip-poisson (planar, half per axis): per sample a rotation and two trilinear fetches.
+constexpr double kMipPoissonBase = 20.0;
+constexpr double kMipPoissonPerSample = 32.0;
 // fft: transforms cost about k log2(n) per sample; FFTW's real-to-real DCTs (reflect, mirror) are
 // not vectorised, about 2.5 times the real-to-complex transforms of the other borders.
-constexpr double kFftPerLog2 = 4.0;
-constexpr double kDctPerLog2 = 10.0;
+constexpr double kFftPerLog2 = 2.8;
+constexpr double kDctPerLog2 = 7.0;
 constexpr double kLargeSigma = 64.0;
 
 // An axis's equivalent 1D kernel next to the Gaussian it approximates, both centred, the Gaussian
@@ -116,9 +125,17 @@ double gpu_axis_cost(const BlurSpec& spec, const View& src, int a) {
   }
 }
 
+// How much longer a line is with `pad` samples of border extension on each side (modes that
+// extend the line; nearest and constant start from their steady state where the filter allows).
+double padded(const BlurSpec& spec, const View& src, int a, double pad) {
+  const double n = static_cast<double>(std::max<std::int64_t>(1, src.extent[static_cast<std::size_t>(a)]));
+  return (n + 2.0 * pad) / n;
+}
+
 double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) {
   if (backend == Backend::vulkan) return gpu_axis_cost(spec, src, a);
   const auto i = static_cast<std::size_t>(a);
+  const double sigma = spec.sigma[i];
   switch (spec.algorithm) {
     case Algorithm::fft: {
       const bool dct = spec.border[i] == Border::reflect || spec.border[i] == Border::mirror;
@@ -128,34 +145,55 @@ double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) 
     case Algorithm::fir:
     case Algorithm::fir_incremental:
     case Algorithm::fir_linear: return kFirFixed + kFirPerTapPair * (effective_radius(spec, a) + 1);
-    case Algorithm::box: return kLineDriver + kBoxPerPass * (spec.box_passes ? spec.box_passes : 3);
-    case Algorithm::kawase:
-      return kLineDriver + kKawasePerPass * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
-    case Algorithm::iir: {
-      // A 4th-order (Deriche) or 3rd-order cascade (Young-van Vliet), each way along the line; the
-      // symmetric borders and wrap pad each side by the recursion's decay length (about 11 sigma).
-      const double per_sample = spec.iir_variant == IirVariant::deriche ? 8.0 : 6.0;
-      const bool padded = spec.border[i] != Border::nearest && spec.border[i] != Border::constant;
-      const double n = static_cast<double>(src.extent[i]);
-      return (kLineDriver + per_sample) * (padded ? (n + 22.0 * spec.sigma[i]) / n : 1.0);
+    case Algorithm::box: {
+      const int passes = spec.box_passes ? spec.box_passes : 3;
+      // Each pass extends the line by its radius + 1; a pass's radius is about sigma sqrt(3 / n).
+      const double pad = passes * (sigma * std::sqrt(3.0 / passes) + 1.0);
+      return (kLineDriver + kBoxPerPass * passes) * padded(spec, src, a, pad);
     }
-    case Algorithm::dual_kawase: return kLineDriver / 2 + kDualKawasePerAxis;
+    case Algorithm::kawase: {
+      const std::vector<double> offsets = cpu::kawase_offsets_for(spec, a);
+      double pad = 0.0;
+      for (double d : offsets) pad += std::floor(d) + 1.0;
+      return (kLineDriver + kKawasePerPass * static_cast<double>(offsets.size())) * padded(spec, src, a, pad);
+    }
+    case Algorithm::iir: {
+      // Both variants decay to 1e-8 within about 11 sigma, the length the symmetric borders and
+      // wrap extend each side by; nearest and constant start from their steady state.
+      const bool extends = spec.border[i] != Border::nearest && spec.border[i] != Border::constant;
+      const double pad = extends ? 11.0 * sigma : 0.0;
+      const bool lanes = spec.iir_variant == IirVariant::deriche && src.type != ElementType::f64;
+      if (lanes) return kLaneDriver + kDericheLanesPerSample * padded(spec, src, a, pad);
+      const double per_sample = spec.iir_variant == IirVariant::deriche ? 8.0 : 6.0;
+      return (kLineDriver + per_sample) * padded(spec, src, a, pad);
+    }
+    case Algorithm::dual_kawase: {
+      int levels = spec.dual_kawase_levels;
+      if (levels <= 0) {
+        try {
+          levels = kernel::dual_kawase_levels_for(sigma);
+        } catch (const Error&) {
+          levels = kernel::kDualKawaseMaxLevels;
+        }
+      }
+      return kDualKawaseBase + kDualKawasePerLevel * levels;
+    }
     case Algorithm::mip_poisson:
-      return kLineDriver / 2 +
+      return kMipPoissonBase +
              kMipPoissonPerSample / 2 * (spec.mip_poisson_samples ? spec.mip_poisson_samples : kernel::kMipPoissonDefaultSamples);
     case Algorithm::downsample: {
       // Block average, the low-resolution fir (one tap pair per f samples), the interpolation.
       const int f = cpu::downsample_factor_for(spec, a);
-      const double low = kernel::downsample_low_sigma(spec.sigma[i], f, spec.truncate);
-      return kLineDriver + f + 2.0 * (kernel::radius_from_truncate(low, spec.truncate) + 1) / f + 3.0;
+      const double low = kernel::downsample_low_sigma(sigma, f, spec.truncate);
+      return kLineDriver + f + kDownsamplePerLowTapPair * (kernel::radius_from_truncate(low, spec.truncate) + 1) / f + 3.0;
     }
     case Algorithm::sliding_dct: {
       const int order = spec.sliding_dct_order ? spec.sliding_dct_order : kernel::kSlidingDctDefaultOrder;
-      return kLineDriver + 3.0 + kSlidingDctPerTerm * (order + 1);
+      // The window reaches about 4.4 sigma each side (kernel::sliding_dct_kernel's radius).
+      return (kLineDriver + 3.0 + kSlidingDctPerTerm * (order + 1)) * padded(spec, src, a, 4.4 * sigma + 1.0);
     }
     case Algorithm::automatic: break;
   }
-  (void)i;
   return 0.0;
 }
 
