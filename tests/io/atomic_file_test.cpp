@@ -67,7 +67,19 @@ TEST_F(AtomicFileTest, TheTargetChangesOnlyAtCommitAndKeepsItsPermissions) {
   EXPECT_THROW(io::AtomicFile{dir_}, IoError);
 }
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FASTBLUR_UNDER_TSAN 1
+#endif
+#endif
+
 TEST_F(AtomicFileTest, ASignalWhileWritingLeavesTheOldTargetAndNoTemporaryFile) {
+#ifdef FASTBLUR_UNDER_TSAN
+  // ThreadSanitizer defers signals to its interception points and, in a child forked from this
+  // threaded test process, never delivers one that the child raises at itself. The same promise
+  // is tested end to end, under TSan too, by CliSafety.Interrupted* (signals sent to the CLI).
+  GTEST_SKIP() << "signals raised in a forked child are not delivered under ThreadSanitizer";
+#endif
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
     const fs::path target = dir_ / "out.npy";
     std::ofstream(target) << "previous output";
