@@ -50,9 +50,11 @@ std::vector<T> half_kernel(double sigma, int radius) {
   return h;
 }
 
-// Up to this radius the 2D passes are fused through a ring of rows (fir_fused_2d): its 2r + 1 rows
-// stay in cache and the blur is memory-bound; beyond, the ring outgrows the cache.
-constexpr int kFusedMaxRadius = 32;
+// Up to this radius the 2D passes are fused through a ring of rows (fir_fused_2d). Measured at
+// 1080p RGBA, 2 threads (bench/RESULTS.md, "fir: fused passes"): fused is 1.5x faster at radius 3,
+// even at 8-12, and 1.3x slower at 20-24, where the y pass over the ring's 2r + 1 rows costs more
+// than the intermediate image it saves (the separate y pass runs down contiguous column strips).
+constexpr int kFusedMaxRadius = 10;
 
 struct Shape {
   std::int64_t W, H, D;
