@@ -4,8 +4,10 @@
 // the same threads and the same kernel (radius int(4 sigma + 0.5)). fastblur runs twice per case:
 // exact (tolerance 0: fir or fft) and within max error 1e-2 (volumes: 1e-3), the planner's choice.
 // The machine's copy bandwidth is measured in the same run (a parallel memcpy), so each case also
-// reads as a multiple of its copy floor (one read and one write of the image). Prints Google
-// Benchmark's table, then one summary table.
+// reads as a multiple of its copy floor (one read and one write of the image). The volume is also
+// timed at border nearest against ITK's SmoothingRecursiveGaussianImageFilter when ITK is installed
+// (bench/itk_peer.cpp), each with its measured max error. Prints Google Benchmark's table, then
+// the summary tables.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 #include <vips/vips.h>
@@ -23,6 +25,9 @@
 #include <vector>
 
 #include "fastblur/fastblur.hpp"
+#ifdef FASTBLUR_BENCH_ITK
+#include "itk_peer.hpp"
+#endif
 
 namespace {
 
@@ -71,6 +76,7 @@ std::vector<std::byte>& image_of(const Format& f, const Shape& s) {
 
 struct Row {
   double ms = 0.0, bytes = 0.0;
+  double max_error = -1.0;  // volume rows against ITK: max |out - f64 reference|; -1 not measured
 };
 std::map<std::string, Row>& rows() {
   static std::map<std::string, Row> r;
@@ -136,6 +142,61 @@ void bench_vips(benchmark::State& st, std::string id, Format f, Shape s, double 
   record(st, id, f, s);
 }
 
+// The volume rows against ITK are compared at the same border (ITK extends by edge values, our
+// Border::nearest) and report their max error against a float64 fir of the same random volume,
+// so "equal or better accuracy" is measured, not assumed.
+const Shape kVolume{256, 256, 256};
+const std::vector<double>& volume_reference(double sigma) {
+  static std::map<double, std::vector<double>> refs;
+  std::vector<double>& ref = refs[sigma];
+  if (ref.empty()) {
+    std::vector<std::byte>& src = image_of(kFormats[3], kVolume);
+    ref.resize(static_cast<std::size_t>(kVolume.w * kVolume.h * kVolume.d));
+    fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_3d(sigma).with_border(fastblur::Border::nearest);
+    spec.algorithm = fastblur::Algorithm::fir;
+    fastblur::blur(fastblur::View::packed(src.data(), fastblur::ElementType::f32, kVolume.w, kVolume.h, kVolume.d, 1),
+                   fastblur::View::packed(ref.data(), fastblur::ElementType::f64, kVolume.w, kVolume.h, kVolume.d, 1), spec);
+  }
+  return ref;
+}
+double max_error_against_reference(const std::vector<float>& out, double sigma) {
+  const std::vector<double>& ref = volume_reference(sigma);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < out.size(); ++i) worst = std::max(worst, std::abs(static_cast<double>(out[i]) - ref[i]));
+  return worst;
+}
+
+// fastblur on the volume with border nearest: the planner within `tolerance`, or `algorithm` by name.
+void bench_volume_nearest(benchmark::State& st, std::string id, double sigma, double tolerance, fastblur::Algorithm algorithm) {
+  std::vector<std::byte>& src = image_of(kFormats[3], kVolume);
+  std::vector<float> dst(src.size() / sizeof(float));
+  const auto in = fastblur::View::packed(src.data(), fastblur::ElementType::f32, kVolume.w, kVolume.h, kVolume.d, 1);
+  const auto out = fastblur::View::packed(dst.data(), fastblur::ElementType::f32, kVolume.w, kVolume.h, kVolume.d, 1);
+  fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_3d(sigma).with_border(fastblur::Border::nearest);
+  spec.algorithm = algorithm;
+  spec.tolerance = tolerance;
+  const fastblur::Plan plan = fastblur::make_plan(spec, in);
+  fastblur::blur(in, out, plan.spec);
+  rows()[id].max_error = max_error_against_reference(dst, sigma);
+  for (auto _ : st) fastblur::blur(in, out, plan.spec);
+  st.SetLabel(std::string(fastblur::to_string(plan.spec.algorithm)));
+  st.counters["max_err"] = rows()[id].max_error;
+  record(st, id, kFormats[3], kVolume);
+}
+
+#ifdef FASTBLUR_BENCH_ITK
+void bench_itk(benchmark::State& st, std::string id, double sigma) {
+  std::vector<std::byte>& src = image_of(kFormats[3], kVolume);
+  const auto* in = reinterpret_cast<const float*>(src.data());
+  std::vector<float> dst(src.size() / sizeof(float));
+  fastblur_bench::itk_recursive_gaussian(in, dst.data(), kVolume.w, kVolume.h, kVolume.d, sigma, threads());
+  rows()[id].max_error = max_error_against_reference(dst, sigma);
+  for (auto _ : st) fastblur_bench::itk_recursive_gaussian(in, dst.data(), kVolume.w, kVolume.h, kVolume.d, sigma, threads());
+  st.counters["max_err"] = rows()[id].max_error;
+  record(st, id, kFormats[3], kVolume);
+}
+#endif
+
 // Copy bandwidth with the benchmark's threads: the best of a few parallel memcpys of 256 MiB,
 // counting bytes read plus written.
 double copy_bandwidth_gbs() {
@@ -190,9 +251,48 @@ class TableReporter : public benchmark::ConsoleReporter {
                   ms(cv).c_str(), ms(vips).c_str(), ratio(cv, exact).c_str(), ratio(vips, exact).c_str(),
                   std::to_string(floor).substr(0, 6).c_str(), ratio(tol, floor).c_str());
     }
+    print_volume_peers();
   }
 
  private:
+  // The 256^3 rows at border nearest: fastblur within 1e-3, fastblur's Deriche, ITK; ms and max error.
+  void print_volume_peers() {
+    bool any = false;
+    for (const auto& [id, row] : rows()) any = any || (id.rfind("nearest-", 0) == 0 && row.ms > 0);
+    if (!any) return;
+    std::printf("\n256^3 R32F, border nearest, max error against float64 fir (ITK: %s)\n",
+#ifdef FASTBLUR_BENCH_ITK
+                "SmoothingRecursiveGaussianImageFilter"
+#else
+                "not built - install libinsighttoolkit5-dev and reconfigure"
+#endif
+    );
+    std::printf("%-6s %10s %9s %-10s %10s %9s %10s %9s %9s %9s\n", "sigma", "e-3 ms", "e-3 err", "(algorithm)", "iir ms",
+                "iir err", "itk ms", "itk err", "itk/e-3", "itk/iir");
+    for (int sigma : {1, 4, 16}) {
+      const std::string c = "R32F/256^3/s" + std::to_string(sigma);
+      const auto get = [&](const std::string& lib) {
+        const auto it = rows().find(lib + "/" + c);
+        return it == rows().end() || it->second.ms <= 0 ? Row{-1.0, 0.0, -1.0} : it->second;
+      };
+      const Row tol = get("nearest-e3"), iir = get("nearest-iir"), itk = get("itk");
+      // prec >= 0: fixed with that many decimals; prec < 0: scientific (errors).
+      const auto num = [](double v, int prec) {
+        if (v < 0) return std::string("-");
+        char b[32];
+        if (prec < 0)
+          std::snprintf(b, sizeof b, "%.2e", v);
+        else
+          std::snprintf(b, sizeof b, "%.*f", prec, v);
+        return std::string(b);
+      };
+      const auto ratio = [&](double a, double b) { return a < 0 || b < 0 ? std::string("-") : num(a / b, 2); };
+      std::printf("%-6d %10s %9s %-10s %10s %9s %10s %9s %9s %9s\n", sigma, num(tol.ms, 2).c_str(), num(tol.max_error, -1).c_str(),
+                  ("(" + labels_["nearest-e3/" + c] + ")").c_str(), num(iir.ms, 2).c_str(), num(iir.max_error, -1).c_str(),
+                  num(itk.ms, 2).c_str(), num(itk.max_error, -1).c_str(), ratio(itk.ms, tol.ms).c_str(), ratio(itk.ms, iir.ms).c_str());
+    }
+  }
+
   double copy_gbs_;
   std::map<std::string, std::string> labels_;
 };
@@ -221,6 +321,11 @@ int main(int argc, char** argv) {
     const std::string c = "R32F/256^3/s" + std::to_string(static_cast<int>(sigma));
     add("exact/" + c, bench_fastblur, kFormats[3], Shape{256, 256, 256}, sigma, 0.0);
     add("tolerance/" + c, bench_fastblur, kFormats[3], Shape{256, 256, 256}, sigma, 1e-3);
+    add("nearest-e3/" + c, bench_volume_nearest, sigma, 1e-3, fastblur::Algorithm::automatic);
+    add("nearest-iir/" + c, bench_volume_nearest, sigma, 0.0, fastblur::Algorithm::iir);
+#ifdef FASTBLUR_BENCH_ITK
+    add("itk/" + c, bench_itk, sigma);
+#endif
   }
   // Every CPU algorithm by name at 1080p, for the per-algorithm comparison.
   for (const auto& info : fastblur::algorithms()) {
