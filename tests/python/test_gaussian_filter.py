@@ -111,6 +111,44 @@ def test_gaussian_filter1d(rng, dtype):
     assert_matches(fastblur.gaussian_filter1d(a, 2.0, radius=3), nd.gaussian_filter1d(a, 2.0, radius=3), dtype)
 
 
+@pytest.mark.parametrize("algorithm,options", [("fir", {}), ("iir", {}), ("box", {}), ("sliding-dct", {}),
+                                               ("fft", {}), ("kawase", {}), ("downsample", {}),
+                                               ("auto", {"tolerance": 1e-2})])
+@pytest.mark.parametrize("dtype", ["float32", "uint8"])
+def test_unfiltered_axes_give_what_each_line_alone_gives(rng, algorithm, options, dtype):
+    # gaussian_filter1d and sigmas of 0 leave axes unfiltered; the module folds them into one call
+    # of the library (sigma 0 there) where the algorithm filters each axis on its own. The result
+    # must be that of filtering every line by itself (a 1D array, nothing to fold).
+    a = random_array(rng, (9, 23, 31), dtype)
+    kw = dict(options)
+    if "tolerance" not in kw:
+        kw["algorithm"] = algorithm
+    if dtype == "uint8":
+        kw["rounding"] = "nearest"
+    sigma = 3.3 if algorithm in ("downsample",) else 2.2
+    for axis in (0, 1, 2):
+        got = fastblur.gaussian_filter1d(a, sigma, axis=axis, mode="nearest", **kw)
+        want = np.apply_along_axis(lambda line: fastblur.gaussian_filter1d(line, sigma, mode="nearest", **kw), axis, a)
+        assert got.dtype == a.dtype
+        if dtype == "uint8":
+            assert np.abs(got.astype(int) - want.astype(int)).max() <= 1, (algorithm, axis)
+        else:
+            np.testing.assert_allclose(got, want, atol=2e-6, rtol=0, err_msg=f"{algorithm} axis {axis}")
+
+
+def test_sigma_zero_axes_of_4d_arrays_and_channels(rng):
+    a = random_array(rng, (3, 5, 7, 6), "float32")
+    for sigma in ((0, 2.0, 0, 1.5), (0, 0, 1.2, 0), (1.0, 0, 0, 0), (0, 0, 0, 2.5)):
+        got = fastblur.gaussian_filter(a, sigma, mode="reflect")
+        want = nd.gaussian_filter(a.astype(np.float64), sigma, mode="reflect")
+        np.testing.assert_allclose(got, want, atol=3e-6, rtol=0, err_msg=str(sigma))
+    rgba = random_array(rng, (19, 26, 4), "float32")  # the last axis becomes the channels
+    for axis in (0, 1):
+        got = fastblur.gaussian_filter1d(rgba, 1.9, axis=axis, mode="wrap")
+        want = nd.gaussian_filter1d(rgba.astype(np.float64), 1.9, axis=axis, mode="wrap")
+        np.testing.assert_allclose(got, want, atol=3e-6, rtol=0)
+
+
 def test_output_forms_and_in_place(rng):
     a = random_array(rng, (21, 17), "float64")
     for out in (np.float32, "float32", np.dtype("float16") if False else np.float64, np.uint8):
