@@ -90,10 +90,11 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
   // Fewer filtered axes than the array has (gaussian_filter1d, a sigma of 0 on an axis): the
   // largest unfiltered axes join the view with sigma 0, so that one call filters every line at
   // once instead of one call per line or plane (a 256^3 gaussian_filter1d made 65536 calls and
-  // ran slower than SciPy). Only where that is the same filter: on the CPU, for the algorithms
-  // that filter each axis on its own (a 2D approximation such as kawase is not one per axis).
+  // ran slower than SciPy; on a GPU each call is a dispatch). Only where that is the same filter:
+  // the algorithms that filter each axis on its own (a 2D approximation such as kawase is not one
+  // per axis) and, on a GPU, that run on volumes (fir, box, iir).
   bool folded = false;
-  if (device.is_cpu() && order.size() < 3 && !batch.empty()) {
+  if (order.size() < 3 && !batch.empty()) {
     std::vector<int> extra = batch;
     std::stable_sort(extra.begin(), extra.end(), [&](int a, int b) { return src.shape(a) > src.shape(b); });
     extra.resize(std::min(extra.size(), 3 - order.size()));
@@ -107,8 +108,9 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
     } catch (const Error&) {
       // Not folded: the call below reports whatever is wrong with the request itself.
     }
-    if (chosen == Algorithm::fir || chosen == Algorithm::iir || chosen == Algorithm::box || chosen == Algorithm::fft ||
-        chosen == Algorithm::sliding_dct) {
+    const bool per_axis = chosen == Algorithm::fir || chosen == Algorithm::iir || chosen == Algorithm::box ||
+                          (device.is_cpu() && (chosen == Algorithm::fft || chosen == Algorithm::sliding_dct));
+    if (per_axis) {
       folded = true;
       std::erase_if(batch, [&](int d) { return std::find(extra.begin(), extra.end(), d) != extra.end(); });
     }

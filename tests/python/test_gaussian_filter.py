@@ -279,6 +279,12 @@ def test_devices_and_the_vulkan_backend(rng):
         got = fastblur.gaussian_filter(a, (2.0, 3.0, 0), device=device)
         assert got.dtype == np.float32
         np.testing.assert_allclose(got, want, atol=2e-6, rtol=0)
+    vol = random_array(rng, (7, 12, 10), "float32")  # unfiltered axes folded into one GPU call
+    for alg in ("fir", "box", "iir"):
+        for axis in (0, 1, 2):
+            got = fastblur.gaussian_filter1d(vol, 1.8, axis=axis, algorithm=alg, device="vulkan")
+            want = fastblur.gaussian_filter1d(vol, 1.8, axis=axis, algorithm=alg)
+            np.testing.assert_allclose(got, want, atol=2e-6, rtol=0, err_msg=f"{alg} axis {axis}")
     u8 = random_array(rng, (33, 47), "uint8")
     got = fastblur.gaussian_filter(u8, 1.5, mode="nearest", device="vulkan", rounding="nearest")
     exact = nd.gaussian_filter(u8.astype(np.float64), 1.5, mode="nearest")
