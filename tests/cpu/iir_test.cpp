@@ -153,9 +153,11 @@ TEST(Iir, FloatLanesMatchTheDoubleRecursion) {
   auto rng = test::rng_for_test();
   struct Case { std::int64_t w, h, d; double sx, sy, sz; };
   for (const Case& c : {Case{67, 45, 1, 3.0, 7.5, 0}, Case{2000, 3, 1, 1000.0, 0.8, 0}, Case{5, 300, 1, 0.5, 120.0, 0},
-                        Case{13, 11, 17, 2.0, 1.0, 6.0}})
+                        Case{13, 11, 17, 2.0, 1.0, 6.0},
+                        // Enough rows for whole lane groups along x, rows longer than one copy tile:
+                        Case{37, 131, 1, 4.0, 2.0, 0}, Case{35, 20, 9, 3.0, 0.0, 1.5}})
     for (Border border : test::all_borders())
-      for (int channels : {1, 3, 4}) {
+      for (int channels : {1, 2, 3, 4}) {
         BlurSpec spec;
         spec.sigma = {c.sx, c.sy, c.sz};
         spec.algorithm = Algorithm::iir;
