@@ -14,7 +14,9 @@ Differences from SciPy, all deliberate:
   (``rounding='scipy'``), with SciPy's weights and summation order in double, so integer results
   are identical; that path is scalar (threads, no SIMD). ``rounding='nearest'`` computes all axes
   with the fast exact filter and rounds once to the nearest integer (saturating for uint8/uint16):
-  the more accurate answer, and the faster one.
+  the more accurate answer, and the faster one. With an approximate algorithm (``algorithm`` other
+  than fir, or a ``tolerance``), integer and float16 data are computed in float32 whatever the
+  rounding, then converted once.
 - float32 data is computed in float32 across all axes at once (SciPy rounds to float32 after each
   axis); the two agree to float32 rounding.
 - ``device='vulkan'`` computes on a GPU (``fastblur.devices()`` lists them) in float32 whatever
@@ -134,7 +136,10 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
             current = output if output.dtype in _CORE_TYPES else output.astype(np.float64)
         return
     direct = output.dtype in _CORE_TYPES and not (integer_out and rounding == "scipy")
-    dst = output if direct else np.empty(input.shape, np.float64)
+    # The intermediate before the output's conversion: double, except for an approximation of data
+    # that is not double, whose error dwarfs float32's and whose fast paths (SIMD lanes) are float.
+    work = np.float32 if not exact and src.dtype != np.float64 else np.float64
+    dst = output if direct else np.empty(input.shape, work)
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         _call_core(src if start == 0 else dst, dst, active[start:start + 3], cval, truncate, algorithm, tolerance,
                    threads, options, device)

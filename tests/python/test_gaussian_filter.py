@@ -262,6 +262,19 @@ def test_approximations_reach_the_core(rng):
         fastblur.gaussian_filter(a, 6.0, algorithm="box", order=1)
 
 
+def test_approximations_of_integer_data_compute_in_float32(rng):
+    # Documented: an approximate algorithm on integer data runs in float32 (its SIMD lanes), then
+    # the output conversion (truncation with the default rounding, as SciPy's) happens once.
+    a = random_array(rng, (37, 44, 3), "uint8")
+    for alg in ("iir", "box", "sliding-dct"):
+        got = fastblur.gaussian_filter(a, (4.5, 4.5, 0), algorithm=alg)
+        f32 = fastblur.gaussian_filter(a.astype(np.float32), (4.5, 4.5, 0), algorithm=alg)
+        assert got.dtype == np.uint8
+        np.testing.assert_array_equal(got, np.trunc(f32).astype(np.uint8), err_msg=alg)
+        nearest = fastblur.gaussian_filter(a, (4.5, 4.5, 0), algorithm=alg, rounding="nearest")
+        np.testing.assert_array_equal(nearest, np.clip(np.rint(f32), 0, 255).astype(np.uint8), err_msg=alg)
+
+
 def test_devices_and_the_vulkan_backend(rng):
     devices = fastblur.devices()
     assert devices[0]["name"] == "cpu"
