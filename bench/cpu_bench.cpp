@@ -88,19 +88,26 @@ void record(benchmark::State& st, const std::string& id, const Format& f, const 
   rows()[id].bytes = bytes;
 }
 
-void bench_fastblur(benchmark::State& st, std::string id, Format f, Shape s, double sigma, double tolerance) {
+// Times fastblur's plan of `spec` on the benchmark's image of (f, s); returns its output.
+std::vector<std::byte> time_fastblur(benchmark::State& st, const std::string& id, const Format& f, const Shape& s,
+                                     const fastblur::BlurSpec& spec) {
   std::vector<std::byte>& src = image_of(f, s);
   std::vector<std::byte> dst(src.size());
   const fastblur::View in = fastblur::View::packed(src.data(), f.type, s.w, s.h, s.d, f.channels);
   const fastblur::View out = fastblur::View::packed(dst.data(), f.type, s.w, s.h, s.d, f.channels);
-  fastblur::BlurSpec spec;
-  spec.sigma = {sigma, sigma, s.d > 1 ? sigma : 0.0};
-  spec.tolerance = tolerance;
   const fastblur::Plan plan = fastblur::make_plan(spec, in);
   fastblur::blur(in, out, plan.spec);  // warm-up: first-touch page faults, scratch, plans
   for (auto _ : st) fastblur::blur(in, out, plan.spec);
   st.SetLabel(std::string(fastblur::to_string(plan.spec.algorithm)));
   record(st, id, f, s);
+  return dst;
+}
+
+void bench_fastblur(benchmark::State& st, std::string id, Format f, Shape s, double sigma, double tolerance) {
+  fastblur::BlurSpec spec;
+  spec.sigma = {sigma, sigma, s.d > 1 ? sigma : 0.0};
+  spec.tolerance = tolerance;
+  time_fastblur(st, id, f, s, spec);
 }
 
 void bench_opencv(benchmark::State& st, std::string id, Format f, Shape s, double sigma) {
@@ -159,29 +166,22 @@ const std::vector<double>& volume_reference(double sigma) {
   }
   return ref;
 }
-double max_error_against_reference(const std::vector<float>& out, double sigma) {
+// Max |out - reference| over the volume; records it on the row and as a counter.
+void report_max_error(benchmark::State& st, const std::string& id, const float* out, double sigma) {
   const std::vector<double>& ref = volume_reference(sigma);
   double worst = 0.0;
-  for (std::size_t i = 0; i < out.size(); ++i) worst = std::max(worst, std::abs(static_cast<double>(out[i]) - ref[i]));
-  return worst;
+  for (std::size_t i = 0; i < ref.size(); ++i) worst = std::max(worst, std::abs(static_cast<double>(out[i]) - ref[i]));
+  rows()[id].max_error = worst;
+  st.counters["max_err"] = worst;
 }
 
 // fastblur on the volume with border nearest: the planner within `tolerance`, or `algorithm` by name.
 void bench_volume_nearest(benchmark::State& st, std::string id, double sigma, double tolerance, fastblur::Algorithm algorithm) {
-  std::vector<std::byte>& src = image_of(kFormats[3], kVolume);
-  std::vector<float> dst(src.size() / sizeof(float));
-  const auto in = fastblur::View::packed(src.data(), fastblur::ElementType::f32, kVolume.w, kVolume.h, kVolume.d, 1);
-  const auto out = fastblur::View::packed(dst.data(), fastblur::ElementType::f32, kVolume.w, kVolume.h, kVolume.d, 1);
   fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_3d(sigma).with_border(fastblur::Border::nearest);
   spec.algorithm = algorithm;
   spec.tolerance = tolerance;
-  const fastblur::Plan plan = fastblur::make_plan(spec, in);
-  fastblur::blur(in, out, plan.spec);
-  rows()[id].max_error = max_error_against_reference(dst, sigma);
-  for (auto _ : st) fastblur::blur(in, out, plan.spec);
-  st.SetLabel(std::string(fastblur::to_string(plan.spec.algorithm)));
-  st.counters["max_err"] = rows()[id].max_error;
-  record(st, id, kFormats[3], kVolume);
+  const std::vector<std::byte> out = time_fastblur(st, id, kFormats[3], kVolume, spec);
+  report_max_error(st, id, reinterpret_cast<const float*>(out.data()), sigma);
 }
 
 #ifdef FASTBLUR_BENCH_ITK
@@ -190,10 +190,9 @@ void bench_itk(benchmark::State& st, std::string id, double sigma) {
   const auto* in = reinterpret_cast<const float*>(src.data());
   std::vector<float> dst(src.size() / sizeof(float));
   fastblur_bench::itk_recursive_gaussian(in, dst.data(), kVolume.w, kVolume.h, kVolume.d, sigma, threads());
-  rows()[id].max_error = max_error_against_reference(dst, sigma);
   for (auto _ : st) fastblur_bench::itk_recursive_gaussian(in, dst.data(), kVolume.w, kVolume.h, kVolume.d, sigma, threads());
-  st.counters["max_err"] = rows()[id].max_error;
   record(st, id, kFormats[3], kVolume);
+  report_max_error(st, id, dst.data(), sigma);
 }
 #endif
 

@@ -123,8 +123,6 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
       s.out.resize(static_cast<std::size_t>(n) * V);
       s.base.resize(V);
     }
-    // Along x with whole pixels per lane group: each position is V / C pixels, C floats apiece.
-    const bool pixels = a == 0 && V % C == 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (std::int64_t g = 0; g < groups; ++g) {
       LaneScratch& s = scratch[static_cast<std::size_t>(omp_get_thread_num())];
@@ -132,14 +130,10 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
       for (std::size_t l = 0; l < count; ++l) s.base[l] = lines.base(first + l);
       const bool full = count == V;
       const bool contiguous = full && a != 0 && s.base[V - 1] - s.base[0] == V - 1;
+      // Along x with whole pixels per lane group: each position is V / C pixels, C floats apiece.
+      const bool rows = full && a == 0 && V % C == 0;
       const auto position = [&](std::int64_t j) { return static_cast<std::size_t>(j) * lines.stride; };
-      const bool rows = pixels && full;  // interior positions copied by copy_rows
-      for (std::int64_t j = -pad; j < n + pad; ++j) {
-        if (rows && j == 0) {
-          copy_rows<true>(s.in.data() + static_cast<std::size_t>(pad) * V, A, s.base.data(), V, C, n);
-          j = n - 1;
-          continue;
-        }
+      const auto load = [&](std::int64_t j) {  // position j of the padded line, border-extended
         float* to = s.in.data() + static_cast<std::size_t>(j + pad) * V;
         const std::int64_t m = core::border_index(j, n, border);
         if (m < 0) {
@@ -152,10 +146,20 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
           for (std::size_t l = 0; l < count; ++l) to[l] = A[s.base[l] + position(m)];
           std::fill(to + count, to + V, 0.0f);
         }
+      };
+      if (rows) {  // the padding position by position, the line itself in tiles
+        for (std::int64_t j = -pad; j < 0; ++j) load(j);
+        copy_rows<true>(s.in.data() + static_cast<std::size_t>(pad) * V, A, s.base.data(), V, C, n);
+        for (std::int64_t j = n; j < n + pad; ++j) load(j);
+      } else {
+        for (std::int64_t j = -pad; j < n + pad; ++j) load(j);
       }
       f->apply(s.in.data(), s.out.data(), n, pad);
-      if (rows) copy_rows<false>(s.out.data(), A, s.base.data(), V, C, n);
-      for (std::int64_t j = 0; j < n && !rows; ++j) {
+      if (rows) {
+        copy_rows<false>(s.out.data(), A, s.base.data(), V, C, n);
+        continue;
+      }
+      for (std::int64_t j = 0; j < n; ++j) {
         const float* from = s.out.data() + static_cast<std::size_t>(j) * V;
         if (contiguous) {
           std::memcpy(A + s.base[0] + position(j), from, V * sizeof(float));

@@ -127,7 +127,7 @@ double gpu_axis_cost(const BlurSpec& spec, const View& src, int a) {
 
 // How much longer a line is with `pad` samples of border extension on each side (modes that
 // extend the line; nearest and constant start from their steady state where the filter allows).
-double padded(const BlurSpec& spec, const View& src, int a, double pad) {
+double padded(const View& src, int a, double pad) {
   const double n = static_cast<double>(std::max<std::int64_t>(1, src.extent[static_cast<std::size_t>(a)]));
   return (n + 2.0 * pad) / n;
 }
@@ -149,13 +149,13 @@ double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) 
       const int passes = spec.box_passes ? spec.box_passes : 3;
       // Each pass extends the line by its radius + 1; a pass's radius is about sigma sqrt(3 / n).
       const double pad = passes * (sigma * std::sqrt(3.0 / passes) + 1.0);
-      return (kLineDriver + kBoxPerPass * passes) * padded(spec, src, a, pad);
+      return (kLineDriver + kBoxPerPass * passes) * padded(src, a, pad);
     }
     case Algorithm::kawase: {
       const std::vector<double> offsets = cpu::kawase_offsets_for(spec, a);
       double pad = 0.0;
       for (double d : offsets) pad += std::floor(d) + 1.0;
-      return (kLineDriver + kKawasePerPass * static_cast<double>(offsets.size())) * padded(spec, src, a, pad);
+      return (kLineDriver + kKawasePerPass * static_cast<double>(offsets.size())) * padded(src, a, pad);
     }
     case Algorithm::iir: {
       // Both variants decay to 1e-8 within about 11 sigma, the length the symmetric borders and
@@ -163,9 +163,9 @@ double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) 
       const bool extends = spec.border[i] != Border::nearest && spec.border[i] != Border::constant;
       const double pad = extends ? 11.0 * sigma : 0.0;
       const bool lanes = spec.iir_variant == IirVariant::deriche && src.type != ElementType::f64;
-      if (lanes) return kLaneDriver + kDericheLanesPerSample * padded(spec, src, a, pad);
+      if (lanes) return kLaneDriver + kDericheLanesPerSample * padded(src, a, pad);
       const double per_sample = spec.iir_variant == IirVariant::deriche ? 8.0 : 6.0;
-      return (kLineDriver + per_sample) * padded(spec, src, a, pad);
+      return (kLineDriver + per_sample) * padded(src, a, pad);
     }
     case Algorithm::dual_kawase: {
       int levels = spec.dual_kawase_levels;
@@ -190,7 +190,7 @@ double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) 
     case Algorithm::sliding_dct: {
       const int order = spec.sliding_dct_order ? spec.sliding_dct_order : kernel::kSlidingDctDefaultOrder;
       // The window reaches about 4.4 sigma each side (kernel::sliding_dct_kernel's radius).
-      return (kLineDriver + 3.0 + kSlidingDctPerTerm * (order + 1)) * padded(spec, src, a, 4.4 * sigma + 1.0);
+      return (kLineDriver + 3.0 + kSlidingDctPerTerm * (order + 1)) * padded(src, a, 4.4 * sigma + 1.0);
     }
     case Algorithm::automatic: break;
   }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "io/npy.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
 extern char** environ;
@@ -27,22 +28,10 @@ namespace {
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::slurp;
 
-class CliSafety : public ::testing::Test {
+class CliSafety : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fastblur-cli-safety-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path path(const std::string& name) const { return dir_ / name; }
 
   // Starts the CLI with its output streams on /dev/null; returns its pid.
   pid_t start(const std::vector<std::string>& args) const {
@@ -87,7 +76,6 @@ class CliSafety : public ::testing::Test {
                                                       static_cast<std::streamsize>(bytes.size()));
   }
 
-  fs::path dir_;
 };
 
 TEST_F(CliSafety, InterruptedWhileBlurringLeavesTheOldOutputAndNoFile) {

@@ -9,6 +9,7 @@
 
 #include "io/image_file.hpp"
 #include "io/npy.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur {
@@ -20,27 +21,11 @@ struct Result {
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-void spit(const fs::path& p, const std::string& bytes) {
-  std::ofstream out(p, std::ios::binary);
-  out << bytes;
-}
+using test::slurp;
+using test::spit;
 
-class Cli : public ::testing::Test {
+class Cli : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = fs::temp_directory_path() / ("fastblur-cli-" + std::to_string(::getpid()) + "-" + info->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  fs::path path(const std::string& name) const { return dir_ / name; }
-
   Result run(const std::string& args) const {
     const std::string cmd = std::string(FASTBLUR_CLI_PATH) + " " + args + " > " + path("stdout").string() + " 2> " +
                             path("stderr").string();
@@ -94,8 +79,6 @@ class Cli : public ::testing::Test {
       }
     return im;
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Cli, VersionAndHelp) {

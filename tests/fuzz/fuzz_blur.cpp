@@ -22,6 +22,7 @@
 #include "core/element.hpp"
 #include "fastblur/fastblur.hpp"
 #include "fastblur/reference.hpp"
+#include "fuzz_support.hpp"
 
 namespace fb = fastblur;
 
@@ -32,10 +33,7 @@ constexpr fb::ElementType kTypes[] = {fb::ElementType::u8, fb::ElementType::u16,
 constexpr std::size_t kGuard = 64;
 constexpr std::uint8_t kCanary = 0xA5;
 
-[[noreturn]] void fail(const char* what, const std::string& detail = "") {
-  std::fprintf(stderr, "fuzz_blur: %s %s\n", what, detail.c_str());
-  std::abort();
-}
+[[noreturn]] void fail(const char* what, const std::string& detail = "") { fb::fuzz::fail("fuzz_blur", what, detail); }
 
 // A view's layout over a buffer: strides from the layout bits, and the offset of its origin.
 struct Layout {

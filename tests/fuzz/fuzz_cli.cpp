@@ -26,23 +26,19 @@
 #include "app.hpp"
 #include "core/element.hpp"
 #include "fastblur/fastblur.hpp"
+#include "fuzz_support.hpp"
 #include "io/image_file.hpp"
 #include "io/npy.hpp"
+#include "support/files.hpp"
 
 namespace fb = fastblur;
 namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void fail(const char* what, const std::string& detail = "") {
-  std::fprintf(stderr, "fuzz_cli: %s %s\n", what, detail.c_str());
-  std::abort();
-}
+[[noreturn]] void fail(const char* what, const std::string& detail = "") { fb::fuzz::fail("fuzz_cli", what, detail); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using fb::test::slurp;
 
 struct Input {
   fs::path path;
@@ -85,8 +81,7 @@ fb::io::Image make_image(fb::ElementType t, int w, int h, int c) {
 World& world() {
   static World w = [] {
     World x;
-    const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-    x.root = base / ("fastblur-fuzz-cli-" + std::to_string(::getpid()));
+    x.root = fb::fuzz::scratch_dir("fuzz-cli");
     x.inputs = x.root / "inputs";
     x.work = x.root / "work";
     fs::create_directories(x.inputs);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "fastblur/fastblur.hpp"
+#include "fuzz_support.hpp"
 #include "image_formats.hpp"
 #include "io/image_file.hpp"
 
@@ -27,18 +28,10 @@ namespace {
 // gigabytes is refused by read_image's limit instead of exhausting the fuzzer's memory.
 constexpr std::uint64_t kPixelLimit = std::uint64_t{64} << 20;
 
-[[noreturn]] void fail(const char* what, const std::string& detail = "") {
-  std::fprintf(stderr, "fuzz_image: %s %s\n", what, detail.c_str());
-  std::abort();
-}
+[[noreturn]] void fail(const char* what, const std::string& detail = "") { fb::fuzz::fail("fuzz_image", what, detail); }
 
 const fs::path& scratch_dir() {
-  static const fs::path dir = [] {
-    const fs::path base = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-    const fs::path d = base / ("fastblur-fuzz-image-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
+  static const fs::path dir = fb::fuzz::scratch_dir("fuzz-image");
   return dir;
 }
 

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "fastblur/fastblur.hpp"
+#include "fuzz_support.hpp"
 #include "io/npy.hpp"
 
 namespace fb = fastblur;
@@ -20,17 +21,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-[[noreturn]] void fail(const char* what, const std::string& detail = "") {
-  std::fprintf(stderr, "fuzz_npy: %s %s\n", what, detail.c_str());
-  std::abort();
-}
+[[noreturn]] void fail(const char* what, const std::string& detail = "") { fb::fuzz::fail("fuzz_npy", what, detail); }
 
 // A private file for read_npy, on tmpfs where there is one.
 const fs::path& scratch_file() {
-  static const fs::path path = [] {
-    const fs::path dir = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-    return dir / ("fastblur-fuzz-npy-" + std::to_string(::getpid()) + ".npy");
-  }();
+  static const fs::path path = fb::fuzz::scratch_dir("fuzz-npy") / "in.npy";
   return path;
 }
 

@@ -25,6 +25,7 @@
 #include "fastblur/fastblur.hpp"
 #include "image_formats.hpp"
 #include "io/npy.hpp"
+#include "support/npy_header.hpp"
 
 namespace fb = fastblur;
 namespace fs = std::filesystem;
@@ -171,15 +172,7 @@ void blur_seeds(const fs::path& dir) {
 // ---- npy ----------------------------------------------------------------------------------------
 
 std::string npy_file(int major, const std::string& dict, std::size_t data_bytes, std::uint8_t fill = 0x3f) {
-  std::string h = dict;
-  const std::size_t prefix = major == 1 ? 10 : 12;
-  h.append((64 - (prefix + h.size() + 1) % 64) % 64, ' ');
-  h += '\n';
-  std::string f = "\x93NUMPY";
-  f += static_cast<char>(major);
-  f += '\0';
-  for (std::size_t i = 0; i < prefix - 8; ++i) f += static_cast<char>((h.size() >> (8 * i)) & 0xFF);
-  return f + h + std::string(data_bytes, static_cast<char>(fill));
+  return fastblur::test::npy_header(major, dict) + std::string(data_bytes, static_cast<char>(fill));
 }
 
 void npy_seeds(const fs::path& dir) {

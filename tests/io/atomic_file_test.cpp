@@ -14,32 +14,21 @@
 
 #include "fastblur/error.hpp"
 #include "io/atomic_file.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fastblur {
 namespace {
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using test::slurp;
 
-class AtomicFileTest : public ::testing::Test {
+class AtomicFileTest : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fastblur-atomic-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   int files_in_dir() const {
     int n = 0;
     for (const auto& e : fs::directory_iterator(dir_)) n += e.is_regular_file();
     return n;
   }
-  fs::path dir_;
 };
 
 TEST_F(AtomicFileTest, TheTargetChangesOnlyAtCommitAndKeepsItsPermissions) {

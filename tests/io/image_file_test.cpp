@@ -15,24 +15,14 @@
 
 #include "fastblur/error.hpp"
 #include "io/image_file.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur {
 namespace {
 namespace fs = std::filesystem;
 
-class ImageFile : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fastblur-image-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+class ImageFile : public test::TempDirTest {};
 
 struct Layout {
   const char* ext;

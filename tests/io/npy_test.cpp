@@ -11,40 +11,23 @@
 #include <thread>
 
 #include "io/npy.hpp"
+#include "support/npy_header.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur {
 namespace {
 namespace fs = std::filesystem;
 
-class Npy : public ::testing::Test {
+class Npy : public test::TempDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("fastblur-npy-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
   fs::path write(const std::string& name, const std::string& bytes) const {
     std::ofstream(dir_ / name, std::ios::binary) << bytes;
     return dir_ / name;
   }
-  fs::path dir_;
 };
 
-std::string header(int major, const std::string& dict) {
-  std::string h = dict;
-  const std::size_t prefix = major == 1 ? 10 : 12;
-  h.append((64 - (prefix + h.size() + 1) % 64) % 64, ' ');
-  h += '\n';
-  std::string f = "\x93NUMPY";
-  f += static_cast<char>(major);
-  f += '\0';
-  for (std::size_t i = 0; i < prefix - 8; ++i) f += static_cast<char>((h.size() >> (8 * i)) & 0xFF);
-  return f + h;
-}
+using test::npy_header;
 
 TEST_F(Npy, EveryDtypeAndVersionReadsBackFromMemoryFilesAndPipes) {
   auto rng = test::rng_for_test();
@@ -59,7 +42,7 @@ TEST_F(Npy, EveryDtypeAndVersionReadsBackFromMemoryFilesAndPipes) {
       std::vector<std::byte> v1 = io::encode_npy(a);
       const io::NpyHeader h = io::parse_npy_header(v1);
       const std::string dict(reinterpret_cast<const char*>(v1.data()) + 10, h.data_offset - 10);
-      const std::string file = header(major, dict.substr(0, dict.find('}') + 1)) +
+      const std::string file = npy_header(major, dict.substr(0, dict.find('}') + 1)) +
                                std::string(reinterpret_cast<const char*>(a.data.data()), a.data.size());
       const io::NpyArray from_memory = io::parse_npy(std::as_bytes(std::span(file.data(), file.size())));
       const io::NpyArray from_file = io::read_npy(write("a.npy", file));
@@ -82,7 +65,7 @@ TEST_F(Npy, EveryDtypeAndVersionReadsBackFromMemoryFilesAndPipes) {
 TEST_F(Npy, TruncatedTransfersAreRefusedBeforeTheirDataIsAllocated) {
   // A header promising 2^40 float64 (8 TiB) over 100 bytes: an IoError naming the truncation, not
   // an attempt to allocate 8 TiB.
-  const std::string file = header(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1048576, 1048576), }") +
+  const std::string file = npy_header(1, "{'descr': '<f8', 'fortran_order': False, 'shape': (1048576, 1048576), }") +
                            std::string(100, '\0');
   try {
     io::read_npy(write("huge.npy", file));
@@ -113,8 +96,8 @@ TEST_F(Npy, HostileHeadersAreRefusedCheaply) {
   std::string dims = "{'descr': '<f4', 'fortran_order': False, 'shape': (";
   for (int i = 0; i < 20000; ++i) dims += "1, ";
   dims += "), }";
-  EXPECT_THROW(io::read_npy(write("dims.npy", header(2, dims))), IoError);
-  EXPECT_THROW(io::read_npy(write("big.npy", header(1, "{'descr': '<f4', 'fortran_order': False, 'shape': "
+  EXPECT_THROW(io::read_npy(write("dims.npy", npy_header(2, dims))), IoError);
+  EXPECT_THROW(io::read_npy(write("big.npy", npy_header(1, "{'descr': '<f4', 'fortran_order': False, 'shape': "
                                                        "(9223372036854775807,), }"))),
                IoError);
   EXPECT_THROW(io::read_npy(dir_ / "missing.npy"), IoError);
