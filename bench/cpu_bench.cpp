@@ -328,7 +328,7 @@ int main(int argc, char** argv) {
   }
   // Every CPU algorithm by name at 1080p, for the per-algorithm comparison.
   for (const auto& info : fastblur::algorithms()) {
-    if (info.id == fastblur::Algorithm::automatic || info.gpu_only) continue;
+    if (info.id == fastblur::Algorithm::automatic || !info.runs_on(fastblur::Backend::cpu, 2)) continue;
     for (const Format& f : {kFormats[0], kFormats[2]})
       for (double sigma : {5.0, 20.0, 50.0}) {
         const std::string id = "algo/" + std::string(info.name) + "/" + f.name + "/1920x1080/s" + std::to_string(static_cast<int>(sigma));

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "fastblur/fastblur.hpp"
+#include "device_access.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/gpu_blur.hpp"
@@ -87,17 +88,19 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
   fastblur::BlurSpec spec;
   spec.sigma = {sigma, sigma, s.d > 1 ? sigma : 0.0};
   spec.algorithm = a;
-  spec.box_schedule = schedule;
   fastblur::vk::Timing t;
+  fastblur::Plan plan;
   try {
-    fastblur::blur(in, out, spec, device());  // warm-up: pipelines, first allocations
+    plan = fastblur::make_plan(spec, in, device());
+    if (schedule != fastblur::BoxSchedule::automatic) plan.schedule.box = {schedule, schedule, schedule};
+    fastblur::blur(in, out, plan, device());  // warm-up: pipelines, first allocations
   } catch (const fastblur::Error& e) {
     st.SkipWithError(e.what());
     return;
   }
   std::vector<double> gpu, e2e;
   for (auto _ : st) {
-    fastblur::vk::gpu_blur(device().context(), in, out, spec, &t);
+    fastblur::vk::gpu_blur(fastblur::DeviceAccess::context(device()), in, out, plan, &t);
     st.SetIterationTime(t.gpu_blur_ms / 1e3);
     gpu.push_back(t.gpu_blur_ms);
     e2e.push_back(t.total_ms);
@@ -116,7 +119,7 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
 
 // The device's copy bandwidth (read + write) on a buffer as large as one piece allows, up to 256 MiB.
 double copy_bandwidth_gbs() {
-  const auto& ctx = device().context();
+  const auto ctx = fastblur::DeviceAccess::context(device());
   const std::uint64_t bytes = std::min<std::uint64_t>(256ull << 20, ctx->piece_limit() / 2 * 2);
   fastblur::vk::Buffer a(ctx, bytes, fastblur::vk::Buffer::Kind::device), b(ctx, bytes, fastblur::vk::Buffer::Kind::device);
   double best = 0.0;

@@ -1,77 +1,16 @@
-// The public entry point: validates, derives radii, and hands the work to the chosen algorithm.
-#include <omp.h>
-
+// The public entry point on the CPU: the front door (views), the plan (cached), the executor.
 #include <cmath>
 #include <string>
 
-#include "cpu/box.hpp"
-#include "cpu/downsample.hpp"
-#include "cpu/dual_kawase.hpp"
-#include "cpu/fft.hpp"
-#include "cpu/fir.hpp"
-#include "cpu/fir_derivative.hpp"
-#include "cpu/kawase.hpp"
-#include "cpu/mip_poisson.hpp"
-#include "cpu/iir.hpp"
-#include "cpu/sliding_dct.hpp"
+#include "cpu/execute.hpp"
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
+#include "front_door.hpp"
+#include "plan/planner.hpp"
 
 namespace fastblur {
-
-const std::vector<AlgorithmInfo>& algorithms() {
-  static const std::vector<AlgorithmInfo> list{
-      {Algorithm::automatic, "auto", "the planner's choice; exact (fir) unless a tolerance allows an approximation"},
-      {Algorithm::fir, "fir", "exact separable convolution with the sampled, normalised Gaussian (O(radius) per pixel)"},
-      {Algorithm::box, "box", "n passes (1-6, default 3) of a running-sum box per axis, variance exact for any sigma "
-                              "(extended box); O(1) per pixel"},
-      {Algorithm::kawase, "kawase", "passes of four diagonal bilinear taps (seed 002), offsets solved so the variance "
-                                    "is exactly sigma^2; O(passes) per pixel"},
-      {Algorithm::downsample, "downsample", "blur at 1/2 or 1/4 resolution and interpolate back (seed 002), sigma "
-                                            "compensated for the resampling"},
-      {Algorithm::fft, "fft", "exact convolution with fir's kernel in the frequency domain (FFTW); O(log n) per pixel "
-                              "whatever the sigma, for very large sigma"},
-      {Algorithm::iir, "iir", "recursive Gaussian (Deriche 4th order, or Young-van Vliet 3rd order) per axis, "
-                              "sigma >= 0.5; O(1) per pixel"},
-      {Algorithm::sliding_dct, "sliding-dct", "the Gaussian as a short cosine series on a window, each term slid by a "
-                                              "second-order recurrence (Sugimoto-Kamata); O(order) per pixel, max "
-                                              "error 7e-5 at the default order 5"},
-      {Algorithm::fir_incremental, "fir-incremental", "fir with weights generated on the fly by forward quotients "
-                                                      "(seed 000); Vulkan backend only", false, true},
-      {Algorithm::fir_linear, "fir-linear", "fir with tap pairs merged into bilinear texture fetches (seeds 002, 003), "
-                                            "half the fetches; 2D, Vulkan backend only", false, true},
-      {Algorithm::dual_kawase, "dual-kawase", "Bjorge's dual filtering: half-resolution down and up passes of "
-                                              "bilinear taps, 2D only, sigma >= 1, variance exact; max error about "
-                                              "0.1 of the peak from sigma 5 (2D: 0.3 to 0.6)", true},
-      {Algorithm::mip_poisson, "mip-poisson", "seed 003: a mip chain and a rotated Poisson-disk sample set (32 "
-                                              "trilinear fetches per pixel by default), 2D only; noisy, for "
-                                              "real-time use", true},
-  };
-  return list;
-}
-
-const AlgorithmInfo& algorithm_info(Algorithm algorithm) {
-  for (const auto& a : algorithms())
-    if (a.id == algorithm) return a;
-  throw InvalidArgument("unknown algorithm id " + std::to_string(static_cast<int>(algorithm)));
-}
-
-std::string_view to_string(Algorithm algorithm) noexcept {
-  for (const auto& a : algorithms())
-    if (a.id == algorithm) return a.name;
-  return "?";
-}
-
-Algorithm parse_algorithm(std::string_view name) {
-  std::string known;
-  for (const auto& a : algorithms()) {
-    if (a.name == name) return a.id;
-    known += (known.empty() ? "" : ", ") + std::string(a.name);
-  }
-  throw InvalidArgument("unknown algorithm '" + std::string(name) + "': expected one of " + known);
-}
 
 bool has_derivative(const BlurSpec& spec) {
   for (std::size_t a = 0; a < 3; ++a) {
@@ -100,74 +39,17 @@ int effective_radius(const BlurSpec& spec, int axis) {
 }
 
 void blur(const View& src, const View& dst, const BlurSpec& spec) {
-  validate_source(src);
-  validate_destination(dst);
-  if (src.extent != dst.extent || src.channels != dst.channels)
-    throw InvalidArgument("source and destination differ in shape: " + std::to_string(src.width()) + "x" +
-                          std::to_string(src.height()) + "x" + std::to_string(src.depth()) + "x" +
-                          std::to_string(src.channels) + " vs " + std::to_string(dst.width()) + "x" +
-                          std::to_string(dst.height()) + "x" + std::to_string(dst.depth()) + "x" +
-                          std::to_string(dst.channels));
-  if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
-  // More threads than processors cannot speed up a blur, and OpenMP dies trying to start 100000.
-  if (spec.threads > omp_get_num_procs()) {
-    BlurSpec capped = spec;
-    capped.threads = omp_get_num_procs();
-    blur(src, dst, capped);
-    return;
-  }
-  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
-  if (spec.algorithm == Algorithm::automatic) {
-    const Plan plan = make_plan(spec, src);
-    blur(src, dst, plan.spec);
-    return;
-  }
-  const std::array<int, 3> radius{effective_radius(spec, 0), effective_radius(spec, 1), effective_radius(spec, 2)};
-  if (has_derivative(spec)) {
-    if (spec.algorithm != Algorithm::fir)
-      throw InvalidArgument("derivative orders need algorithm fir (or auto), not " +
-                            std::string(to_string(spec.algorithm)));
-    cpu::fir_derivative_blur(src, dst, spec, radius);
-    return;
-  }
-  switch (spec.algorithm) {
-    case Algorithm::automatic:  // planned above
-    case Algorithm::fir:
-      cpu::fir_blur(src, dst, spec, radius);
-      return;
-    case Algorithm::box:
-      if (spec.box_passes < 0 || spec.box_passes > 6)
-        throw InvalidArgument("box_passes is " + std::to_string(spec.box_passes) + ": expected 1 to 6 (0 = default 3)");
-      cpu::box_blur(src, dst, spec, spec.box_passes == 0 ? 3 : spec.box_passes);
-      return;
-    case Algorithm::kawase:
-      cpu::kawase_blur(src, dst, spec);
-      return;
-    case Algorithm::downsample:
-      cpu::downsample_blur(src, dst, spec);
-      return;
-    case Algorithm::fft:
-      cpu::fft_blur(src, dst, spec);
-      return;
-    case Algorithm::iir:
-      cpu::iir_blur(src, dst, spec);
-      return;
-    case Algorithm::sliding_dct:
-      cpu::sliding_dct_blur(src, dst, spec);
-      return;
-    case Algorithm::fir_incremental:  // GPU techniques
-    case Algorithm::fir_linear:
-      throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) +
-                        " runs on the Vulkan backend only (--device vulkan; Device::vulkan() in the API); on the "
-                        "CPU, fir computes the same convolution");
-    case Algorithm::dual_kawase:
-      cpu::dual_kawase_blur(src, dst, spec);
-      return;
-    case Algorithm::mip_poisson:
-      cpu::mip_poisson_blur(src, dst, spec);
-      return;
-  }
-  throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) + " is not available on the CPU");
+  front_door::check_views(src, dst);
+  const Plan plan = planner::plan_for(spec, planner::shape_of(src, dst.type, Backend::cpu), planner::Prediction::to_run);
+  front_door::with_separate_source(src, dst, [&](const View& source) { cpu::execute(plan, source, dst); });
+}
+
+void blur(const View& src, const View& dst, const Plan& plan) {
+  front_door::check_views(src, dst);
+  planner::check_plan_fits(plan, src, dst);
+  if (plan.schedule.backend != Backend::cpu)
+    throw Unsupported("this plan is for the Vulkan backend: run it with blur(src, dst, plan, device)");
+  front_door::with_separate_source(src, dst, [&](const View& source) { cpu::execute(plan, source, dst); });
 }
 
 }  // namespace fastblur

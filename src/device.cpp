@@ -6,7 +6,10 @@
 #include <string>
 
 #include "fastblur/error.hpp"
+#include "device_access.hpp"
 #include "fastblur/plan.hpp"
+#include "front_door.hpp"
+#include "plan/planner.hpp"
 
 #ifdef FASTBLUR_HAVE_VULKAN
 #include "vulkan/context.hpp"
@@ -18,15 +21,14 @@ namespace fastblur {
 
 Device Device::cpu() { return Device(); }
 
-Device Device::from_context(std::shared_ptr<vk::Context> context) {
-  Device d;
-  d.context_ = std::move(context);
-  return d;
+bool Device::operator==(const Device& other) const noexcept {
+  return DeviceAccess::context(*this) == DeviceAccess::context(other);
 }
 
 Plan make_plan(const BlurSpec& spec, const View& src, const Device& device) {
-  return make_plan(spec, src, device.is_cpu() ? Backend::cpu : Backend::vulkan);
+  return make_plan(spec, src, src.type, device);
 }
+
 
 Device Device::parse(std::string_view text) {
   if (text == "cpu") return cpu();
@@ -81,9 +83,7 @@ int choose_device(const std::vector<DeviceInfo>& devices) {
 }  // namespace
 
 Device Device::vulkan(int index) {
-  Device d;
-  d.context_ = vk::context_for(index < 0 ? choose_device(vulkan_devices()) : index);
-  return d;
+  return DeviceAccess::make(vk::context_for(index < 0 ? choose_device(vulkan_devices()) : index));
 }
 
 Device Device::vulkan(std::string_view name_part) {
@@ -93,8 +93,15 @@ Device Device::vulkan(std::string_view name_part) {
 }
 
 std::string Device::description() const {
-  if (!context_) return "cpu";
-  return "vulkan:" + std::to_string(context_->info().index) + " (" + context_->info().name + ")";
+  if (!impl_) return "cpu";
+  const vk::Context& ctx = *impl_->context;
+  return "vulkan:" + std::to_string(ctx.info().index) + " (" + ctx.info().name + ")";
+}
+
+Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, const Device& device) {
+  if (device.is_cpu()) return make_plan(spec, src, destination, Backend::cpu);
+  return planner::plan_for(
+      spec, vk::shape_on(*DeviceAccess::context(device), src.extent, src.channels, src.type, destination));
 }
 
 void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& device) {
@@ -102,17 +109,43 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
     blur(src, dst, spec);
     return;
   }
-  validate_source(src);
-  validate_destination(dst);
-  if (src.extent != dst.extent || src.channels != dst.channels)
-    throw InvalidArgument("source and destination differ in shape");
-  const BlurSpec s = vk::resolve_for_gpu(spec, src.extent, src.channels, src.type);
-  vk::gpu_blur(device.context(), src, dst, s);
+  front_door::check_views(src, dst);
+  const Plan plan = planner::plan_for(
+      spec, vk::shape_on(*DeviceAccess::context(device), src.extent, src.channels, src.type, dst.type),
+      planner::Prediction::to_run);
+  front_door::with_separate_source(src, dst, [&](const View& source) {
+    vk::gpu_blur(DeviceAccess::context(device), source, dst, plan);
+  });
+}
+
+void blur(const View& src, const View& dst, const Plan& plan, const Device& device) {
+  if (plan.schedule.backend == Backend::cpu) {
+    if (!device.is_cpu()) throw InvalidArgument("this plan is for the CPU, not " + device.description());
+    blur(src, dst, plan);
+    return;
+  }
+  if (device.is_cpu()) throw InvalidArgument("this plan is for the Vulkan backend: give its device");
+  front_door::check_views(src, dst);
+  planner::check_plan_fits(plan, src, dst);
+  const auto context = DeviceAccess::context(device);
+  // The plan may come from another device (or none): this one must run it as it stands.
+  algo::descriptor(plan.algorithm)
+      .check(plan.spec, vk::shape_on(*context, src.extent, src.channels, src.type, dst.type));
+  front_door::with_separate_source(src, dst, [&](const View& source) { vk::gpu_blur(context, source, dst, plan); });
 }
 
 #else  // a build without Vulkan
 
 bool vulkan_available() noexcept { return false; }
+Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, const Device& device) {
+  if (!device.is_cpu()) throw Unsupported("this build of fastblur has no Vulkan backend");
+  return make_plan(spec, src, destination, Backend::cpu);
+}
+void blur(const View& src, const View& dst, const Plan& plan, const Device& device) {
+  if (!device.is_cpu() || plan.schedule.backend != Backend::cpu)
+    throw Unsupported("this build of fastblur has no Vulkan backend");
+  blur(src, dst, plan);
+}
 std::vector<DeviceInfo> vulkan_devices() { throw Unsupported("this build of fastblur has no Vulkan backend"); }
 Device Device::vulkan(int) { throw Unsupported("this build of fastblur has no Vulkan backend"); }
 Device Device::vulkan(std::string_view) { throw Unsupported("this build of fastblur has no Vulkan backend"); }
@@ -123,7 +156,7 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
 }
 
 // Device images need the backend; no Device but the CPU exists here.
-struct DeviceImage::Storage {};
+struct DeviceImage::Impl {};
 DeviceImage::DeviceImage(const Device&, std::int64_t, std::int64_t, std::int64_t, int, ElementType) {
   throw Unsupported("this build of fastblur has no Vulkan backend: DeviceImage needs it");
 }

@@ -46,6 +46,12 @@ struct ImpulseMetrics {
 /// reference shape every approximation is measured against).
 std::vector<double> reference_gaussian(double sigma, int half);
 
+/// The 1D impulse response of `spec`'s algorithm at `sigma`, at offsets -half..half of a line far from
+/// any border (constant 0 beyond): the response to a unit impulse for separable algorithms; for planar
+/// ones the marginal (the column sums of the 2D response to a 2D impulse, which for a separable filter
+/// is its 1D response). The one definition behind measure_impulse and analyze's plots.
+std::vector<double> impulse_response_1d(const BlurSpec& spec, double sigma, int half);
+
 /// 1D metrics of `spec` (its algorithm and options; sigma from `sigma`) from the blur of a unit
 /// impulse on a line long enough that no border is reached, and the 2D anisotropy and 2D max error
 /// from the blur of a 2D impulse (skipped when `with_anisotropy` is false: it costs a (16 sigma)^2

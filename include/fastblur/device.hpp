@@ -19,10 +19,6 @@
 
 namespace fastblur {
 
-namespace vk {
-class Context;
-}
-
 /// One Vulkan physical device as `vulkan_devices` lists it.
 struct DeviceInfo {
   int index = 0;
@@ -58,26 +54,32 @@ class Device {
   /// Throws InvalidArgument for any other text; DeviceError or Unsupported as vulkan() does.
   static Device parse(std::string_view text);
 
-  bool is_cpu() const noexcept { return !context_; }
+  bool is_cpu() const noexcept { return !impl_; }
   /// "cpu", or "vulkan:N (name)".
   std::string description() const;
-  /// The Vulkan context (null for the CPU).
-  const std::shared_ptr<vk::Context>& context() const noexcept { return context_; }
-  /// A device over an existing context (the interop layer, fastblur/vulkan.hpp, makes them).
-  static Device from_context(std::shared_ptr<vk::Context> context);
+  /// Whether two devices are the same one (both the CPU, or the same Vulkan device and queue).
+  bool operator==(const Device& other) const noexcept;
+
+  struct Impl;  ///< the backend's state (src/device_access.hpp); null for the CPU
 
  private:
-  std::shared_ptr<vk::Context> context_;
+  std::shared_ptr<const Impl> impl_;
+  friend struct DeviceAccess;
 };
 
-/// Blurs src into dst on `device` (see blur.hpp for the contract). The Vulkan backend runs every
-/// algorithm but fft and sliding-dct (those throw Unsupported there); fir-linear, kawase,
-/// dual-kawase and mip-poisson blur 2D images only. automatic plans for the device's backend.
-/// Images larger than the device holds in one piece are blurred in tiles, with the same result.
+/// Blurs src into dst on `device` (see blur.hpp for the contract). Which algorithms the Vulkan
+/// backend runs, and on which shapes, is the registry's (algorithm.hpp: AlgorithmInfo::runs_on);
+/// others throw Unsupported there. automatic plans for the device. Images larger than the device
+/// holds in one piece are blurred in tiles, with the same result.
 void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& device);
 
-/// The plan for `device`'s backend (make_plan with Backend::cpu or Backend::vulkan).
+/// The plan for `device`: the CPU's, or the Vulkan device's (its traits decide box's schedule, iir's
+/// precision and the tiles). The destination is taken to have the source's type unless given.
 Plan make_plan(const BlurSpec& spec, const View& src, const Device& device);
+Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, const Device& device);
+
+/// Runs a plan made for `device` (make_plan above), with its schedule as it stands.
+void blur(const View& src, const View& dst, const Plan& plan, const Device& device);
 
 /// An image that stays in a Vulkan device's memory, so several blurs can be chained without
 /// round trips through the host: upload once, blur as often as needed (into other device images
@@ -104,11 +106,11 @@ class DeviceImage {
   ElementType type() const noexcept;
   const Device& device() const noexcept;
 
-  struct Storage;  ///< the device buffer (src/vulkan/device_image.cpp)
-  const std::shared_ptr<Storage>& storage() const noexcept { return storage_; }
+  struct Impl;  ///< the device buffer (src/vulkan/device_image.cpp)
 
  private:
-  std::shared_ptr<Storage> storage_;
+  std::shared_ptr<Impl> impl_;
+  friend void blur(const DeviceImage& src, DeviceImage& dst, const BlurSpec& spec);
 };
 
 /// Blurs a device image into another of the same shape on the same device (or into itself),

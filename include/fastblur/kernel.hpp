@@ -113,6 +113,12 @@ double downsample_added_variance(int factor);
 double downsample_low_sigma(double sigma, int factor, double truncate = 4.0);
 /// The factor chosen for sigma when none is given: 4 from sigma 12, else 2.
 int downsample_factor_for(double sigma);
+/// The radius of the low-resolution kernel: radius_from_truncate(low_sigma, truncate), at least 1.
+int downsample_low_radius(double low_sigma, double truncate);
+/// The whole chain's response to a unit impulse at `phase` (0..factor-1) within its block, at
+/// offsets -half..half from the impulse: the reduced-resolution blur is not shift-invariant, each
+/// phase has its own response. Blocks start at multiples of the factor.
+std::vector<double> downsample_impulse_response(double sigma, int factor, double truncate, int phase, int half);
 
 /// One bilinear fetch replacing two adjacent taps (seeds 002 and 003): weight w = w1 + w2 at
 /// offset o = (o1 w1 + o2 w2) / w.

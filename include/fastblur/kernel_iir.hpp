@@ -7,6 +7,7 @@
 #include <array>
 #include <complex>
 #include <cstdint>
+#include <vector>
 
 namespace fastblur::kernel {
 
@@ -72,6 +73,12 @@ YoungVanVlietCoefficients young_van_vliet_coefficients(double sigma);
 /// u+ and v+ being the steady states of the two passes. Rows of M are the outputs, columns the inputs.
 using Matrix3 = std::array<std::array<double, 3>, 3>;
 Matrix3 triggs_sdika_matrix(const std::array<double, 3>& feedback);
+
+/// The response of Deriche's filter (causal plus anticausal recursion) to a unit impulse on an
+/// infinite line, at offsets -half..half: its exact equivalent kernel.
+std::vector<double> deriche_impulse_response(double sigma, int half);
+/// The same for Young-van Vliet's causal then anticausal passes.
+std::vector<double> young_van_vliet_impulse_response(double sigma, int half);
 
 /// The number of samples after which a recursive filter whose largest pole has modulus
 /// `pole_radius` (< 1) has decayed by `tolerance`: the smallest k with pole_radius^k <= tolerance.

@@ -1,9 +1,13 @@
 #pragma once
 /// @file
-/// The planner: BlurSpec + image -> Plan (algorithm, parameters, predicted error and cost).
+/// The planner: BlurSpec + the data's shape -> Plan, a resolved value that says everything that will
+/// run: the algorithm, its parameters per axis, how far each output reaches (the halo of tiles,
+/// bands and chunks), the schedule (driver, threads, intermediate type, tiles, GPU variants), the
+/// predicted error and cost, and the candidates weighed. Backends execute plans; they never choose.
 /// Algorithm::automatic with a tolerance picks the cheapest algorithm whose predicted error is
-/// within it; backends execute plans and never choose.
+/// within it.
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,36 +15,122 @@
 
 namespace fastblur {
 
+/// The algorithm's resolved parameters in its own form, for the backends (defined by its
+/// descriptor in src/algorithms/; opaque here). Immutable, shared by copies of a plan.
+struct ResolvedParameters;
+
+/// How the CPU runs a plan.
+enum class CpuDriver {
+  fused_rows,   ///< fir on 2D images with small radii: both passes through a ring of rows, no intermediate
+                ///< image (in place, the call runs axis_passes instead)
+  axis_passes,  ///< fir: a pass per axis through packed intermediate images, SIMD across channels and columns
+  lanes,        ///< line filters in SIMD across lane_width() lines at a time, in float (O(1) filters)
+  lines,        ///< line filters one line at a time in double (float64 data; the filters without lanes)
+  planar,       ///< 2D algorithms: the image extended by its borders, then whole neighbourhoods per pixel
+};
+std::string_view to_string(CpuDriver driver) noexcept;
+
+/// How the Vulkan backend runs `box` along an axis. Both compute the same extended boxes.
+enum class BoxSchedule {
+  automatic,    ///< resolved by the planner: GPUs scan along x (a workgroup per row: coalesced reads) and
+                ///< run sums along y and z (a thread per column: coalesced reads); software devices
+                ///< (lavapipe), where workgroup barriers are costly, run sums everywhere
+  prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
+                ///< carried sums (no limit on the line's length)
+  running_sums, ///< seed 002: a thread per line walks it with a moving sum
+};
+std::string_view to_string(BoxSchedule schedule) noexcept;
+
+/// One axis of a plan (x, y, z = 0, 1, 2).
+struct AxisPlan {
+  bool active = false;       ///< filtered: sigma > 0, and more than one sample unless the border is constant
+  double sigma = 0.0;        ///< as requested
+  Border border = Border::reflect;
+  int radius = 0;            ///< the kernel's radius for the algorithms that have one (fir, fft; downsample's
+                             ///< low-resolution kernel), else 0
+  std::int64_t support = 0;  ///< how far an output reaches into the input on each side: the halo with which a
+                             ///< piece (GPU tile, CLI band, dask chunk) gives the same result as the whole
+  std::int64_t align = 1;    ///< pieces start on multiples of this (the block grid of algorithms that are not
+                             ///< shift-invariant)
+  double achieved_sigma = 0.0;    ///< sqrt of the algorithm's variance along this axis
+  double predicted_error = 0.0;   ///< 1D max error of the equivalent kernel (DESIGN.md metrics)
+};
+
+/// The schedule: how the plan's backend runs it. make_plan fills it in; a caller (or a test) may change
+/// it before executing the plan, and every schedule gives the same result up to rounding.
+struct Schedule {
+  Backend backend = Backend::cpu;
+  /// CPU threads (0 in a plan means: as many as OpenMP offers when it runs). make_plan applies one rule:
+  /// work below about 2e5 tap pairs runs on the calling thread (waking threads costs more), else the
+  /// spec's threads (0: every core), capped at the processors.
+  int threads = 1;
+  CpuDriver driver = CpuDriver::lines;
+  /// The working type of intermediates: f64 where the source or destination is f64, else f32.
+  ElementType intermediate = ElementType::f32;
+  /// fir's axis passes: columns (values) per strip of the y and z passes, sized for L2 (index 1, 2).
+  std::array<std::int64_t, 3> strip{0, 0, 0};
+  /// Vulkan: box's schedule per axis (never automatic in a plan).
+  std::array<BoxSchedule, 3> box{BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
+  /// Vulkan: iir runs its recursions in float64 (where the device has it).
+  bool gpu_float64 = false;
+  /// Vulkan: the interior of each piece the image is blurred in (the whole image: one piece).
+  std::array<std::int64_t, 3> tile{1, 1, 1};
+  std::int64_t pieces = 1;
+};
+
+/// A resolved parameter, for display (describe, `--explain`, Python's plan dicts).
+struct PlanParameter {
+  std::string key;       ///< "box_passes", "box_radius", "kawase_offsets", "iir_variant", ...
+  ParameterValue value;  ///< its value (per axis: a list per axis, `axis` saying which)
+  int axis = -1;         ///< -1: the whole plan; 0..2: that axis
+};
+
 struct Plan {
-  /// What the backend runs: algorithm never automatic, parameters filled in (radius per axis for
-  /// fir, box_passes, ...).
+  /// The algorithm that runs (never automatic).
+  Algorithm algorithm = Algorithm::fir;
+  /// The request, with the algorithm named and the algorithm's parameters filled in.
   BlurSpec spec;
+  /// What the plan was made for.
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  int channels = 1;
+  ElementType source = ElementType::f32, destination = ElementType::f32;
+  std::array<AxisPlan, 3> axes{};
+  std::vector<PlanParameter> parameters;
+  Schedule schedule;
   /// DESIGN.md's max error of the impulse response of the whole (2D/3D) blur, predicted from the
-  /// exact 1D kernels: prod(1 + e_axis) - 1, e_axis = max |k - g| / max g on that axis.
+  /// exact 1D kernels: exact for two axes, else prod(1 + e_axis) - 1. (make_plan predicts it; a blur of
+  /// a named algorithm plans only what runs and leaves it NaN.)
   double predicted_max_error = 0.0;
-  /// Estimated arithmetic per pixel and channel (relative units, comparable between algorithms).
+  /// Estimated work per pixel and channel (relative units, comparable between algorithms of one backend).
   double predicted_cost = 0.0;
   /// Every candidate weighed, one line each, and why the chosen one won (for --explain).
   std::vector<std::string> considered;
   std::string reason;
+  /// The algorithm's parameters in its own form (see ResolvedParameters).
+  std::shared_ptr<const ResolvedParameters> resolved;
 };
 
-/// Plans `spec` for an image of `src`'s shape. With Algorithm::automatic and tolerance 0 the plan
-/// is exact (fir); with a tolerance > 0, the cheapest candidate within it. A named algorithm is
-/// planned as asked (its parameters filled in, its error predicted). Throws InvalidArgument.
+/// Plans `spec` for an image of `src`'s shape and type (the destination taken to have the same type).
+/// With Algorithm::automatic and tolerance 0 the plan is exact (fir, or fft where cheaper); with a
+/// tolerance > 0, the cheapest candidate within it. A named algorithm is planned as asked (its
+/// parameters filled in, its error predicted). Throws InvalidArgument, Unsupported.
 Plan make_plan(const BlurSpec& spec, const View& src);
-
-/// Which backend a plan is for: its candidates are the algorithms that backend runs, weighed by
-/// that backend's cost model.
-enum class Backend { cpu, vulkan };
+/// The same for a backend (its candidates are the algorithms it runs, weighed by its cost model) and
+/// a destination type. Plans for Backend::vulkan made here assume a hardware GPU with float64 and the
+/// whole image in one piece; make_plan(spec, src, device) (device.hpp) plans for the device itself.
 Plan make_plan(const BlurSpec& spec, const View& src, Backend backend);
+Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, Backend backend);
+
+/// Runs a CPU plan (made for views of this shape) with its schedule as it stands. Throws
+/// InvalidArgument when the views do not have the plan's shape, Unsupported for a Vulkan plan.
+void blur(const View& src, const View& dst, const Plan& plan);
 
 /// The 1D max error (relative to the Gaussian's peak) of `spec`'s algorithm along one axis, from
 /// its exact equivalent kernel. Large sigmas are evaluated at sigma 64, where the shape error of
 /// the O(1) algorithms has reached its asymptote.
 double predicted_axis_error(const BlurSpec& spec, int axis);
 
-/// Human-readable plan: algorithm, parameters, predicted error and cost, candidates.
+/// Human-readable plan: algorithm, parameters per axis, schedule, predicted error and cost, candidates.
 std::string describe(const Plan& plan);
 
 }  // namespace fastblur

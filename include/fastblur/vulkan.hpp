@@ -15,17 +15,14 @@
 
 #include "fastblur/device.hpp"
 
-namespace fastblur::vk {
-class Job;
-}
-
 namespace fastblur::vulkan {
 
 /// A fastblur Device on the caller's Vulkan device and a queue of `queue_family` (which must support
 /// compute). fastblur creates its own command pool, pipeline cache, pipelines and samplers there and
 /// destroys them with the last copy of the Device; it never destroys the caller's handles, which
 /// must outlive it. `float64_enabled`: whether the caller enabled shaderFloat64 (iir then computes
-/// in double; without it, iir is limited to sigma <= 10 / 20, see device.hpp).
+/// in double; without it, float32 recursions hold up to sigma 10 for Deriche and 20 for Young-van
+/// Vliet, and larger sigmas throw Unsupported).
 Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uint32_t queue_family,
              bool float64_enabled = false);
 
@@ -62,13 +59,17 @@ void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const 
 /// Destroy it only once that command buffer has finished executing.
 class Recording {
  public:
-  explicit Recording(std::unique_ptr<vk::Job> job);
   Recording(Recording&&) noexcept;
   Recording& operator=(Recording&&) noexcept;
   ~Recording();
 
+  struct Impl;  ///< the recorded job (src/vulkan/interop.cpp)
+
  private:
-  std::unique_ptr<vk::Job> job_;
+  explicit Recording(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+  friend Recording record(const Device&, VkCommandBuffer, const BufferImage&, const BufferImage&, const BlurSpec&);
+  friend Recording record(const Device&, VkCommandBuffer, const ImageRef&, const ImageRef&, const BlurSpec&);
 };
 
 /// Records the blur into `commands` (begun, not ended; from a pool of the adopted queue's family).

@@ -197,10 +197,9 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         The axes to filter (SciPy 1.11+); sigma, order, mode and radius then have one entry per
         axis in ``axes``. Default: every axis.
     algorithm : str, optional
-        fastblur's algorithm: 'auto' (default; exact at tolerance 0), 'fir', 'fft', 'box', 'iir',
-        'sliding-dct', 'kawase', 'downsample', 'dual-kawase', 'mip-poisson' (see
-        ``fastblur.algorithms()``; the last two blur the first two axes together and need a 2D
-        array, or axes naming two axes).
+        fastblur's algorithm (``fastblur.algorithms()`` describes each; planar ones blur two axes
+        together and need a 2D array, or axes naming two axes; GPU-only ones need a Vulkan device):
+@ALGORITHMS@
     tolerance : float, optional
         With 'auto': the largest max error of the impulse response (relative to the Gaussian's
         peak) the planner may trade for speed. 0 (default) is exact.
@@ -217,9 +216,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         Integer outputs: 'scipy' (default) converts after each axis, truncating, exactly as SciPy;
         'nearest' rounds once at the end (more accurate).
     options : dict, optional
-        Algorithm options: box_passes, box_integer_widths, kawase_passes, kawase_offsets,
-        downsample_factor, sliding_dct_order, iir_variant ('deriche' or 'young-van-vliet'),
-        dual_kawase_levels, dual_kawase_offset, mip_poisson_samples, mip_poisson_frame.
+        Algorithm options by key (bad keys or values raise ValueError):
+@OPTIONS@
 
     Returns
     -------
@@ -297,14 +295,28 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     return output
 
 
+def _registry_doc(indent):
+    """The registry's algorithms and options as docstring lines (generated from the one list that
+    the command line's help and the C++ API are generated from too)."""
+    algs, opts = [], []
+    for a in _core.algorithms():
+        tags = [t for t, on in (("planar", a["planar"]), ("GPU only", a["gpu_only"])) if on]
+        algs.append(f"{indent}- '{a['name']}'{' (' + ', '.join(tags) + ')' if tags else ''}: {a['summary']}")
+        for p in a["parameters"]:
+            opts.append(f"{indent}- {p['key']} ({a['name']}): {p['doc']}; {p['range']}")
+    return "\n".join(algs), "\n".join(opts)
+
+
 def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=None, channels=1,
          algorithm="auto", tolerance=0.0, options=None):
     """What fastblur would run for an image of ``shape`` (1 to 3 spatial axes, NumPy order; the
-    ``channels`` are separate): a dict with ``algorithm``, its parameters (``radius`` per axis,
-    ``box_passes``, ``kawase_offsets``, ``iir_variant``, ``sliding_dct_order`` as they apply),
-    ``predicted_max_error`` (DESIGN.md's max error of the whole impulse response),
-    ``predicted_cost`` (relative units), ``reason``, ``considered`` (every candidate weighed) and
-    ``description`` (all of it as text)."""
+    ``channels`` are separate): a dict with ``algorithm``; its resolved parameters by key (those
+    of the whole plan as values, e.g. ``box_passes`` or ``iir_variant``; per-axis ones, e.g.
+    ``kawase_offsets`` or ``box_radius``, as lists in NumPy order); per axis its ``radius``,
+    ``support`` (how far an output reaches: the halo a chunk needs) and ``achieved_sigma``;
+    ``schedule`` (driver, threads, intermediate type); ``predicted_max_error`` (DESIGN.md's max
+    error of the whole impulse response), ``predicted_cost`` (relative units), ``reason``,
+    ``considered`` (every candidate weighed) and ``description`` (all of it as text)."""
     shape = [int(s) for s in shape]
     n = len(shape)
     sigmas = [float(s) for s in normalize_sequence(sigma, n)]
@@ -400,3 +412,7 @@ def radius_for_precision(sigma, epsilon):
 def sigma_for_precision(radius, epsilon):
     """The sigma whose outermost normalised weight at ``radius`` equals ``epsilon``."""
     return _core.sigma_for_precision(int(radius), float(epsilon))
+
+
+_ALGORITHMS_DOC, _OPTIONS_DOC = _registry_doc(" " * 8)
+gaussian_filter.__doc__ = gaussian_filter.__doc__.replace("@ALGORITHMS@", _ALGORITHMS_DOC).replace("@OPTIONS@", _OPTIONS_DOC)

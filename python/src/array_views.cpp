@@ -91,8 +91,8 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
   // largest unfiltered axes join the view with sigma 0, so that one call filters every line at
   // once instead of one call per line or plane (a 256^3 gaussian_filter1d made 65536 calls and
   // ran slower than SciPy; on a GPU each call is a dispatch). Only where that is the same filter:
-  // the algorithms that filter each axis on its own (a 2D approximation such as kawase is not one
-  // per axis) and, on a GPU, that run on volumes (fir, box, iir).
+  // the algorithms that filter each axis on its own (not the planar ones) on a backend that runs
+  // them on volumes (the registry's capabilities).
   bool folded = false;
   if (order.size() < 3 && !batch.empty()) {
     std::vector<int> extra = batch;
@@ -104,12 +104,13 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
     Algorithm chosen = Algorithm::automatic;
     try {
       py::gil_scoped_release release;  // the planner may measure candidates
-      chosen = make_plan(spec, sv, device).spec.algorithm;
+      chosen = make_plan(spec, sv, device).algorithm;
     } catch (const Error&) {
       // Not folded: the call below reports whatever is wrong with the request itself.
     }
-    const bool per_axis = chosen == Algorithm::fir || chosen == Algorithm::iir || chosen == Algorithm::box ||
-                          (device.is_cpu() && (chosen == Algorithm::fft || chosen == Algorithm::sliding_dct));
+    const AlgorithmInfo& info = algorithm_info(chosen);
+    const bool per_axis = chosen != Algorithm::automatic && info.capabilities.separable &&
+                          info.runs_on(device.is_cpu() ? Backend::cpu : Backend::vulkan, 3);
     if (per_axis) {
       folded = true;
       std::erase_if(batch, [&](int d) { return std::find(extra.begin(), extra.end(), d) != extra.end(); });

@@ -21,39 +21,39 @@ using namespace fastblur;
 
 namespace {
 
-// Options beyond the SciPy signature, by BlurSpec field name: one table, so the error message and
-// the accepted keys cannot drift apart.
+// A Python value for a registry parameter, as its kind expects it.
+ParameterValue to_value(const ParameterInfo& p, const py::handle& value) {
+  const std::string key(p.key);
+  try {
+    switch (p.kind) {
+      case ParameterInfo::Kind::integer:
+        if (py::isinstance<py::bool_>(value)) break;
+        if (py::isinstance<py::int_>(value)) return value.cast<std::int64_t>();
+        return value.cast<double>();  // a whole real is accepted, as SciPy accepts 3.0 for an int
+      case ParameterInfo::Kind::real: return value.cast<double>();
+      case ParameterInfo::Kind::flag: return value.cast<bool>();
+      case ParameterInfo::Kind::choice: return value.cast<std::string>();
+      case ParameterInfo::Kind::real_list: return value.cast<std::vector<double>>();
+    }
+  } catch (const py::cast_error&) {
+  }
+  throw InvalidArgument(key + " must be " + p.range_text() + ", not " + std::string(py::str(py::repr(value))));
+}
+
+// Options beyond the SciPy signature: the registry's parameters by key (set_parameter checks them).
 void apply_options(BlurSpec& spec, const py::dict& options) {
-  using Setter = void (*)(BlurSpec&, const py::handle&);
-  static const std::vector<std::pair<std::string, Setter>> table{
-      {"box_passes", [](BlurSpec& s, const py::handle& v) { s.box_passes = v.cast<int>(); }},
-      {"box_integer_widths", [](BlurSpec& s, const py::handle& v) { s.box_integer_widths = v.cast<bool>(); }},
-      {"kawase_passes", [](BlurSpec& s, const py::handle& v) { s.kawase_passes = v.cast<int>(); }},
-      {"kawase_offsets", [](BlurSpec& s, const py::handle& v) { s.kawase_offsets = v.cast<std::vector<double>>(); }},
-      {"downsample_factor", [](BlurSpec& s, const py::handle& v) { s.downsample_factor = v.cast<int>(); }},
-      {"sliding_dct_order", [](BlurSpec& s, const py::handle& v) { s.sliding_dct_order = v.cast<int>(); }},
-      {"dual_kawase_levels", [](BlurSpec& s, const py::handle& v) { s.dual_kawase_levels = v.cast<int>(); }},
-      {"dual_kawase_offset", [](BlurSpec& s, const py::handle& v) { s.dual_kawase_offset = v.cast<double>(); }},
-      {"mip_poisson_samples", [](BlurSpec& s, const py::handle& v) { s.mip_poisson_samples = v.cast<int>(); }},
-      {"mip_poisson_frame", [](BlurSpec& s, const py::handle& v) { s.mip_poisson_frame = v.cast<int>(); }},
-      {"iir_variant",
-       [](BlurSpec& s, const py::handle& value) {
-         const std::string v = value.cast<std::string>();
-         if (v == "deriche") s.iir_variant = IirVariant::deriche;
-         else if (v == "young-van-vliet" || v == "young_van_vliet") s.iir_variant = IirVariant::young_van_vliet;
-         else throw InvalidArgument("iir_variant must be 'deriche' or 'young-van-vliet', not '" + v + "'");
-       }},
-  };
+  const std::vector<ParameterInfo> known = all_parameters();
   for (const auto& [key_obj, value] : options) {
     const std::string key = py::str(key_obj);
-    bool found = false;
-    for (const auto& [name, set] : table)
-      if (name == key) set(spec, value), found = true;
-    if (!found) {
-      std::string known;
-      for (const auto& entry : table) known += (known.empty() ? "" : ", ") + entry.first;
-      throw InvalidArgument("unknown option '" + key + "': expected one of " + known);
+    const ParameterInfo* info = nullptr;
+    for (const ParameterInfo& p : known)
+      if (p.key == key) info = &p;
+    if (!info) {
+      std::string names;
+      for (const ParameterInfo& p : known) names += (names.empty() ? "" : ", ") + std::string(p.key);
+      throw InvalidArgument("unknown option '" + key + "': expected one of " + names);
     }
+    set_parameter(spec, key, to_value(*info, value));
   }
 }
 
@@ -69,34 +69,53 @@ BlurSpec base_spec(const std::string& algorithm, double tolerance, double cval, 
   return spec;
 }
 
-std::string iir_name(IirVariant v) { return v == IirVariant::deriche ? "deriche" : "young-van-vliet"; }
+py::object to_python(const ParameterValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return py::int_(*i);
+  if (const auto* d = std::get_if<double>(&v)) return py::float_(*d);
+  if (const auto* b = std::get_if<bool>(&v)) return py::bool_(*b);
+  if (const auto* s = std::get_if<std::string>(&v)) return py::str(*s);
+  return py::cast(std::get<std::vector<double>>(v));
+}
 
-// A plan as a dict: the algorithm, its parameters per axis (numpy order), the prediction.
+// A plan as a dict: the algorithm, its resolved parameters (per axis as lists in numpy order, None
+// where an axis has none), each axis's radius, support and achieved sigma, the schedule, the prediction.
 py::dict plan_dict(const Plan& p, int naxes) {
   py::dict d;
   const BlurSpec& s = p.spec;
-  d["algorithm"] = std::string(to_string(s.algorithm));
+  d["algorithm"] = std::string(to_string(p.algorithm));
   d["predicted_max_error"] = p.predicted_max_error;
   d["predicted_cost"] = p.predicted_cost;
   d["reason"] = p.reason;
   d["considered"] = p.considered;
   d["description"] = describe(p);
-  py::list radius;
-  for (int a = naxes - 1; a >= 0; --a) radius.append(effective_radius(s, a));
-  d["radius"] = radius;
-  if (s.algorithm == Algorithm::box) d["box_passes"] = s.box_passes, d["box_integer_widths"] = s.box_integer_widths;
-  if (s.algorithm == Algorithm::iir) d["iir_variant"] = iir_name(s.iir_variant);
-  if (s.algorithm == Algorithm::sliding_dct)
-    d["sliding_dct_order"] = s.sliding_dct_order ? s.sliding_dct_order : kernel::kSlidingDctDefaultOrder;
-  if (s.algorithm == Algorithm::kawase) {
-    py::list offsets;
-    for (int a = naxes - 1; a >= 0; --a)
-      offsets.append(s.sigma[static_cast<std::size_t>(a)] > 1e-15
-                         ? (s.kawase_offsets.empty() ? kernel::kawase_schedule(s.sigma[static_cast<std::size_t>(a)], s.kawase_passes)
-                                                     : s.kawase_offsets)
-                         : std::vector<double>{});
-    d["kawase_offsets"] = offsets;
+  py::list radius, support, achieved;
+  for (int a = naxes - 1; a >= 0; --a) {
+    radius.append(effective_radius(s, a));
+    support.append(p.axes[static_cast<std::size_t>(a)].support);
+    achieved.append(p.axes[static_cast<std::size_t>(a)].achieved_sigma);
   }
+  d["radius"] = radius;
+  d["support"] = support;
+  d["achieved_sigma"] = achieved;
+  for (const PlanParameter& q : p.parameters) {
+    if (q.key == "radius") continue;
+    if (q.axis < 0) {
+      d[q.key.c_str()] = to_python(q.value);
+      continue;
+    }
+    if (!d.contains(q.key)) {
+      py::list per_axis;
+      for (int a = 0; a < naxes; ++a) per_axis.append(py::none());
+      d[q.key.c_str()] = per_axis;
+    }
+    if (q.axis < naxes) d[q.key.c_str()].cast<py::list>()[static_cast<std::size_t>(naxes - 1 - q.axis)] = to_python(q.value);
+  }
+  py::dict schedule;
+  schedule["backend"] = p.schedule.backend == Backend::cpu ? "cpu" : "vulkan";
+  schedule["driver"] = std::string(to_string(p.schedule.driver));
+  schedule["threads"] = p.schedule.threads;
+  schedule["intermediate"] = std::string(to_string(p.schedule.intermediate));
+  d["schedule"] = schedule;
   return d;
 }
 
@@ -133,8 +152,35 @@ PYBIND11_MODULE(_core, m) {
       py::dict d;
       d["name"] = std::string(a.name);
       d["summary"] = std::string(a.summary);
+      d["description"] = std::string(a.description);
       d["planar"] = a.planar;
       d["gpu_only"] = a.gpu_only;
+      const Capabilities& c = a.capabilities;
+      py::dict caps;
+      caps["separable"] = c.separable;
+      caps["max_dimensions"] = c.max_dimensions;
+      caps["derivatives"] = c.derivatives;
+      caps["exact"] = c.exact;
+      caps["cpu"] = c.cpu;
+      caps["vulkan"] = c.vulkan;
+      caps["vulkan_volumes"] = c.vulkan_volumes;
+      d["capabilities"] = caps;
+      py::list params;
+      for (const ParameterInfo& p : a.parameters) {
+        py::dict q;
+        q["key"] = std::string(p.key);
+        q["flag"] = std::string(p.flag);
+        q["doc"] = std::string(p.doc);
+        q["range"] = p.range_text();
+        q["default"] = std::string(p.default_text);
+        q["min"] = p.min;
+        q["max"] = p.max;
+        py::list choices;
+        for (std::string_view c2 : p.choices) choices.append(std::string(c2));
+        q["choices"] = choices;
+        params.append(q);
+      }
+      d["parameters"] = params;
       out.append(d);
     }
     return out;

@@ -68,6 +68,27 @@ std::vector<double> impulse_response_2d(BlurSpec spec, double sigma, int n) {
 
 }  // namespace
 
+std::vector<double> impulse_response_1d(const BlurSpec& spec_in, double sigma, int half) {
+  if (!(sigma > 0.0)) throw InvalidArgument("impulse_response_1d: sigma must be > 0");
+  if (half < 0) throw InvalidArgument("impulse_response_1d: half must be >= 0");
+  BlurSpec spec = spec_in;
+  spec.with_border(Border::constant);
+  spec.cval = 0.0;
+  const int n = 2 * half + 1;
+  std::vector<double> line(static_cast<std::size_t>(n), 0.0);
+  if (algorithm_info(spec.algorithm).planar) {  // the response to a line impulse: the 2D response's column sums
+    const std::vector<double> img = impulse_response_2d(spec, sigma, n);
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) line[static_cast<std::size_t>(x)] += img[static_cast<std::size_t>(y) * n + x];
+    return line;
+  }
+  line[static_cast<std::size_t>(half)] = 1.0;
+  spec.sigma = {sigma, 0.0, 0.0};
+  const View v = View::packed(line.data(), ElementType::f64, n, 1);
+  blur(v, v, spec);
+  return line;
+}
+
 ImpulseMetrics measure_impulse(const BlurSpec& spec_in, double sigma, bool with_anisotropy) {
   if (!(sigma > 0.0)) throw InvalidArgument("measure_impulse: sigma must be > 0");
   ImpulseMetrics m;
@@ -75,22 +96,11 @@ ImpulseMetrics measure_impulse(const BlurSpec& spec_in, double sigma, bool with_
   BlurSpec spec = spec_in;
   spec.with_border(Border::constant);
   spec.cval = 0.0;
-  const bool planar = algorithm_info(spec.algorithm).planar;
   // A line long enough that no border mode is ever reached (approximations may be wider than
   // 4 sigma: give them 8 sigma and more).
   const int half = static_cast<int>(std::ceil(10.0 * sigma)) + 16;
   const int n = 2 * half + 1;
-  std::vector<double> line(static_cast<std::size_t>(n), 0.0);
-  if (planar) {  // the response to a line impulse: the column sums of the 2D response
-    const std::vector<double> img = impulse_response_2d(spec, sigma, n);
-    for (int y = 0; y < n; ++y)
-      for (int x = 0; x < n; ++x) line[static_cast<std::size_t>(x)] += img[static_cast<std::size_t>(y) * n + x];
-  } else {
-    line[static_cast<std::size_t>(half)] = 1.0;
-    spec.sigma = {sigma, 0.0, 0.0};
-    const View v = View::packed(line.data(), ElementType::f64, n, 1);
-    blur(v, v, spec);
-  }
+  const std::vector<double> line = impulse_response_1d(spec, sigma, half);
   const std::vector<double> g = reference_gaussian(sigma, half);
   double gmax = 0.0, m0 = 0.0, m2 = 0.0;
   for (int i = 0; i < n; ++i) {

@@ -28,4 +28,13 @@ Border parse_border(std::string_view name) {
                         "': expected reflect, mirror, nearest, wrap or constant");
 }
 
+namespace core {
+
+std::vector<std::int64_t> border_map(std::int64_t first, std::int64_t count, std::int64_t n, Border border) {
+  std::vector<std::int64_t> map(static_cast<std::size_t>(std::max<std::int64_t>(0, count)));
+  for (std::int64_t i = 0; i < count; ++i) map[static_cast<std::size_t>(i)] = border_index(first + i, n, border);
+  return map;
+}
+
+}  // namespace core
 }  // namespace fastblur

@@ -1,6 +1,9 @@
 #pragma once
 // Border index arithmetic, exactly as scipy.ndimage extends a line (ni_support.c, NI_ExtendLine).
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "fastblur/blur.hpp"
 
@@ -32,6 +35,27 @@ inline std::int64_t border_index(std::int64_t i, std::int64_t n, Border border) 
     }
   }
   return 0;
+}
+
+/// The sample the border mode reads at each position first .. first + count - 1 of a line of n
+/// samples (-1: cval), for drivers that extend many lines the same way.
+std::vector<std::int64_t> border_map(std::int64_t first, std::int64_t count, std::int64_t n, Border border);
+
+/// Extends a line in place: `line` holds before + n + after positions of `unit` contiguous values each
+/// (a pixel's channels, or a group of lanes), the line's samples at positions [before, before + n);
+/// every other position gets the values of the sample the border mode reads there (cval for
+/// constant). The one padding rule of every driver.
+template <class T>
+void extend_line(T* line, std::int64_t n, std::int64_t before, std::int64_t after, std::size_t unit, Border border,
+                 T cval) {
+  const auto fill = [&](std::int64_t i) {
+    T* to = line + static_cast<std::size_t>(i + before) * unit;
+    const std::int64_t m = border_index(i, n, border);
+    if (m < 0) std::fill(to, to + unit, cval);
+    else std::copy_n(line + static_cast<std::size_t>(m + before) * unit, unit, to);
+  };
+  for (std::int64_t i = -before; i < 0; ++i) fill(i);
+  for (std::int64_t i = n; i < n + after; ++i) fill(i);
 }
 
 }  // namespace fastblur::core

@@ -3,8 +3,7 @@
 // algorithms (dual-kawase, mip-poisson), which read a whole neighbourhood at once.
 #include <cstdint>
 
-#include "fastblur/blur.hpp"
-#include "fastblur/view.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::cpu {
 
@@ -14,11 +13,11 @@ struct PaddedRect {
 };
 
 /// Fills `rect` of `padded` (packed rows of `padded_width` pixels of src.channels values) with the
-/// 2D image src (depth 1) extended along x and y by spec.border[0], spec.border[1] (scipy's rules;
-/// constant uses spec.cval). The image's pixel (0, 0) sits at padded (before_x, before_y).
-/// T is float or double; threads over rows.
+/// 2D image src (depth 1) extended along x and y by the plan's borders (scipy's rules; constant uses
+/// its cval). The image's pixel (0, 0) sits at padded (before_x, before_y). T is float or double;
+/// up to `threads` threads over rows.
 template <class T>
-void extend_borders_2d(const View& src, const BlurSpec& spec, T* padded, std::int64_t padded_width,
+void extend_borders_2d(const View& src, const Plan& plan, T* padded, std::int64_t padded_width,
                        std::int64_t before_x, std::int64_t before_y, PaddedRect rect, int threads);
 
 }  // namespace fastblur::cpu

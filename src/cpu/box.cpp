@@ -1,20 +1,22 @@
-// Running-sum boxes along lines. Sums are kept in double: integer data (u8/u16) sums exactly
-// (below 2^53), float data does not drift over any line length a view can have.
-#include "cpu/box.hpp"
-
+// box on the CPU: the plan's extended boxes as running sums along lines, in double. Float data runs
+// in SIMD lanes (double sums over float lanes, box_lanes.hpp); float64 data on the line driver,
+// whose double filter is also the lanes' twin in the tests.
 #include <utility>
 
+#include "algorithms/box.hpp"
+#include "cpu/box_lanes.hpp"
+#include "cpu/execute.hpp"
+#include "cpu/lane_lines.hpp"
 #include "cpu/line_driver.hpp"
 
 namespace fastblur::cpu {
-
-std::vector<kernel::BoxPass> box_passes_for(const BlurSpec& spec, int axis, int passes) {
-  const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
-  return spec.box_integer_widths ? kernel::integer_box_passes(sigma, passes)
-                                 : kernel::extended_box_passes(sigma, passes);
-}
-
 namespace {
+
+std::int64_t reach(const std::vector<kernel::BoxPass>& passes) {
+  std::int64_t pad = 0;
+  for (const auto& p : passes) pad += p.radius + 1;
+  return pad;
+}
 
 // One pass over in[lo, hi): writes out[lo + h, hi - h), h = radius + 1.
 void box_pass(const double* in, double* out, std::int64_t lo, std::int64_t hi, const kernel::BoxPass& p) {
@@ -29,11 +31,9 @@ void box_pass(const double* in, double* out, std::int64_t lo, std::int64_t hi, c
 }
 
 LineFilter box_line_filter(std::vector<kernel::BoxPass> passes) {
-  std::int64_t pad = 0;
-  for (const auto& p : passes) pad += p.radius + 1;
   LineFilter f;
-  f.pad = pad;
-  f.apply = [passes = std::move(passes), pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
+  f.pad = reach(passes);
+  f.apply = [passes = std::move(passes), pad = f.pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
     const std::size_t len = static_cast<std::size_t>(n + 2 * pad);
     s.a.assign(in, in + len);
     s.b.resize(len);
@@ -49,13 +49,30 @@ LineFilter box_line_filter(std::vector<kernel::BoxPass> passes) {
   return f;
 }
 
+LaneFilter box_lane_filter(std::vector<kernel::BoxPass> passes) {
+  LaneFilter f;
+  f.pad = reach(passes);
+  f.apply = [passes = std::move(passes)](const float* in, float* out, float* scratch, std::int64_t n, std::int64_t pad) {
+    box_lanes(in, out, scratch, n, pad, passes.data(), passes.size());
+  };
+  return f;
+}
+
 }  // namespace
 
-void box_blur(const View& src, const View& dst, const BlurSpec& spec, int passes) {
+void box_blur(const Plan& plan, const View& src, const View& dst) {
+  const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
+  if (plan.schedule.driver == CpuDriver::lanes) {
+    std::array<std::optional<LaneFilter>, 3> lanes;
+    for (std::size_t a = 0; a < 3; ++a)
+      if (!r.passes[a].empty()) lanes[a] = box_lane_filter(r.passes[a]);
+    run_lane_filters(plan, src, dst, lanes);
+    return;
+  }
   std::array<std::optional<LineFilter>, 3> filters;
-  for (int a = 0; a < 3; ++a)
-    if (spec.sigma[static_cast<std::size_t>(a)] > 1e-15) filters[static_cast<std::size_t>(a)] = box_line_filter(box_passes_for(spec, a, passes));
-  run_line_filters(src, dst, spec, filters);
+  for (std::size_t a = 0; a < 3; ++a)
+    if (!r.passes[a].empty()) filters[a] = box_line_filter(r.passes[a]);
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

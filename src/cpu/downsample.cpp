@@ -1,4 +1,7 @@
-#include "cpu/downsample.hpp"
+// downsample on the CPU (seed 002): per axis, the blocks averaged, the low-resolution line blurred
+// with the plan's compensated sigma, interpolated linearly back, on the line driver.
+#include "algorithms/downsample.hpp"
+#include "cpu/execute.hpp"
 
 #include <cmath>
 
@@ -8,23 +11,15 @@
 
 namespace fastblur::cpu {
 
-int downsample_factor_for(const BlurSpec& spec, int axis) {
-  if (spec.downsample_factor != 0 && spec.downsample_factor != 2 && spec.downsample_factor != 4)
-    throw InvalidArgument("downsample_factor is " + std::to_string(spec.downsample_factor) + ": expected 2, 4 or 0");
-  return spec.downsample_factor ? spec.downsample_factor
-                                : kernel::downsample_factor_for(spec.sigma[static_cast<std::size_t>(axis)]);
-}
-
 namespace {
 
-LineFilter downsample_line_filter(double sigma, int f, double truncate) {
-  const double low_sigma = kernel::downsample_low_sigma(sigma, f, truncate);
-  const int r = std::max(1, kernel::radius_from_truncate(low_sigma, truncate));
-  const std::vector<double> w = kernel::gaussian_weights(low_sigma, r);
+LineFilter downsample_line_filter(const algo::DownsampleAxis& d) {
+  const int r = d.radius, f = d.factor;
+  const std::vector<double> w = kernel::gaussian_weights(d.low_sigma, r);
   LineFilter filter;
   // Blocks are anchored at the line's first sample; pad is a whole number of blocks and covers
   // the low-resolution kernel plus the block and the interpolation on either side.
-  filter.pad = static_cast<std::int64_t>(f) * (r + 3);
+  filter.pad = d.pad;
   filter.apply = [w, r, f, pad = filter.pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
     const std::int64_t blocks = (n + 2 * pad) / f;
     s.a.resize(static_cast<std::size_t>(blocks));
@@ -52,14 +47,12 @@ LineFilter downsample_line_filter(double sigma, int f, double truncate) {
 
 }  // namespace
 
-void downsample_blur(const View& src, const View& dst, const BlurSpec& spec) {
+void downsample_blur(const Plan& plan, const View& src, const View& dst) {
+  const auto& r = algo::resolved_as<algo::DownsampleResolved>(plan);
   std::array<std::optional<LineFilter>, 3> filters;
-  for (int a = 0; a < 3; ++a) {
-    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-    if (sigma > 1e-15)
-      filters[static_cast<std::size_t>(a)] = downsample_line_filter(sigma, downsample_factor_for(spec, a), spec.truncate);
-  }
-  run_line_filters(src, dst, spec, filters);
+  for (std::size_t a = 0; a < 3; ++a)
+    if (r.axes[a].factor) filters[a] = downsample_line_filter(r.axes[a]);
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

@@ -4,7 +4,9 @@
 //   down: 1/2 C(x) C(y) + 1/8 S(x) S(y),                         C = fetch(0), S = fetch(+h) + fetch(-h)
 //   up:   1/12 (A(x) C(y) + C(x) A(y)) + 1/6 S(x) S(y),          A = fetch(+2h) + fetch(-2h)
 // which is exactly the sum of the GPU's 2D bilinear fetches, clamping included.
-#include "cpu/dual_kawase.hpp"
+#include "algorithms/dual_kawase.hpp"
+#include "core/threads.hpp"
+#include "cpu/execute.hpp"
 
 #include <omp.h>
 
@@ -23,58 +25,7 @@
 namespace fastblur::cpu {
 namespace {
 
-struct Range {
-  std::int64_t lo = 0, hi = -1;  // inclusive
-  std::int64_t size() const { return hi - lo + 1; }
-};
-
-std::int64_t floor_to_int(double v) { return static_cast<std::int64_t>(std::floor(v)); }
-
-// The source texels the targets [a, b] of a pass read (both texels of every fetch, even where its
-// weight is 0, so nothing read is ever left uncomputed).
-Range down_reads(Range t, double d) {
-  const double h = 0.5 * d;
-  return {floor_to_int(2.0 * t.lo + 0.5 - h), floor_to_int(2.0 * t.hi + 0.5 + h) + 1};
-}
-Range up_reads(Range t, double d) {
-  return {floor_to_int((t.lo + 0.5) / 2.0 - d - 0.5), floor_to_int((t.hi + 0.5) / 2.0 + d - 0.5) + 1};
-}
-
-// What each level must hold for the output pixels [before, before + n): up[l] the targets of the
-// up pass into level l (up[0] the output), down[l] those of the down pass into level l (down[0]
-// the padded input).
-struct AxisPlan {
-  DualKawasePadding pad;
-  std::vector<Range> up, down;
-};
-
-AxisPlan plan_axis(std::int64_t n, int levels, double d) {
-  AxisPlan p;
-  p.up.resize(static_cast<std::size_t>(levels) + 1);
-  p.down.resize(static_cast<std::size_t>(levels) + 1);
-  // Relative to the image's first pixel; shifting by whole coarsest texels shifts every level's
-  // ranges by whole texels, so the ranges are computed once and moved.
-  p.up[0] = {0, n - 1};
-  for (int l = 0; l < levels; ++l) p.up[static_cast<std::size_t>(l) + 1] = up_reads(p.up[static_cast<std::size_t>(l)], d);
-  p.down[static_cast<std::size_t>(levels)] = p.up[static_cast<std::size_t>(levels)];
-  for (int l = levels - 1; l >= 0; --l)
-    p.down[static_cast<std::size_t>(l)] = down_reads(p.down[static_cast<std::size_t>(l) + 1], d);
-  const std::int64_t block = std::int64_t{1} << levels;
-  std::int64_t before = 0, after = 0;
-  for (int l = 0; l <= levels; ++l)
-    for (const Range& r : {p.up[static_cast<std::size_t>(l)], p.down[static_cast<std::size_t>(l)]}) {
-      before = std::max(before, -r.lo << l);
-      after = std::max(after, (r.hi + 1) << l);
-    }
-  before = (before + block - 1) / block * block;
-  p.pad.before = before;
-  p.pad.size = (before + after + block - 1) / block * block;
-  for (int l = 0; l <= levels; ++l) {
-    const std::int64_t shift = before >> l;
-    for (Range* r : {&p.up[static_cast<std::size_t>(l)], &p.down[static_cast<std::size_t>(l)]}) r->lo += shift, r->hi += shift;
-  }
-  return p;
-}
+using Range = algo::TexelRange;
 
 // A 1D operator: for each target t of a range, `taps` (source index, weight) pairs.
 template <class T>
@@ -160,7 +111,7 @@ void run_pass(const Level<T>& from, const Level<T>* to, const View* dst, std::in
   const std::size_t src_len = static_cast<std::size_t>(src_cols.size() * C);
   const std::size_t out_len = static_cast<std::size_t>(out_cols.size() * C);
   // The coarse levels' passes are small: waking threads would cost more than the work.
-  if (static_cast<double>(out_rows.size()) * static_cast<double>(src_len + out_len) * 8.0 < 4e5) threads = 1;
+  threads = core::threads_for(static_cast<double>(out_rows.size()) * static_cast<double>(src_len + out_len) * 4.0, threads);
   std::vector<PassScratch<T>> scratch(static_cast<std::size_t>(threads));
   for (auto& s : scratch) {
     for (std::size_t t = 0; t < terms.size(); ++t) s.combo[t].resize(src_len);
@@ -198,10 +149,11 @@ void run_pass(const Level<T>& from, const Level<T>* to, const View* dst, std::in
 }
 
 template <class T>
-void dual_kawase_typed(const View& src, const View& dst, const BlurSpec& spec, const kernel::DualKawaseSchedule& s) {
+void dual_kawase_typed(const Plan& plan, const View& src, const View& dst, const kernel::DualKawaseSchedule& s) {
   const int L = s.levels, C = src.channels;
   const std::int64_t W = src.width(), H = src.height();
-  const AxisPlan ax = plan_axis(W, L, s.offset[0]), ay = plan_axis(H, L, s.offset[1]);
+  const algo::DualKawaseAxis ax = algo::dual_kawase_axis(W, L, s.offset[0]);
+  const algo::DualKawaseAxis ay = algo::dual_kawase_axis(H, L, s.offset[1]);
   const std::int64_t NX = ax.pad.size, NY = ay.pad.size;
   // Every level's storage, level 0 (the padded image) first.
   double total = 0.0;
@@ -222,10 +174,10 @@ void dual_kawase_typed(const View& src, const View& dst, const BlurSpec& spec, c
     v.data = l == 0 ? first.as<T>() : rest.as<T>() + (start[static_cast<std::size_t>(l)] - start[1]);
     v.width = NX >> l, v.height = NY >> l, v.channels = C;
   }
-  int threads = std::max(1, spec.threads > 0 ? spec.threads : omp_get_max_threads());
+  const int threads = plan.schedule.threads;
 
   // Level 0: the image extended by the border modes over what the chain reads.
-  extend_borders_2d<T>(src, spec, level[0].data, NX, ax.pad.before, ay.pad.before,
+  extend_borders_2d<T>(src, plan, level[0].data, NX, ax.pad.before, ay.pad.before,
                        {ax.down[0].lo, ax.down[0].hi, ay.down[0].lo, ay.down[0].hi}, threads);
   // The tap offsets of each 1D fetch group, per axis.
   const auto offsets = [](double d, char which) -> std::vector<double> {
@@ -264,39 +216,10 @@ void dual_kawase_typed(const View& src, const View& dst, const BlurSpec& spec, c
 
 }  // namespace
 
-kernel::DualKawaseSchedule dual_kawase_schedule_for(const BlurSpec& spec) {
-  if (spec.sigma[2] != 0.0)
-    throw InvalidArgument("dual-kawase blurs 2D images along x and y only: sigma along z is " +
-                          std::to_string(spec.sigma[2]) + ", expected 0");
-  if (!(spec.sigma[0] > 0.0) || !(spec.sigma[1] > 0.0))
-    throw InvalidArgument("dual-kawase blurs x and y together: sigma along x and y must both be >= " +
-                          std::to_string(kernel::kDualKawaseMinSigma) + ", got " + std::to_string(spec.sigma[0]) +
-                          " and " + std::to_string(spec.sigma[1]));
-  return kernel::dual_kawase_schedule(spec.sigma[0], spec.sigma[1], spec.dual_kawase_levels, spec.dual_kawase_offset);
-}
-
-DualKawasePadding dual_kawase_padding(std::int64_t n, int levels, double offset) {
-  if (n < 1) throw InvalidArgument("dual_kawase_padding: n must be >= 1");
-  (void)kernel::dual_kawase_variance(levels, offset);  // validates
-  return plan_axis(n, levels, offset).pad;
-}
-
-void dual_kawase_blur(const View& src, const View& dst, const BlurSpec& spec) {
-  if (src.depth() != 1)
-    throw InvalidArgument("dual-kawase blurs 2D images only: the image's depth is " + std::to_string(src.depth()) +
-                          ", expected 1");
-  if (spec.sigma[0] == 0.0 && spec.sigma[1] == 0.0 && spec.sigma[2] == 0.0) {
-    // Nothing to blur: a copy (converted), read whole first so any overlap is harmless.
-    BlurSpec none = spec;
-    none.algorithm = Algorithm::fir;
-    blur(src, dst, none);
-    return;
-  }
-  const kernel::DualKawaseSchedule s = dual_kawase_schedule_for(spec);
-  if (src.type == ElementType::f64 || dst.type == ElementType::f64)
-    dual_kawase_typed<double>(src, dst, spec, s);
-  else
-    dual_kawase_typed<float>(src, dst, spec, s);
+void dual_kawase_blur(const Plan& plan, const View& src, const View& dst) {
+  const kernel::DualKawaseSchedule& s = algo::resolved_as<algo::DualKawaseResolved>(plan).schedule;
+  if (plan.schedule.intermediate == ElementType::f64) dual_kawase_typed<double>(plan, src, dst, s);
+  else dual_kawase_typed<float>(plan, src, dst, s);
 }
 
 }  // namespace fastblur::cpu

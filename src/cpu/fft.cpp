@@ -11,7 +11,7 @@
 // X = dct2(x) (Martucci 1994, "Symmetric convolution and the discrete sine and cosine
 // transforms"); the blurred extension has the same symmetry, so its DCT-II is lambda_k X_k.
 // For mirror: the (2n-2)-periodic even extension has DFT E_k = dct1(x)_k, k = 0..n-1.
-#include "cpu/fft.hpp"
+#include "cpu/execute.hpp"
 
 #include <algorithm>
 #include <complex>
@@ -128,20 +128,19 @@ LineFilter line_filter(const std::vector<double>& half, std::int64_t n, Border b
 
 }  // namespace
 
-void fft_blur(const View& src, const View& dst, const BlurSpec& spec) {
+void fft_blur(const Plan& plan, const View& src, const View& dst) {
   std::array<std::optional<LineFilter>, 3> filters;
   for (int a = 0; a < 3; ++a) {
     const auto axis = static_cast<std::size_t>(a);
-    const int r = effective_radius(spec, a);
-    const std::int64_t n = src.extent[axis];
+    const AxisPlan& ax = plan.axes[axis];
     // A normalised symmetric kernel leaves a one-sample line alone under every extension but
     // constant (the line driver skips such lines too; DCT-I needs two points).
-    if (r == 0 || (n == 1 && spec.border[axis] != Border::constant)) continue;
-    const std::vector<double> w = kernel::gaussian_weights(spec.sigma[axis], r);
-    const std::vector<double> half(w.begin() + r, w.end());  // w_0 .. w_r
-    filters[axis] = line_filter(half, n, spec.border[axis], spec.cval);
+    if (!ax.active || ax.radius == 0) continue;
+    const std::vector<double> w = kernel::gaussian_weights(ax.sigma, ax.radius);
+    const std::vector<double> half(w.begin() + ax.radius, w.end());  // w_0 .. w_r
+    filters[axis] = line_filter(half, src.extent[axis], ax.border, plan.spec.cval);
   }
-  run_line_filters(src, dst, spec, filters);
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

@@ -1,7 +1,7 @@
 // The `fir` algorithm: exact separable convolution. A pass along x convolves each row (padded
 // by the border mode) in SIMD across channels; passes along y and z combine whole rows, in column
 // strips sized to stay in cache. Intermediates are packed float (double for f64) images.
-#include "cpu/fir.hpp"
+#include "cpu/execute.hpp"
 
 #include <omp.h>
 
@@ -50,12 +50,6 @@ std::vector<T> half_kernel(double sigma, int radius) {
   return h;
 }
 
-// Up to this radius the 2D passes are fused through a ring of rows (fir_fused_2d). Measured at
-// 1080p RGBA, 2 threads (bench/RESULTS.md, "fir: fused passes"): fused is 1.5x faster at radius 3,
-// even at 8-12, and 1.3x slower at 20-24, where the y pass over the ring's 2r + 1 rows costs more
-// than the intermediate image it saves (the separate y pass runs down contiguous column strips).
-constexpr int kFusedMaxRadius = 10;
-
 struct Shape {
   std::int64_t W, H, D;
   int C;
@@ -91,14 +85,7 @@ void pass_x(const View& src, const Shape& s, const std::vector<T>& w, int r, Bor
     const std::int64_t y = row % s.H, z = row / s.H;
     T* P = sc.a.data();
     read_row(src, 0, y, z, s.W, P + static_cast<std::size_t>(r) * C, sc.bytes.data());
-    const auto fill = [&](std::int64_t i) {
-      T* to = P + static_cast<std::size_t>(i + r) * C;
-      const std::int64_t m = core::border_index(i, s.W, border);
-      if (m < 0) std::fill(to, to + C, cval);
-      else std::copy_n(P + static_cast<std::size_t>(m + r) * C, C, to);
-    };
-    for (std::int64_t i = -r; i < 0; ++i) fill(i);
-    for (std::int64_t i = s.W; i < s.W + r; ++i) fill(i);
+    core::extend_line(P, s.W, r, r, C, border, cval);
     T* o = out_buf ? out_buf + static_cast<std::size_t>(row) * L : sc.b.data();
     convolve_line(P, o, L, w.data(), r, C);
     if (!out_buf) write_row(o, *dst, 0, y, z, s.W, sc.bytes.data());
@@ -107,15 +94,15 @@ void pass_x(const View& src, const Shape& s, const std::vector<T>& w, int r, Bor
 
 // Along y (axis 1) or z (axis 2) of a packed working image: output row j of outer index m is the
 // weighted sum of input rows j-r..j+r. `s_a` steps along the pass axis, `s_b` along the outer one.
+// The plan's `strip` columns at a time (sized so the strip's 2r + 1 rows stay in L2).
 template <class T>
 void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, std::int64_t M,
                const Shape& s, const std::vector<T>& w, int r, Border border, T cval, T* out,
-               const View* dst, int axis, int threads) {
+               const View* dst, int axis, int threads, std::int64_t strip_columns) {
   const std::size_t L = s.row_len();
   const std::size_t taps = 2 * static_cast<std::size_t>(r) + 1;
-  // A strip of `taps` rows should stay in L2 (about 256 KiB); 48 is a multiple of 1..4 channels.
-  std::size_t S = (256 * 1024 / sizeof(T)) / taps;
-  S = std::clamp<std::size_t>(S, 48, 4096) / 48 * 48;
+  const std::size_t C = static_cast<std::size_t>(s.C);
+  std::size_t S = std::max<std::size_t>(C, static_cast<std::size_t>(std::max<std::int64_t>(strip_columns, 1)) / C * C);
   if (S >= L) S = L;
   const std::int64_t strips = static_cast<std::int64_t>((L + S - 1) / S);
   const std::int64_t block = std::min<std::int64_t>(N, std::max<std::int64_t>(64, 4 * static_cast<std::int64_t>(r)));
@@ -163,12 +150,12 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
 // written once (plus 2 ry rows per band for the halos). For radii up to kFusedMaxRadius, where the
 // ring stays in cache; src and dst must not overlap.
 template <class T>
-void fir_fused_2d(const View& src, const View& dst, const Shape& s, const BlurSpec& spec, int rx, int ry,
+void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& plan, int rx, int ry,
                   const std::vector<T>& wx, const std::vector<T>& wy, int threads) {
   const std::size_t C = static_cast<std::size_t>(s.C);
   const std::size_t L = s.row_len();
-  const T cval = static_cast<T>(spec.cval);
-  const Border bx = spec.border[0], by = spec.border[1];
+  const T cval = static_cast<T>(plan.spec.cval);
+  const Border bx = plan.spec.border[0], by = plan.spec.border[1];
   const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 1;
   // Bands: a few per thread so uneven rows balance; at least 4 ry rows each, so the halo rows
   // recomputed at a band's start stay a small share.
@@ -207,18 +194,7 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const BlurSp
         return;
       }
       read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
-      for (std::int64_t i = -rx; i < 0; ++i) {
-        const std::int64_t m = core::border_index(i, s.W, bx);
-        T* to = P + static_cast<std::size_t>(i + rx) * C;
-        if (m < 0) std::fill(to, to + C, cval);
-        else std::copy_n(P + static_cast<std::size_t>(m + rx) * C, C, to);
-      }
-      for (std::int64_t i = s.W; i < s.W + rx; ++i) {
-        const std::int64_t m = core::border_index(i, s.W, bx);
-        T* to = P + static_cast<std::size_t>(i + rx) * C;
-        if (m < 0) std::fill(to, to + C, cval);
-        else std::copy_n(P + static_cast<std::size_t>(m + rx) * C, C, to);
-      }
+      core::extend_line(P, s.W, rx, rx, C, bx, cval);
       convolve_line(P, slot, L, wx.data(), rx, C);
     };
     for (std::int64_t j = y0 - ry; j < y0 + ry; ++j) x_row(j);
@@ -237,35 +213,33 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const BlurSp
 }
 
 template <class T>
-void fir_typed(const View& src, const View& dst, const BlurSpec& spec, const std::array<int, 3>& radius) {
+void fir_typed(const Plan& plan, const View& src, const View& dst) {
   const Shape s{src.width(), src.height(), src.depth(), src.channels};
   bool active[3];
-  double work = 0.0;
-  for (int a = 0; a < 3; ++a) {
-    // A line of one sample is unchanged by any symmetric border mode, but not by `constant`.
-    active[a] = radius[a] > 0 && (src.extent[a] > 1 || spec.border[a] == Border::constant);
-    work += static_cast<double>(src.pixel_count()) * s.C * (active[a] ? 2.0 * radius[a] + 1.0 : 1.0);
+  int radius[3];
+  for (std::size_t a = 0; a < 3; ++a) {
+    radius[a] = plan.axes[a].radius;
+    active[a] = plan.axes[a].active && radius[a] > 0;
   }
-  int threads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
-  if (work < 2e5) threads = 1;  // waking threads costs more than the work
-  threads = std::max(1, threads);
-  const T cval = static_cast<T>(spec.cval);
+  const int threads = plan.schedule.threads;
+  const T cval = static_cast<T>(plan.spec.cval);
+  const auto& border = plan.spec.border;
   const int last = active[2] ? 2 : active[1] ? 1 : active[0] ? 0 : -1;
   const std::vector<T> identity{T(1)};
-  const std::vector<T> wx = active[0] ? half_kernel<T>(spec.sigma[0], radius[0]) : identity;
+  const std::vector<T> wx = active[0] ? half_kernel<T>(plan.axes[0].sigma, radius[0]) : identity;
   const int rx = active[0] ? radius[0] : 0;
 
-  // 2D with small radii: both passes fused through a ring of rows (src and dst apart).
-  if (!active[2] && active[1] && radius[1] <= kFusedMaxRadius && rx <= kFusedMaxRadius &&
-      !core::views_overlap(src, dst)) {
-    fir_fused_2d<T>(src, dst, s, spec, rx, radius[1], wx, half_kernel<T>(spec.sigma[1], radius[1]), threads);
+  // Both passes fused through a ring of rows; it reads rows the output has overwritten in place, so
+  // an in-place call runs the axis passes.
+  if (plan.schedule.driver == CpuDriver::fused_rows && !active[2] && active[1] && !core::views_overlap(src, dst)) {
+    fir_fused_2d<T>(src, dst, s, plan, rx, radius[1], wx, half_kernel<T>(plan.axes[1].sigma, radius[1]), threads);
     return;
   }
 
   if (last <= 0) {  // at most the x pass: rows go straight from src to dst
     // No shortcut for an in-place identity: the row pass reads f32 denormals as zero, and an
     // aliased blur must give what the same blur between separate buffers gives.
-    pass_x<T>(src, s, wx, rx, spec.border[0], cval, nullptr, &dst, threads);
+    pass_x<T>(src, s, wx, rx, border[0], cval, nullptr, &dst, threads);
     return;
   }
   const std::size_t total = s.row_len() * static_cast<std::size_t>(s.H) * static_cast<std::size_t>(s.D);
@@ -274,7 +248,7 @@ void fir_typed(const View& src, const View& dst, const BlurSpec& spec, const std
   std::optional<ScratchImage> second;
   T* A = first.as<T>();
   T* B = nullptr;
-  pass_x<T>(src, s, wx, rx, spec.border[0], cval, A, nullptr, threads);
+  pass_x<T>(src, s, wx, rx, border[0], cval, A, nullptr, threads);
   const std::size_t L = s.row_len(), plane = L * static_cast<std::size_t>(s.H);
   if (active[1]) {
     const bool final = last == 1;
@@ -282,31 +256,25 @@ void fir_typed(const View& src, const View& dst, const BlurSpec& spec, const std
       second.emplace(total * sizeof(T), 1);
       B = second->as<T>();
     }
-    pass_rows<T>(A, L, plane, s.H, s.D, s, half_kernel<T>(spec.sigma[1], radius[1]), radius[1],
-                 spec.border[1], cval, B, final ? &dst : nullptr, 1, threads);
+    pass_rows<T>(A, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1].sigma, radius[1]), radius[1], border[1], cval, B,
+                 final ? &dst : nullptr, 1, threads, plan.schedule.strip[1]);
     if (!final) std::swap(A, B);
   }
   if (active[2]) {
-    pass_rows<T>(A, plane, L, s.D, s.H, s, half_kernel<T>(spec.sigma[2], radius[2]), radius[2],
-                 spec.border[2], cval, nullptr, &dst, 2, threads);
+    pass_rows<T>(A, plane, L, s.D, s.H, s, half_kernel<T>(plan.axes[2].sigma, radius[2]), radius[2], border[2], cval,
+                 nullptr, &dst, 2, threads, plan.schedule.strip[2]);
   }
 }
 
 }  // namespace
 
-void fir_blur(const View& src_in, const View& dst, const BlurSpec& spec, const std::array<int, 3>& radius) {
-  // Views that overlap without being the same view are read from a packed copy of the source.
-  View src = src_in;
-  std::vector<std::byte> copy;
-  if (core::views_overlap(src_in, dst) && !core::same_layout(src_in, dst)) {
-    copy = allocate<std::byte>(static_cast<std::size_t>(src_in.pixel_count()) * src_in.channels *
-                                   element_size(src_in.type), "copy of the overlapping source");
-    src = core::copy_packed(src_in, copy.data());
+void fir_blur(const Plan& plan, const View& src, const View& dst) {
+  if (has_derivative(plan.spec)) {
+    fir_derivative_blur(plan, src, dst);
+    return;
   }
-  if (src.type == ElementType::f64 || dst.type == ElementType::f64)
-    fir_typed<double>(src, dst, spec, radius);
-  else
-    fir_typed<float>(src, dst, spec, radius);
+  if (plan.schedule.intermediate == ElementType::f64) fir_typed<double>(plan, src, dst);
+  else fir_typed<float>(plan, src, dst);
 }
 
 }  // namespace fastblur::cpu

@@ -1,4 +1,7 @@
-#include "cpu/fir_derivative.hpp"
+// fir where some axis asks for a Gaussian derivative (plan.spec.order): every axis with a sigma is
+// convolved in double with its kernel (kernel::gaussian_derivative_weights; order 0 is the plain
+// Gaussian) on the line driver, so all borders, types and aliasing behave as for fir.
+#include "cpu/execute.hpp"
 
 #include "cpu/line_driver.hpp"
 #include "fastblur/kernel.hpp"
@@ -24,13 +27,15 @@ LineFilter convolution_line_filter(std::vector<double> k, int r, bool unit_gain)
 
 }  // namespace
 
-void fir_derivative_blur(const View& src, const View& dst, const BlurSpec& spec, const std::array<int, 3>& radius) {
+void fir_derivative_blur(const Plan& plan, const View& src, const View& dst) {
   std::array<std::optional<LineFilter>, 3> filters;
-  for (std::size_t a = 0; a < 3; ++a)
-    if (spec.sigma[a] > 1e-15)
-      filters[a] = convolution_line_filter(kernel::gaussian_derivative_weights(spec.sigma[a], spec.order[a], radius[a]),
-                                           radius[a], spec.order[a] == 0);
-  run_line_filters(src, dst, spec, filters);
+  for (std::size_t a = 0; a < 3; ++a) {
+    const AxisPlan& ax = plan.axes[a];
+    if (ax.sigma > 1e-15)
+      filters[a] = convolution_line_filter(kernel::gaussian_derivative_weights(ax.sigma, plan.spec.order[a], ax.radius),
+                                           ax.radius, plan.spec.order[a] == 0);
+  }
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

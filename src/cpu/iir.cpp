@@ -1,7 +1,9 @@
-// Recursive Gaussians along lines, on the generic line driver: Deriche's 4th order (Getreuer's
+// iir on the CPU: recursive Gaussians along lines, on the line driver (double) or, for Deriche on float
+// data, in SIMD lanes: Deriche's 4th order (Getreuer's
 // causal + anticausal form) and Young-van Vliet's 3rd order (causal then anticausal, Triggs-Sdika
 // boundaries). Two sweeps per line, a few multiply-adds per sample, whatever the sigma.
-#include "cpu/iir.hpp"
+#include "algorithms/iir.hpp"
+#include "cpu/execute.hpp"
 
 #include <optional>
 #include <string>
@@ -15,10 +17,6 @@
 
 namespace fastblur::cpu {
 namespace {
-
-// Padded lines start where the slowest pole has decayed to this; the weight of the impulse
-// response left beyond the padding then stays below 1e-7 (tests/kernel/iir_coefficients_test.cpp).
-constexpr double kPoleDecay = 1e-8;
 
 // The constants that continue the (padded) line at each end. Exact for nearest and constant (no
 // padding); for the other borders the padding has made what lies beyond irrelevant.
@@ -83,75 +81,58 @@ void young_van_vliet_line(const kernel::YoungVanVlietCoefficients& c, const kern
   }
 }
 
-std::optional<LineFilter> iir_line_filter(const BlurSpec& spec, int axis) {
-  const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
-  if (sigma <= 1e-15) return std::nullopt;  // as fir: leave the axis alone
-  if (sigma < kernel::kIirMinSigma || sigma > kernel::kIirMaxSigma) {
-    const char* names[] = {"x", "y", "z"};
-    throw InvalidArgument(std::string("iir: sigma along ") + names[axis] + " is " + std::to_string(sigma) +
-                          ": expected 0 or 0.5 to 1000 (fir takes any sigma)");
-  }
-  const Border border = spec.border[static_cast<std::size_t>(axis)];
-  const double cval = spec.cval;
-  // nearest and constant continue the line by a constant, from which the recursions start exactly.
-  const bool constant_ends = border == Border::nearest || border == Border::constant;
+std::optional<LineFilter> iir_line_filter(const Plan& plan, const algo::IirResolved& r, int axis) {
+  const algo::IirAxis& c = r.axes[static_cast<std::size_t>(axis)];
+  if (!c.filtered) return std::nullopt;  // as fir: leave the axis alone
+  const Border border = plan.spec.border[static_cast<std::size_t>(axis)];
+  const double cval = plan.spec.cval;
+  const std::int64_t pad = c.pad;
   LineFilter f;
-  switch (spec.iir_variant) {
-    case IirVariant::deriche: {
-      const auto c = kernel::deriche_coefficients(sigma);
-      const std::int64_t pad = constant_ends ? 0 : kernel::recursive_decay_length(c.pole_radius, kPoleDecay);
-      f.pad = pad;
-      f.apply = [c, pad, border, cval](const double* in, double* out, std::int64_t n, LineScratch&) {
-        deriche_line(c, in, out, n + 2 * pad, pad, line_ends(in, n + 2 * pad, border, cval));
-      };
-      return f;
-    }
-    case IirVariant::young_van_vliet: {
-      const auto c = kernel::young_van_vliet_coefficients(sigma);
-      const auto m = kernel::triggs_sdika_matrix(c.feedback);
-      const std::int64_t pad = constant_ends ? 0 : kernel::recursive_decay_length(c.pole_radius, kPoleDecay);
-      f.pad = pad;
-      f.apply = [c, m, pad, border, cval](const double* in, double* out, std::int64_t n, LineScratch& s) {
-        young_van_vliet_line(c, m, in, out, n + 2 * pad, pad, line_ends(in, n + 2 * pad, border, cval), s.a);
-      };
-      return f;
-    }
+  f.pad = pad;
+  if (r.variant == IirVariant::deriche) {
+    f.apply = [d = c.deriche, pad, border, cval](const double* in, double* out, std::int64_t n, LineScratch&) {
+      deriche_line(d, in, out, n + 2 * pad, pad, line_ends(in, n + 2 * pad, border, cval));
+    };
+  } else {
+    f.apply = [y = c.young_van_vliet, m = c.triggs_sdika, pad, border, cval](const double* in, double* out,
+                                                                             std::int64_t n, LineScratch& s) {
+      young_van_vliet_line(y, m, in, out, n + 2 * pad, pad, line_ends(in, n + 2 * pad, border, cval), s.a);
+    };
   }
-  throw InvalidArgument("iir_variant is " + std::to_string(static_cast<int>(spec.iir_variant)) +
-                        ": expected deriche or young_van_vliet");
+  return f;
 }
 
 // Deriche on float data: its parallel form (two complex first-order recursions per direction, well
 // conditioned in float) in SIMD across lines, lane_width() lines at a time.
-std::optional<LaneFilter> deriche_lane_filter(const BlurSpec& spec, int axis) {
-  const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
-  if (sigma <= 1e-15) return std::nullopt;
-  (void)iir_line_filter(spec, axis);  // the same checks as the double path
-  const Border border = spec.border[static_cast<std::size_t>(axis)];
-  const bool constant = border == Border::constant;
-  const bool constant_ends = constant || border == Border::nearest;
-  const DericheLaneCoefficients c = deriche_lane_coefficients(kernel::deriche_parallel_form(sigma));
+std::optional<LaneFilter> deriche_lane_filter(const Plan& plan, const algo::IirResolved& r, int axis) {
+  const algo::IirAxis& c = r.axes[static_cast<std::size_t>(axis)];
+  if (!c.filtered) return std::nullopt;
+  const bool constant = plan.spec.border[static_cast<std::size_t>(axis)] == Border::constant;
+  const DericheLaneCoefficients lanes = deriche_lane_coefficients(kernel::deriche_parallel_form(c.deriche.sigma));
   LaneFilter f;
-  f.pad = constant_ends ? 0 : kernel::recursive_decay_length(kernel::deriche_coefficients(sigma).pole_radius, kPoleDecay);
-  const float cval = static_cast<float>(spec.cval);
-  f.apply = [c, constant, cval](const float* in, float* out, std::int64_t n, std::int64_t pad) {
-    deriche_lanes(in, out, n, pad, c, constant, cval);
+  f.pad = c.pad;
+  const float cval = static_cast<float>(plan.spec.cval);
+  f.apply = [lanes, constant, cval](const float* in, float* out, float*, std::int64_t n, std::int64_t pad) {
+    deriche_lanes(in, out, n, pad, lanes, constant, cval);
   };
   return f;
 }
 
 }  // namespace
 
-void iir_blur(const View& src, const View& dst, const BlurSpec& spec) {
-  if (spec.iir_variant == IirVariant::deriche && src.type != ElementType::f64 && dst.type != ElementType::f64) {
+void iir_blur(const Plan& plan, const View& src, const View& dst) {
+  const auto& r = algo::resolved_as<algo::IirResolved>(plan);
+  if (plan.schedule.driver == CpuDriver::lanes) {
+    if (r.variant != IirVariant::deriche)
+      throw InvalidArgument("the lane driver runs iir's Deriche variant only, not Young-van Vliet");
     std::array<std::optional<LaneFilter>, 3> lanes;
-    for (int a = 0; a < 3; ++a) lanes[static_cast<std::size_t>(a)] = deriche_lane_filter(spec, a);
-    run_lane_filters(src, dst, spec, lanes);
+    for (int a = 0; a < 3; ++a) lanes[static_cast<std::size_t>(a)] = deriche_lane_filter(plan, r, a);
+    run_lane_filters(plan, src, dst, lanes);
     return;
   }
   std::array<std::optional<LineFilter>, 3> filters;
-  for (int a = 0; a < 3; ++a) filters[static_cast<std::size_t>(a)] = iir_line_filter(spec, a);
-  run_line_filters(src, dst, spec, filters);
+  for (int a = 0; a < 3; ++a) filters[static_cast<std::size_t>(a)] = iir_line_filter(plan, r, a);
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

@@ -1,29 +1,23 @@
-#include "cpu/kawase.hpp"
-
+// kawase on the CPU (seed 002): a pass of four diagonal bilinear taps is the product of two 1D passes,
+// so the passes run per axis; the result equals the 2D passes exactly away from the edges. At the
+// edges the border mode extends the image once (as for fir), where a GPU would clamp again before
+// every pass. Float data in SIMD lanes (kawase_lanes.hpp); float64 on the line driver.
 #include <cmath>
 #include <utility>
 
+#include "algorithms/kawase.hpp"
+#include "cpu/execute.hpp"
+#include "cpu/kawase_lanes.hpp"
+#include "cpu/lane_lines.hpp"
 #include "cpu/line_driver.hpp"
-#include "fastblur/kernel.hpp"
 
 namespace fastblur::cpu {
-
-std::vector<double> kawase_offsets_for(const BlurSpec& spec, int axis) {
-  if (!spec.kawase_offsets.empty()) {
-    for (double d : spec.kawase_offsets) (void)kernel::kawase_pass_variance(d);  // validates
-    return spec.kawase_offsets;
-  }
-  return kernel::kawase_schedule(spec.sigma[static_cast<std::size_t>(axis)], spec.kawase_passes);
-}
-
 namespace {
 
 LineFilter kawase_line_filter(std::vector<double> offsets) {
-  std::int64_t pad = 0;
-  for (double d : offsets) pad += static_cast<std::int64_t>(std::floor(d)) + 1;
   LineFilter f;
-  f.pad = pad;
-  f.apply = [offsets = std::move(offsets), pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
+  f.pad = algo::kawase_reach(offsets);
+  f.apply = [offsets = std::move(offsets), pad = f.pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
     const std::size_t len = static_cast<std::size_t>(n + 2 * pad);
     s.a.assign(in, in + len);
     s.b.resize(len);
@@ -45,13 +39,30 @@ LineFilter kawase_line_filter(std::vector<double> offsets) {
   return f;
 }
 
+LaneFilter kawase_lane_filter(std::vector<double> offsets) {
+  LaneFilter f;
+  f.pad = algo::kawase_reach(offsets);
+  f.apply = [offsets = std::move(offsets)](const float* in, float* out, float* scratch, std::int64_t n, std::int64_t pad) {
+    kawase_lanes(in, out, scratch, n, pad, offsets.data(), offsets.size());
+  };
+  return f;
+}
+
 }  // namespace
 
-void kawase_blur(const View& src, const View& dst, const BlurSpec& spec) {
+void kawase_blur(const Plan& plan, const View& src, const View& dst) {
+  const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);
+  if (plan.schedule.driver == CpuDriver::lanes) {
+    std::array<std::optional<LaneFilter>, 3> lanes;
+    for (std::size_t a = 0; a < 3; ++a)
+      if (!r.offsets[a].empty()) lanes[a] = kawase_lane_filter(r.offsets[a]);
+    run_lane_filters(plan, src, dst, lanes);
+    return;
+  }
   std::array<std::optional<LineFilter>, 3> filters;
-  for (int a = 0; a < 3; ++a)
-    if (spec.sigma[static_cast<std::size_t>(a)] > 1e-15) filters[static_cast<std::size_t>(a)] = kawase_line_filter(kawase_offsets_for(spec, a));
-  run_line_filters(src, dst, spec, filters);
+  for (std::size_t a = 0; a < 3; ++a)
+    if (!r.offsets[a].empty()) filters[a] = kawase_line_filter(r.offsets[a]);
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "hwy/aligned_allocator.h"
+
 #include "core/border.hpp"
 #include "cpu/iir_simd.hpp"
 #include "cpu/line_io.hpp"
@@ -16,8 +18,10 @@
 namespace fastblur::cpu {
 namespace {
 
+// Lane buffers aligned to whole cache lines: unaligned, every wide load of a 64-byte vector spans two
+// lines (kawase's passes ran at half speed).
 struct LaneScratch {
-  std::vector<float> in, out;
+  hwy::AlignedFreeUniquePtr<float[]> in, out, work;
   std::vector<std::size_t> base;
 };
 
@@ -84,7 +88,7 @@ void copy_rows(float* lanes, float* A, const std::size_t* base, std::size_t V, s
 
 }  // namespace
 
-void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
+void run_lane_filters(const Plan& plan, const View& src, const View& dst,
                       const std::array<std::optional<LaneFilter>, 3>& filters) {
   const std::int64_t W = src.width(), H = src.height(), D = src.depth();
   const std::size_t C = static_cast<std::size_t>(src.channels);
@@ -93,11 +97,9 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
   if (total > SIZE_MAX / sizeof(float) / 2) throw OutOfMemory("the working image would not fit in memory");
   ScratchImage work(total * sizeof(float), 0);
   float* A = work.as<float>();
-  int threads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
-  if (total < 50000) threads = 1;
-  threads = std::max(1, threads);
+  const int threads = plan.schedule.threads;
   const std::size_t V = lane_width();
-  const float cval = static_cast<float>(spec.cval);
+  const float cval = static_cast<float>(plan.spec.cval);
 
   std::vector<std::vector<std::byte>> bytes(static_cast<std::size_t>(threads), std::vector<std::byte>(L * 8));
 #pragma omp parallel for num_threads(threads) schedule(static)
@@ -108,7 +110,7 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
   for (int a = 0; a < 3; ++a) {
     const auto& f = filters[static_cast<std::size_t>(a)];
     const std::int64_t n = src.extent[static_cast<std::size_t>(a)];
-    const Border border = spec.border[static_cast<std::size_t>(a)];
+    const Border border = plan.spec.border[static_cast<std::size_t>(a)];
     if (!f || (n == 1 && border != Border::constant)) continue;
     Lines lines;
     lines.axis = a;
@@ -119,8 +121,10 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
     const std::int64_t groups = static_cast<std::int64_t>((lines.count + V - 1) / V);
     std::vector<LaneScratch> scratch(static_cast<std::size_t>(threads));
     for (auto& s : scratch) {
-      s.in.resize(static_cast<std::size_t>(len) * V);
-      s.out.resize(static_cast<std::size_t>(n) * V);
+      s.in = hwy::AllocateAligned<float>(static_cast<std::size_t>(len) * V);
+      s.work = hwy::AllocateAligned<float>(static_cast<std::size_t>(len) * V);
+      s.out = hwy::AllocateAligned<float>(static_cast<std::size_t>(n) * V);
+      if (!s.in || !s.work || !s.out) throw OutOfMemory("cannot allocate the lane buffers");
       s.base.resize(V);
     }
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
@@ -133,34 +137,29 @@ void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
       // Along x with whole pixels per lane group: each position is V / C pixels, C floats apiece.
       const bool rows = full && a == 0 && V % C == 0;
       const auto position = [&](std::int64_t j) { return static_cast<std::size_t>(j) * lines.stride; };
-      const auto load = [&](std::int64_t j) {  // position j of the padded line, border-extended
-        float* to = s.in.data() + static_cast<std::size_t>(j + pad) * V;
-        const std::int64_t m = core::border_index(j, n, border);
-        if (m < 0) {
-          std::fill(to, to + V, cval);
-        } else if (contiguous) {
-          std::memcpy(to, A + s.base[0] + position(m), V * sizeof(float));
-        } else if (rows) {
-          for (std::size_t l = 0; l < V; l += C) std::memcpy(to + l, A + s.base[l] + position(m), C * sizeof(float));
-        } else {
-          for (std::size_t l = 0; l < count; ++l) to[l] = A[s.base[l] + position(m)];
-          std::fill(to + count, to + V, 0.0f);
-        }
-      };
-      if (rows) {  // the padding position by position, the line itself in tiles
-        for (std::int64_t j = -pad; j < 0; ++j) load(j);
-        copy_rows<true>(s.in.data() + static_cast<std::size_t>(pad) * V, A, s.base.data(), V, C, n);
-        for (std::int64_t j = n; j < n + pad; ++j) load(j);
-      } else {
-        for (std::int64_t j = -pad; j < n + pad; ++j) load(j);
-      }
-      f->apply(s.in.data(), s.out.data(), n, pad);
+      // The line's positions into the lane buffer, then its padding by the border mode.
+      float* lanes = s.in.get() + static_cast<std::size_t>(pad) * V;
       if (rows) {
-        copy_rows<false>(s.out.data(), A, s.base.data(), V, C, n);
+        copy_rows<true>(lanes, A, s.base.data(), V, C, n);
+      } else {
+        for (std::int64_t j = 0; j < n; ++j) {
+          float* to = lanes + static_cast<std::size_t>(j) * V;
+          if (contiguous) {
+            std::memcpy(to, A + s.base[0] + position(j), V * sizeof(float));
+          } else {
+            for (std::size_t l = 0; l < count; ++l) to[l] = A[s.base[l] + position(j)];
+            std::fill(to + count, to + V, 0.0f);
+          }
+        }
+      }
+      core::extend_line(s.in.get(), n, pad, pad, V, border, cval);
+      f->apply(s.in.get(), s.out.get(), s.work.get(), n, pad);
+      if (rows) {
+        copy_rows<false>(s.out.get(), A, s.base.data(), V, C, n);
         continue;
       }
       for (std::int64_t j = 0; j < n; ++j) {
-        const float* from = s.out.data() + static_cast<std::size_t>(j) * V;
+        const float* from = s.out.get() + static_cast<std::size_t>(j) * V;
         if (contiguous) {
           std::memcpy(A + s.base[0] + position(j), from, V * sizeof(float));
         } else {

@@ -9,22 +9,22 @@
 #include <functional>
 #include <optional>
 
-#include "fastblur/blur.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::cpu {
 
 /// A filter of lane_width() interleaved lines: `in` holds n + 2 pad positions (border-extended),
-/// `out` receives n. `constant_ends`: the line continues by cval (Border::constant) rather than
-/// by its own samples; the filter may start from that steady state.
+/// `out` receives n; `scratch` holds n + 2 pad positions the filter may use freely.
 struct LaneFilter {
   std::int64_t pad = 0;
-  std::function<void(const float* in, float* out, std::int64_t n, std::int64_t pad)> apply;
+  std::function<void(const float* in, float* out, float* scratch, std::int64_t n, std::int64_t pad)> apply;
 };
 
-/// Applies filters[a] along each axis a that has one (x, then y, then z), in float: src is read
-/// once into a float working image, dst written once from it. src and dst may alias in any way.
-/// Lines of one sample are skipped unless the border is constant (a unit-gain filter leaves them).
-void run_lane_filters(const View& src, const View& dst, const BlurSpec& spec,
+/// Applies filters[a] along each axis a that has one (x, then y, then z), in float, with the plan's
+/// borders, cval and threads: src is read once into a float working image, dst written once from
+/// it. src and dst may alias in any way. Lines of one sample are skipped unless the border is
+/// constant (a unit-gain filter leaves them).
+void run_lane_filters(const Plan& plan, const View& src, const View& dst,
                       const std::array<std::optional<LaneFilter>, 3>& filters);
 
 }  // namespace fastblur::cpu

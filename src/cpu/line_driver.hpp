@@ -1,15 +1,16 @@
 #pragma once
 // Runs 1D filters along the axes of a 2D/3D image, one line of one channel at a time, in double.
 // Each line is extended on both sides by the border mode (so every algorithm honours every
-// border the same way fir does), filtered, and written back. Used by the algorithms whose cost
-// does not depend on the radius (box, iir, fft, ...); fir has its own SIMD schedule.
+// border the same way fir does), filtered, and written back. The driver of the float64 data and of
+// the filters without SIMD lanes (fft, downsample, Young-van Vliet, derivatives); the twin in double
+// of the lane filters.
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
 #include <vector>
 
-#include "fastblur/blur.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::cpu {
 
@@ -28,10 +29,11 @@ struct LineFilter {
   std::function<void(const double* in, double* out, std::int64_t n, LineScratch& scratch)> apply;
 };
 
-/// Applies filters[a] along each axis a that has one (x, then y, then z). Lines of one sample are
-/// skipped for every border but constant where the filter has unit gain (it cannot change them). src and dst
-/// may alias in any way. f64 data keeps double intermediates, everything else float.
-void run_line_filters(const View& src, const View& dst, const BlurSpec& spec,
+/// Applies filters[a] along each axis a that has one (x, then y, then z), with the plan's borders,
+/// cval, threads and intermediate type (the whole image is held packed in it between axes). Lines of
+/// one sample are skipped for every border but constant where the filter has unit gain (it cannot
+/// change them). src and dst may alias in any way.
+void run_line_filters(const Plan& plan, const View& src, const View& dst,
                       const std::array<std::optional<LineFilter>, 3>& filters);
 
 }  // namespace fastblur::cpu

@@ -1,6 +1,8 @@
 // The `mip-poisson` algorithm on the CPU: a padded image, its mip chain, and per pixel the mean of
 // trilinear fetches of a rotated Poisson-disk sample set (kernel_mip_poisson.hpp).
-#include "cpu/mip_poisson.hpp"
+#include "algorithms/mip_poisson.hpp"
+#include "core/threads.hpp"
+#include "cpu/execute.hpp"
 
 #include <omp.h>
 
@@ -84,10 +86,11 @@ void blur_rows(const View& dst, const std::vector<Level<T>>& levels, const std::
 }
 
 template <class T>
-void mip_poisson_typed(const View& src, const View& dst, const BlurSpec& spec, const kernel::MipPoissonSchedule& s) {
+void mip_poisson_typed(const Plan& plan, const View& src, const View& dst, const kernel::MipPoissonSchedule& s) {
   const int C = src.channels, L = s.max_level;
   const std::int64_t W = src.width(), H = src.height();
-  const MipPoissonPadding px = mip_poisson_padding(W, s), py = mip_poisson_padding(H, s);
+  const algo::MipPoissonPadding px = algo::mip_poisson_padding(W, s);
+  const algo::MipPoissonPadding py = algo::mip_poisson_padding(H, s);
   const std::int64_t bx = px.before, by = py.before, NX = px.size, NY = py.size;
   double total = 0.0;
   std::vector<std::size_t> start(static_cast<std::size_t>(L) + 2, 0);
@@ -103,8 +106,8 @@ void mip_poisson_typed(const View& src, const View& dst, const BlurSpec& spec, c
   std::vector<Level<T>> levels(static_cast<std::size_t>(L) + 1);
   for (int l = 0; l <= L; ++l)
     levels[static_cast<std::size_t>(l)] = {storage.as<T>() + start[static_cast<std::size_t>(l)], NX >> l, NY >> l};
-  const int threads = std::max(1, spec.threads > 0 ? spec.threads : omp_get_max_threads());
-  extend_borders_2d<T>(src, spec, levels[0].data, NX, bx, by, {0, NX - 1, 0, NY - 1}, threads);
+  const int threads = plan.schedule.threads;
+  extend_borders_2d<T>(src, plan, levels[0].data, NX, bx, by, {0, NX - 1, 0, NY - 1}, threads);
   // The mip chain: each level the one above filtered by [1 3 3 1]/8 along x and y and halved (a
   // smooth prefilter; a 2x2 box's square footprints made the summed response 2 to 3 times further
   // from the Gaussian). Each output texel x reads texels 2x-1 .. 2x+2 of the level above.
@@ -112,7 +115,7 @@ void mip_poisson_typed(const View& src, const View& dst, const BlurSpec& spec, c
     const Level<T>& a = levels[static_cast<std::size_t>(l)];
     const Level<T>& b = levels[static_cast<std::size_t>(l) + 1];
     const T wt[4] = {T(0.125), T(0.375), T(0.375), T(0.125)};
-    const int t = static_cast<double>(a.width) * static_cast<double>(a.height) * C < 4e5 ? 1 : threads;
+    const int t = core::threads_for(static_cast<double>(a.width) * static_cast<double>(a.height) * C * 8.0, threads);
     std::vector<std::vector<T>> rows(static_cast<std::size_t>(t), std::vector<T>(static_cast<std::size_t>(a.width * C)));
 #pragma omp parallel for num_threads(t) schedule(static)
     for (std::int64_t y = 0; y < b.height; ++y) {
@@ -138,56 +141,21 @@ void mip_poisson_typed(const View& src, const View& dst, const BlurSpec& spec, c
     taps.push_back({s.samples[i].x, s.samples[i].y, l0, static_cast<T>(s.lod[i] - l0)});
   }
   switch (C) {
-    case 1: blur_rows<T, 1>(dst, levels, taps, s, bx, by, spec.mip_poisson_frame, threads); break;
-    case 2: blur_rows<T, 2>(dst, levels, taps, s, bx, by, spec.mip_poisson_frame, threads); break;
-    case 3: blur_rows<T, 3>(dst, levels, taps, s, bx, by, spec.mip_poisson_frame, threads); break;
-    default: blur_rows<T, 4>(dst, levels, taps, s, bx, by, spec.mip_poisson_frame, threads); break;
+    case 1: blur_rows<T, 1>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
+    case 2: blur_rows<T, 2>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
+    case 3: blur_rows<T, 3>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
+    default: blur_rows<T, 4>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
   }
 }
 
 }  // namespace
 
-MipPoissonPadding mip_poisson_padding(std::int64_t n, const kernel::MipPoissonSchedule& s) {
-  const std::int64_t block = std::int64_t{1} << s.max_level;
-  // Every fetch stays inside: the set's reach plus a texel and a half of the deepest level.
-  double reach = 0.0;
-  for (const auto& p : s.samples) reach = std::max(reach, std::hypot(p.x, p.y));
-  reach = reach * std::max(s.scale[0], s.scale[1]) + 2.0 * static_cast<double>(block) + 2.0;
-  if (!(reach < 1e9)) throw OutOfMemory("mip-poisson: the sample set reaches too far to pad the image");
-  const std::int64_t r = static_cast<std::int64_t>(std::ceil(reach));
-  MipPoissonPadding p;
-  p.before = (r + block - 1) / block * block;
-  p.size = (p.before + n + r + block - 1) / block * block;
-  return p;
-}
-
-kernel::MipPoissonSchedule mip_poisson_schedule_for(const BlurSpec& spec) {
-  if (spec.sigma[2] != 0.0)
-    throw InvalidArgument("mip-poisson blurs 2D images along x and y only: sigma along z is " +
-                          std::to_string(spec.sigma[2]) + ", expected 0");
-  if (!(spec.sigma[0] > 0.0) || !(spec.sigma[1] > 0.0))
-    throw InvalidArgument("mip-poisson blurs x and y together: sigma along x and y must both be > 0, got " +
-                          std::to_string(spec.sigma[0]) + " and " + std::to_string(spec.sigma[1]));
-  return kernel::mip_poisson_schedule(spec.sigma[0], spec.sigma[1], spec.mip_poisson_samples);
-}
-
-void mip_poisson_blur(const View& src, const View& dst, const BlurSpec& spec) {
-  if (src.depth() != 1)
-    throw InvalidArgument("mip-poisson blurs 2D images only: the image's depth is " + std::to_string(src.depth()) +
-                          ", expected 1");
-  if (spec.sigma[0] == 0.0 && spec.sigma[1] == 0.0 && spec.sigma[2] == 0.0) {
-    BlurSpec none = spec;  // nothing to blur: a converted copy
-    none.algorithm = Algorithm::fir;
-    blur(src, dst, none);
-    return;
-  }
-  const kernel::MipPoissonSchedule s = mip_poisson_schedule_for(spec);
+void mip_poisson_blur(const Plan& plan, const View& src, const View& dst) {
   // The whole source is read into the padded image before any output row is written, so in-place
-  // and overlapping views are safe.
-  if (src.type == ElementType::f64 || dst.type == ElementType::f64)
-    mip_poisson_typed<double>(src, dst, spec, s);
-  else
-    mip_poisson_typed<float>(src, dst, spec, s);
+  // views are safe.
+  const kernel::MipPoissonSchedule& s = algo::resolved_as<algo::MipPoissonResolved>(plan).schedule;
+  if (plan.schedule.intermediate == ElementType::f64) mip_poisson_typed<double>(plan, src, dst, s);
+  else mip_poisson_typed<float>(plan, src, dst, s);
 }
 
 }  // namespace fastblur::cpu

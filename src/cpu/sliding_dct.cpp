@@ -1,4 +1,10 @@
-#include "cpu/sliding_dct.hpp"
+// sliding-dct on the CPU: each cosine term of the series slid along the line by its second-order
+// recurrence, in double: one line at a time (line driver, float64 data and the lanes' twin) or in SIMD
+// lanes over float data (sliding_dct_lanes.hpp).
+#include "algorithms/sliding_dct.hpp"
+#include "cpu/execute.hpp"
+#include "cpu/lane_lines.hpp"
+#include "cpu/sliding_dct_lanes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -69,17 +75,30 @@ LineFilter sliding_dct_line_filter(const kernel::SlidingDctKernel& k) {
   return f;
 }
 
+LaneFilter sliding_dct_lane_filter(const kernel::SlidingDctKernel& k) {
+  LaneFilter f;
+  f.pad = k.radius + 1;
+  f.apply = [c = sliding_dct_lane_coefficients(k)](const float* in, float* out, float*, std::int64_t n, std::int64_t) {
+    sliding_dct_lanes(in, out, n, c);
+  };
+  return f;
+}
+
 }  // namespace
 
-void sliding_dct_blur(const View& src, const View& dst, const BlurSpec& spec) {
-  std::array<std::optional<LineFilter>, 3> filters;
-  for (int a = 0; a < 3; ++a) {
-    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-    if (sigma > 1e-15)
-      filters[static_cast<std::size_t>(a)] =
-          sliding_dct_line_filter(kernel::sliding_dct_kernel(sigma, spec.sliding_dct_order));
+void sliding_dct_blur(const Plan& plan, const View& src, const View& dst) {
+  const auto& r = algo::resolved_as<algo::SlidingDctResolved>(plan);
+  if (plan.schedule.driver == CpuDriver::lanes) {
+    std::array<std::optional<LaneFilter>, 3> lanes;
+    for (std::size_t a = 0; a < 3; ++a)
+      if (r.axes[a]) lanes[a] = sliding_dct_lane_filter(*r.axes[a]);
+    run_lane_filters(plan, src, dst, lanes);
+    return;
   }
-  run_line_filters(src, dst, spec, filters);
+  std::array<std::optional<LineFilter>, 3> filters;
+  for (std::size_t a = 0; a < 3; ++a)
+    if (r.axes[a]) filters[a] = sliding_dct_line_filter(*r.axes[a]);
+  run_line_filters(plan, src, dst, filters);
 }
 
 }  // namespace fastblur::cpu

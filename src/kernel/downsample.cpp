@@ -20,9 +20,13 @@ double downsample_added_variance(int f) {
   return (f * f - 1.0) / 12.0 + interp;
 }
 
+int downsample_low_radius(double low_sigma, double truncate) {
+  return std::max(1, radius_from_truncate(low_sigma, truncate));
+}
+
 namespace {
 double sampled_variance(double s, double truncate) {
-  const int r = std::max(1, radius_from_truncate(s, truncate));
+  const int r = downsample_low_radius(s, truncate);
   const std::vector<double> w = gaussian_weights(s, r);
   double v = 0.0;
   for (int x = -r; x <= r; ++x) v += w[static_cast<std::size_t>(x + r)] * x * x;
@@ -44,6 +48,25 @@ double downsample_low_sigma(double sigma, int f, double truncate) {
     (sampled_variance(mid, truncate) < target ? lo : hi) = mid;
   }
   return 0.5 * (lo + hi);
+}
+
+std::vector<double> downsample_impulse_response(double sigma, int f, double truncate, int phase, int half) {
+  if (phase < 0 || phase >= f) throw InvalidArgument("downsample_impulse_response: phase must be 0 to factor - 1");
+  if (half < 0) throw InvalidArgument("downsample_impulse_response: half must be >= 0");
+  const double low = downsample_low_sigma(sigma, f, truncate);
+  const int r = downsample_low_radius(low, truncate);
+  const std::vector<double> w = gaussian_weights(low, r);
+  // The impulse sits at `phase` in block 0, whose average is 1/f; the low-resolution blur spreads
+  // it to blocks -r..r; position i interpolates between blocks floor(u) and floor(u) + 1 at
+  // u = (i - (f-1)/2) / f, as the filter does.
+  const auto blurred = [&](std::int64_t b) { return std::abs(b) > r ? 0.0 : w[static_cast<std::size_t>(b + r)] / f; };
+  std::vector<double> h(2 * static_cast<std::size_t>(half) + 1);
+  for (int j = -half; j <= half; ++j) {
+    const double u = (phase + j - (f - 1) / 2.0) / f, fb = std::floor(u), t = u - fb;
+    const auto b = static_cast<std::int64_t>(fb);
+    h[static_cast<std::size_t>(j + half)] = (1.0 - t) * blurred(b) + t * blurred(b + 1);
+  }
+  return h;
 }
 
 // Quality follows sigma / f (the low-resolution sigma): factor 4 at sigma 10 is worse than factor 2

@@ -152,3 +152,57 @@ std::int64_t recursive_decay_length(double pole_radius, double tolerance) {
 }
 
 }  // namespace fastblur::kernel
+
+namespace fastblur::kernel {
+
+std::vector<double> deriche_impulse_response(double sigma, int half) {
+  const DericheCoefficients c = deriche_coefficients(sigma);
+  if (half < 0) throw InvalidArgument("deriche_impulse_response: half must be >= 0");
+  // Both recursions start at rest on the zeros beyond the window, so the window holds them exactly.
+  const std::size_t n = 2 * static_cast<std::size_t>(half) + 1;
+  std::vector<double> x(n, 0.0), h(n, 0.0);
+  x[static_cast<std::size_t>(half)] = 1.0;
+  const auto at = [](const std::vector<double>& v, std::int64_t i) {
+    return i < 0 || i >= static_cast<std::int64_t>(v.size()) ? 0.0 : v[static_cast<std::size_t>(i)];
+  };
+  std::vector<double> y(n, 0.0);
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) {
+    double v = 0.0;
+    for (int k = 0; k < 4; ++k) v += c.causal[static_cast<std::size_t>(k)] * at(x, i - k);
+    for (int k = 1; k <= 4; ++k) v -= c.feedback[static_cast<std::size_t>(k - 1)] * at(y, i - k);
+    y[static_cast<std::size_t>(i)] = v;
+  }
+  h = y;
+  std::fill(y.begin(), y.end(), 0.0);
+  for (std::int64_t i = static_cast<std::int64_t>(n) - 1; i >= 0; --i) {
+    double v = 0.0;
+    for (int k = 1; k <= 4; ++k) v += c.anticausal[static_cast<std::size_t>(k - 1)] * at(x, i + k);
+    for (int k = 1; k <= 4; ++k) v -= c.feedback[static_cast<std::size_t>(k - 1)] * at(y, i + k);
+    y[static_cast<std::size_t>(i)] = v;
+    h[static_cast<std::size_t>(i)] += v;
+  }
+  return h;
+}
+
+std::vector<double> young_van_vliet_impulse_response(double sigma, int half) {
+  const YoungVanVlietCoefficients c = young_van_vliet_coefficients(sigma);
+  if (half < 0) throw InvalidArgument("young_van_vliet_impulse_response: half must be >= 0");
+  // The causal pass leaves an infinite tail to the right, which the backward pass reads: run it
+  // until the tail has decayed below double precision, then back from rest.
+  const std::int64_t tail = recursive_decay_length(c.pole_radius, 1e-18);
+  const std::size_t n = static_cast<std::size_t>(2 * static_cast<std::int64_t>(half) + 1 + tail);
+  std::vector<double> w(n, 0.0), v(n, 0.0);
+  const auto at = [](const std::vector<double>& a, std::int64_t i) {
+    return i < 0 || i >= static_cast<std::int64_t>(a.size()) ? 0.0 : a[static_cast<std::size_t>(i)];
+  };
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+    w[static_cast<std::size_t>(i)] = (i == half ? c.B : 0.0) + c.feedback[0] * at(w, i - 1) +
+                                     c.feedback[1] * at(w, i - 2) + c.feedback[2] * at(w, i - 3);
+  for (std::int64_t i = static_cast<std::int64_t>(n) - 1; i >= 0; --i)
+    v[static_cast<std::size_t>(i)] = c.B * w[static_cast<std::size_t>(i)] + c.feedback[0] * at(v, i + 1) +
+                                     c.feedback[1] * at(v, i + 2) + c.feedback[2] * at(v, i + 3);
+  v.resize(2 * static_cast<std::size_t>(half) + 1);
+  return v;
+}
+
+}  // namespace fastblur::kernel

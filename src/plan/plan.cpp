@@ -1,357 +1,269 @@
-// The planner. Errors are predicted from each candidate's exact 1D equivalent kernel; costs from a
-// per-pixel operation model calibrated on the CPU backend (see bench/RESULTS.md).
+// The planner: every algorithm weighed through its descriptor. Errors are predicted from each
+// candidate's exact 1D equivalent kernel (or the 2D response of the planar ones); costs from the
+// descriptors' per-pixel models (CPU: fitted on the CPU backend, bench/RESULTS.md; GPU: image passes).
 #include "fastblur/plan.hpp"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
-#include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 
-#include "cpu/box.hpp"
-#include "cpu/downsample.hpp"
-#include "cpu/dual_kawase.hpp"
-#include "cpu/kawase.hpp"
-#include "cpu/mip_poisson.hpp"
+#include "core/threads.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
-#include "fastblur/kernel_dual_kawase.hpp"
-#include "fastblur/kernel_iir.hpp"
-#include "fastblur/kernel_sliding_dct.hpp"
+#include "plan/planner.hpp"
+#include "tiling/pieces.hpp"
 
 namespace fastblur {
-namespace {
 
-// Cost model per pixel, channel and axis, in units of one fir tap pair (about 0.034 ns with 2
-// threads on the Zen 5 VM of bench/RESULTS.md), fitted to the per-algorithm rows of
-// bench/cpu_bench.cpp (algo/*/1920x1080/s5, s20, s50; the fit and its residuals are in RESULTS.md).
-// fir: 5 + (r + 1) units (passes fused through a ring of rows up to radius 32).
-constexpr double kFirFixed = 5.0;
-constexpr double kFirPerTapPair = 1.0;
-// Deriche on float data runs in SIMD across lines (lane driver): a transfer in and out of the lane
-// buffer, then the four complex recursions per padded sample.
-constexpr double kLaneDriver = 15.8;
-constexpr double kDericheLanesPerSample = 5.5;
-// The scalar line driver (one line at a time in double: strided gather, border extension,
-// scatter) runs box, kawase, downsample, sliding-dct, fft, Young-van Vliet and Deriche on f64.
-constexpr double kLineDriver = 100.0;
-constexpr double kBoxPerPass = 2.7;
-constexpr double kKawasePerPass = 2.75;
-// sliding-dct: per cosine term one recurrence step and one output multiply-add per sample.
-constexpr double kSlidingDctPerTerm = 11.5;
-// downsample: the low-resolution fir runs in the line driver too (double, scalar).
-constexpr double kDownsamplePerLowTapPair = 10.0;
-// dual-kawase (planar, counted half on x and half on y): a base cost per axis, plus the passes of
-// each level (each a quarter of the one above, on a padded copy of the image).
-constexpr double kDualKawaseBase = 20.0;
-constexpr double kDualKawasePerLevel = 3.5;
-// mip-poisson (planar, half per axis): per sample a rotation and two trilinear fetches.
-constexpr double kMipPoissonBase = 20.0;
-constexpr double kMipPoissonPerSample = 32.0;
-// fft: transforms cost about k log2(n) per sample; FFTW's real-to-real DCTs (reflect, mirror) are
-// not vectorised, about 2.5 times the real-to-complex transforms of the other borders.
-constexpr double kFftPerLog2 = 2.8;
-constexpr double kDctPerLog2 = 7.0;
-constexpr double kLargeSigma = 64.0;
-
-// An axis's equivalent 1D kernel next to the Gaussian it approximates, both centred, the Gaussian
-// one sample longer on each side (beyond the kernel's reach the error is the Gaussian itself).
-struct AxisKernel {
-  std::vector<double> k, g;
-};
-
-AxisKernel axis_kernel(const std::vector<double>& k, double sigma) {
-  const int half = static_cast<int>(k.size() / 2);
-  std::vector<double> padded(k.size() + 2, 0.0);
-  std::copy(k.begin(), k.end(), padded.begin() + 1);
-  return {std::move(padded), analysis::reference_gaussian(sigma, half + 1)};
+std::string_view to_string(CpuDriver driver) noexcept {
+  switch (driver) {
+    case CpuDriver::fused_rows: return "fused-rows";
+    case CpuDriver::axis_passes: return "axis-passes";
+    case CpuDriver::lanes: return "lanes";
+    case CpuDriver::lines: return "lines";
+    case CpuDriver::planar: return "planar";
+  }
+  return "?";
 }
 
-// Max |k - g| / max g along one axis.
-double error_1d(const AxisKernel& a) {
-  double worst = 0.0, peak = 0.0;
-  for (std::size_t i = 0; i < a.k.size(); ++i) {
-    worst = std::max(worst, std::abs(a.k[i] - a.g[i]));
-    peak = std::max(peak, a.g[i]);
+std::string_view to_string(BoxSchedule schedule) noexcept {
+  switch (schedule) {
+    case BoxSchedule::automatic: return "automatic";
+    case BoxSchedule::prefix_sums: return "prefix-sums";
+    case BoxSchedule::running_sums: return "running-sums";
   }
-  return worst / peak;
+  return "?";
+}
+
+namespace planner {
+namespace {
+
+using algo::Descriptor;
+using algo::Shape;
+
+// The request's own fields, checked once for every entry point.
+void check_request(const BlurSpec& spec) {
+  if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
+  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
+  if (!std::isfinite(spec.tolerance) || spec.tolerance < 0.0)
+    throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
+  for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // sigma, truncate, radius
+  (void)has_derivative(spec);                                     // orders
 }
 
 // Max |kx ky - gx gy| / max(gx gy): the exact error of a separable 2D response.
-double error_2d(const AxisKernel& x, const AxisKernel& y) {
-  double worst = 0.0, px = 0.0, py = 0.0;
-  for (double v : x.g) px = std::max(px, v);
-  for (double v : y.g) py = std::max(py, v);
-  for (std::size_t j = 0; j < y.k.size(); ++j)
-    for (std::size_t i = 0; i < x.k.size(); ++i)
-      worst = std::max(worst, std::abs(x.k[i] * y.k[j] - x.g[i] * y.g[j]));
+double error_2d(const algo::EquivalentKernel& x, const algo::EquivalentKernel& y) {
+  const auto padded = [](const algo::EquivalentKernel& k) {
+    std::vector<double> p(k.weights.size() + 2, 0.0);
+    std::copy(k.weights.begin(), k.weights.end(), p.begin() + 1);
+    return p;
+  };
+  const std::vector<double> kx = padded(x), ky = padded(y);
+  const std::vector<double> gx = analysis::reference_gaussian(x.sigma, static_cast<int>(kx.size() / 2));
+  const std::vector<double> gy = analysis::reference_gaussian(y.sigma, static_cast<int>(ky.size() / 2));
+  const double px = *std::max_element(gx.begin(), gx.end()), py = *std::max_element(gy.begin(), gy.end());
+  double worst = 0.0;
+  for (std::size_t j = 0; j < ky.size(); ++j)
+    for (std::size_t i = 0; i < kx.size(); ++i) worst = std::max(worst, std::abs(kx[i] * ky[j] - gx[i] * gy[j]));
   return worst / (px * py);
 }
 
-bool axis_active(const BlurSpec& spec, const View& src, int a) {
-  const auto i = static_cast<std::size_t>(a);
-  return spec.sigma[i] > 1e-15 && effective_radius(spec, a) >= 0 &&
-         (src.extent[i] > 1 || spec.border[i] == Border::constant);
+// The 1D error of the descriptor's kernel along an axis; the truncation alone where the kernel is
+// too long to compute.
+double axis_error(const Descriptor& d, const BlurSpec& spec, int axis) {
+  if (!(spec.sigma[static_cast<std::size_t>(axis)] > 1e-15)) return 0.0;
+  if (const auto k = d.equivalent_kernel(spec, axis)) return algo::max_error_1d(*k);
+  return kernel::dropped_weight(spec.sigma[static_cast<std::size_t>(axis)], effective_radius(spec, axis));
 }
 
-// The Vulkan backend's cost model, in image passes (one read and one write of the image) per axis,
-// counted from each algorithm's passes and fetches (planar algorithms: half per axis). Memory
-// traffic decides on a GPU; arithmetic matters only at hundreds of taps.
-double gpu_axis_cost(const BlurSpec& spec, const View& src, int a) {
-  const auto i = static_cast<std::size_t>(a);
-  switch (spec.algorithm) {
-    case Algorithm::fir:  // shared-memory tiles: one pass, taps from shared memory
-      return 1.0 + 0.02 * (effective_radius(spec, a) + 1);
-    case Algorithm::fir_incremental: return 1.0 + 0.03 * (effective_radius(spec, a) + 1);
-    case Algorithm::fir_linear:  // a padding pass shared by the axes, then half the taps as texture fetches
-      return 1.5 + 0.04 * (effective_radius(spec, a) / 2 + 1);
-    case Algorithm::box:  // the line into scratch, each pass through it, back out
-      return 2.0 + 0.5 * (spec.box_passes ? spec.box_passes : 3);
-    case Algorithm::iir: return 3.0;  // a thread per line, two sweeps: little parallelism
-    case Algorithm::downsample: {
-      const int f = cpu::downsample_factor_for(spec, a);
-      return 2.0 + (1.0 + 0.02 * (kernel::radius_from_truncate(
-                                      kernel::downsample_low_sigma(spec.sigma[i], f, spec.truncate), spec.truncate) + 1)) / f;
-    }
-    case Algorithm::kawase:  // padding, then per pass four fetches and a write (shared by the axes)
-      return 0.5 + 0.6 * static_cast<double>(cpu::kawase_offsets_for(spec, a).size());
-    case Algorithm::dual_kawase: return 1.0;   // padding, a few passes over ever smaller levels
-    case Algorithm::mip_poisson:
-      return 0.7 + 0.01 * (spec.mip_poisson_samples ? spec.mip_poisson_samples : kernel::kMipPoissonDefaultSamples);
-    default: return 1e9;  // not run by this backend
-  }
-}
-
-// How much longer a line is with `pad` samples of border extension on each side (modes that
-// extend the line; nearest and constant start from their steady state where the filter allows).
-double padded(const View& src, int a, double pad) {
-  const double n = static_cast<double>(std::max<std::int64_t>(1, src.extent[static_cast<std::size_t>(a)]));
-  return (n + 2.0 * pad) / n;
-}
-
-double axis_cost(const BlurSpec& spec, const View& src, int a, Backend backend) {
-  if (backend == Backend::vulkan) return gpu_axis_cost(spec, src, a);
-  const auto i = static_cast<std::size_t>(a);
-  const double sigma = spec.sigma[i];
-  switch (spec.algorithm) {
-    case Algorithm::fft: {
-      const bool dct = spec.border[i] == Border::reflect || spec.border[i] == Border::mirror;
-      const double n = static_cast<double>(src.extent[i]) + (dct ? 0.0 : 2.0 * effective_radius(spec, a));
-      return kLineDriver + (dct ? kDctPerLog2 : kFftPerLog2) * std::log2(std::max(2.0, n));
-    }
-    case Algorithm::fir:
-    case Algorithm::fir_incremental:
-    case Algorithm::fir_linear: return kFirFixed + kFirPerTapPair * (effective_radius(spec, a) + 1);
-    case Algorithm::box: {
-      const int passes = spec.box_passes ? spec.box_passes : 3;
-      // Each pass extends the line by its radius + 1; a pass's radius is about sigma sqrt(3 / n).
-      const double pad = passes * (sigma * std::sqrt(3.0 / passes) + 1.0);
-      return (kLineDriver + kBoxPerPass * passes) * padded(src, a, pad);
-    }
-    case Algorithm::kawase: {
-      const std::vector<double> offsets = cpu::kawase_offsets_for(spec, a);
-      double pad = 0.0;
-      for (double d : offsets) pad += std::floor(d) + 1.0;
-      return (kLineDriver + kKawasePerPass * static_cast<double>(offsets.size())) * padded(src, a, pad);
-    }
-    case Algorithm::iir: {
-      // Both variants decay to 1e-8 within about 11 sigma, the length the symmetric borders and
-      // wrap extend each side by; nearest and constant start from their steady state.
-      const bool extends = spec.border[i] != Border::nearest && spec.border[i] != Border::constant;
-      const double pad = extends ? 11.0 * sigma : 0.0;
-      const bool lanes = spec.iir_variant == IirVariant::deriche && src.type != ElementType::f64;
-      if (lanes) return kLaneDriver + kDericheLanesPerSample * padded(src, a, pad);
-      const double per_sample = spec.iir_variant == IirVariant::deriche ? 8.0 : 6.0;
-      return (kLineDriver + per_sample) * padded(src, a, pad);
-    }
-    case Algorithm::dual_kawase: {
-      int levels = spec.dual_kawase_levels;
-      if (levels <= 0) {
-        try {
-          levels = kernel::dual_kawase_levels_for(sigma);
-        } catch (const Error&) {
-          levels = kernel::kDualKawaseMaxLevels;
-        }
-      }
-      return kDualKawaseBase + kDualKawasePerLevel * levels;
-    }
-    case Algorithm::mip_poisson:
-      return kMipPoissonBase +
-             kMipPoissonPerSample / 2 * (spec.mip_poisson_samples ? spec.mip_poisson_samples : kernel::kMipPoissonDefaultSamples);
-    case Algorithm::downsample: {
-      // Block average, the low-resolution fir (one tap pair per f samples), the interpolation.
-      const int f = cpu::downsample_factor_for(spec, a);
-      const double low = kernel::downsample_low_sigma(sigma, f, spec.truncate);
-      return kLineDriver + f + kDownsamplePerLowTapPair * (kernel::radius_from_truncate(low, spec.truncate) + 1) / f + 3.0;
-    }
-    case Algorithm::sliding_dct: {
-      const int order = spec.sliding_dct_order ? spec.sliding_dct_order : kernel::kSlidingDctDefaultOrder;
-      // The window reaches about 4.4 sigma each side (kernel::sliding_dct_kernel's radius).
-      return (kLineDriver + 3.0 + kSlidingDctPerTerm * (order + 1)) * padded(src, a, 4.4 * sigma + 1.0);
-    }
-    case Algorithm::automatic: break;
-  }
-  return 0.0;
-}
-
-struct Evaluated {
-  BlurSpec spec;
-  double error = 0.0, cost = 0.0;
-};
-
-std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a);
-
-// Planar (non-separable) algorithms have no 1D equivalent kernel: their error is DESIGN.md's 2D max
-// error of their impulse response (analysis::measure_impulse), at each axis's sigma (isotropic),
-// clamped to kLargeSigma unless the spec's own parameters do not reach the clamped sigma.
-double planar_error(const BlurSpec& spec) {
-  double worst = 0.0;
-  for (int a = 0; a < 2; ++a) {
-    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-    if (a == 1 && sigma == spec.sigma[0]) break;
-    analysis::ImpulseMetrics m;
-    try {
-      m = analysis::measure_impulse(spec, std::min(sigma, kLargeSigma));
-    } catch (const InvalidArgument&) {
-      m = analysis::measure_impulse(spec, sigma);
-    }
-    worst = std::max(worst, m.max_error_2d);
-  }
-  return worst;
-}
-
-// The error of the whole response: exact for two axes whose kernels are short enough, otherwise
-// the bound prod(1 + e_axis) - 1 (|kx ky - gx gy| <= |dx| gy + |dy| gx + |dx dy|).
-Evaluated evaluate(const BlurSpec& spec, const View& src, Backend backend) {
-  Evaluated e{spec, 0.0, 0.0};
+// DESIGN.md's max error of the whole response: the planar algorithms' own; exact for two axes whose
+// kernels are short enough; otherwise the bound prod(1 + e_axis) - 1 (|kx ky - gx gy| <= |dx| gy +
+// |dy| gx + |dx dy|).
+void predict_error(const Descriptor& d, Plan& plan) {
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a)
-    if (axis_active(spec, src, a)) axes.push_back(a), e.cost += axis_cost(spec, src, a, backend);
-  if (algorithm_info(spec.algorithm).planar) {
-    e.error = planar_error(spec);
-    return e;
+    if (plan.axes[static_cast<std::size_t>(a)].active) axes.push_back(a);
+  if (!d.info().capabilities.separable) {
+    const bool any = plan.spec.sigma[0] > 1e-15 || plan.spec.sigma[1] > 1e-15;
+    plan.predicted_max_error = any ? d.planar_error(plan.spec) : 0.0;
+    for (int a : axes) plan.axes[static_cast<std::size_t>(a)].predicted_error = plan.predicted_max_error;
+    return;
   }
+  for (int a : axes) plan.axes[static_cast<std::size_t>(a)].predicted_error = axis_error(d, plan.spec, a);
   if (axes.size() == 2) {
-    const auto x = equivalent_kernel(spec, axes[0]), y = equivalent_kernel(spec, axes[1]);
-    if (x && y && x->k.size() * y->k.size() <= (1u << 22)) {
-      e.error = error_2d(*x, *y);
-      return e;
+    const auto x = d.equivalent_kernel(plan.spec, axes[0]), y = d.equivalent_kernel(plan.spec, axes[1]);
+    if (x && y && x->weights.size() * y->weights.size() <= (1u << 22)) {
+      plan.predicted_max_error = error_2d(*x, *y);
+      return;
     }
   }
   double product = 1.0;
-  for (int a : axes) product *= 1.0 + predicted_axis_error(spec, a);
-  e.error = product - 1.0;
-  return e;
+  for (int a : axes) product *= 1.0 + plan.axes[static_cast<std::size_t>(a)].predicted_error;
+  plan.predicted_max_error = product - 1.0;
 }
 
-std::string line(const Evaluated& e) {
-  char buf[256];
-  std::string name(to_string(e.spec.algorithm));
-  if (e.spec.algorithm == Algorithm::box) name += " " + std::to_string(e.spec.box_passes) + " passes";
-  if (e.spec.algorithm == Algorithm::sliding_dct)
-    name += " order " + std::to_string(e.spec.sliding_dct_order ? e.spec.sliding_dct_order
-                                                                : kernel::kSlidingDctDefaultOrder);
-  if (e.spec.algorithm == Algorithm::iir)
-    name += e.spec.iir_variant == IirVariant::deriche ? " deriche" : " young-van-vliet";
-  if (e.spec.algorithm == Algorithm::fir || e.spec.algorithm == Algorithm::fft) {
-    name += " radius";
-    for (int a = 0; a < 3; ++a)
-      if (e.spec.sigma[static_cast<std::size_t>(a)] > 1e-15) name += " " + std::to_string(effective_radius(e.spec, a));
+// The pieces of a Vulkan plan: the whole image where it fits the device, else tiles with the plan's
+// halos, starting on multiples of its block grid.
+void schedule_pieces(const Descriptor& d, Plan& plan, const Shape& shape) {
+  std::array<std::int64_t, 3> halo{};
+  std::int64_t align = 1;
+  for (std::size_t a = 0; a < 3; ++a) align = std::max(align, plan.axes[a].align);
+  for (std::size_t a = 0; a < 3; ++a) halo[a] = (plan.axes[a].support + align - 1) / align * align;
+  const bool textures = d.info().capabilities.vulkan && !d.info().capabilities.vulkan_volumes;
+  const auto fits = [&](std::array<std::int64_t, 3> e) {
+    const double floats = static_cast<double>(e[0]) * static_cast<double>(e[1]) * static_cast<double>(e[2]) * shape.channels;
+    if (shape.piece_bytes > 0 && floats * 4 > static_cast<double>(shape.piece_bytes)) return false;
+    // Texture algorithms pad their image by their own reach again (a tile's halo is image data to
+    // them), within the device's largest 2D image.
+    if (textures && shape.max_image_2d > 0)
+      for (std::size_t a = 0; a < 2; ++a)
+        if (e[a] + 2 * (plan.axes[a].support + 1) > shape.max_image_2d) return false;
+    return true;
+  };
+  plan.schedule.tile = tiling::choose_tile(shape.extent, halo, align, fits);
+  plan.schedule.pieces = static_cast<std::int64_t>(tiling::pieces(shape.extent, plan.schedule.tile, halo).size());
+}
+
+// A named algorithm's plan: checked, resolved, scheduled, costed; its error predicted unless only the
+// cost is wanted.
+Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true) {
+  const Descriptor& d = algo::descriptor(spec.algorithm);
+  d.check(spec, shape);
+  Plan p;
+  p.algorithm = spec.algorithm;
+  p.spec = spec;
+  p.extent = shape.extent;
+  p.channels = shape.channels;
+  p.source = shape.source;
+  p.destination = shape.destination;
+  for (int a = 0; a < 3; ++a) {
+    AxisPlan& ax = p.axes[static_cast<std::size_t>(a)];
+    ax.sigma = spec.sigma[static_cast<std::size_t>(a)] > 1e-15 ? spec.sigma[static_cast<std::size_t>(a)] : 0.0;
+    ax.border = spec.border[static_cast<std::size_t>(a)];
+    ax.active = algo::axis_active(spec, shape, a);
   }
-  std::snprintf(buf, sizeof buf, "%-28s predicted max error %.3g, cost %.1f", name.c_str(), e.error, e.cost);
+  d.resolve(spec, shape, p);
+  p.schedule.backend = shape.backend;
+  p.schedule.intermediate = shape.any_f64() ? ElementType::f64 : ElementType::f32;
+  d.schedule(p, shape);
+  for (int a = 0; a < 3; ++a)
+    if (p.axes[static_cast<std::size_t>(a)].active) p.predicted_cost += d.axis_cost(p, shape, a);
+  if (shape.backend == Backend::cpu) {
+    const double elements = static_cast<double>(shape.elements());
+    p.schedule.threads = core::threads_for(elements * std::max(1.0, p.predicted_cost), spec.threads);
+  } else {
+    schedule_pieces(d, p, shape);
+  }
+  if (predict) {
+    predict_error(d, p);
+  } else {
+    p.predicted_max_error = NAN;
+    for (AxisPlan& ax : p.axes) ax.predicted_error = NAN;
+  }
+  return p;
+}
+
+// One line of --explain: the algorithm with its parameters, its prediction.
+std::string line(const Plan& p) {
+  std::string name(to_string(p.algorithm));
+  const AlgorithmInfo& info = algorithm_info(p.algorithm);
+  std::string radius;
+  for (const PlanParameter& q : p.parameters) {
+    if (q.key == "radius" && q.axis >= 0) radius += " " + std::to_string(std::get<std::int64_t>(q.value));
+    if (q.axis >= 0) continue;
+    for (const ParameterInfo& param : info.parameters)
+      if (param.key == q.key) {
+        if (const auto* b = std::get_if<bool>(&q.value)) {
+          if (*b) name += " " + std::string(param.flag);
+        } else if (const auto* i = std::get_if<std::int64_t>(&q.value)) {
+          name += " " + std::string(param.flag) + " " + std::to_string(*i);
+        } else if (const auto* s = std::get_if<std::string>(&q.value)) {
+          name += " " + *s;
+        }
+      }
+  }
+  if (!radius.empty()) name += " radius" + radius;
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "%-28s predicted max error %.3g, cost %.1f", name.c_str(), p.predicted_max_error,
+                p.predicted_cost);
   return buf;
 }
 
-}  // namespace
-
-namespace {
-
-// The response of `spec`'s algorithm along axis a to an impulse, at sigma s, for algorithms known
-// by running them (recursive filters, resampling). With phases > 1 the algorithm is not shift-
-// invariant: the impulse is tried at each phase of a block and the response farthest from the
-// Gaussian is returned.
-std::optional<AxisKernel> measured_kernel(const BlurSpec& spec, int a, double s, int phases) {
-  const int half = static_cast<int>(std::ceil(12 * s)) + 8 * phases;
-  std::optional<AxisKernel> worst;
-  double worst_error = -1.0;
-  for (int phase = 0; phase < phases; ++phase) {
-    const int centre = 2 * half + phase;  // 2 half is a multiple of the phase count
-    std::vector<double> line(static_cast<std::size_t>(4 * half + phases), 0.0);
-    line[static_cast<std::size_t>(centre)] = 1.0;
-    BlurSpec one = spec;
-    one.sigma = {s, 0.0, 0.0};
-    one.border = {Border::constant, Border::constant, Border::constant};
-    one.cval = 0.0;
-    if (spec.algorithm == Algorithm::downsample) one.downsample_factor = phases;
-    const View v = View::packed(line.data(), ElementType::f64, static_cast<std::int64_t>(line.size()), 1);
-    blur(v, v, one);
-    AxisKernel k = axis_kernel(std::vector<double>(line.begin() + centre - half, line.begin() + centre + half + 1), s);
-    const double e = error_1d(k);
-    if (e > worst_error) worst_error = e, worst = std::move(k);
+Plan plan_uncached(const BlurSpec& spec, const Shape& shape, Prediction prediction) {
+  check_request(spec);
+  if (spec.algorithm != Algorithm::automatic) {
+    Plan p = resolved_plan(spec, shape, prediction == Prediction::full);
+    p.reason = "the algorithm was named";
+    p.considered.push_back(line(p));
+    return p;
   }
-  (void)a;
-  return worst;
-}
-
-// The equivalent kernel of `spec` along axis a (O(1) algorithms at sigma <= kLargeSigma, where
-// their shape error has reached its asymptote).
-std::optional<AxisKernel> equivalent_kernel(const BlurSpec& spec, int a) {
-  const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-  switch (spec.algorithm) {
-    case Algorithm::automatic:
-    case Algorithm::fir:
-    case Algorithm::fir_incremental:  // the same kernel up to the recurrence's float error
-    case Algorithm::fir_linear:       // the same kernel up to the sampler's sub-texel precision
-    case Algorithm::fft: {  // the same kernel, exactly
-      const int r = effective_radius(spec, a);
-      if (r > 4096) return std::nullopt;  // the truncation alone decides; see predicted_axis_error
-      return axis_kernel(r == 0 ? std::vector<double>{1.0} : kernel::gaussian_weights(sigma, r), sigma);
-    }
-    case Algorithm::box: {
-      const double s = std::min(sigma, kLargeSigma);
-      BlurSpec at = spec;
-      at.sigma[static_cast<std::size_t>(a)] = s;
-      return axis_kernel(kernel::box_kernel(cpu::box_passes_for(at, a, spec.box_passes ? spec.box_passes : 3)), s);
-    }
-    case Algorithm::kawase: {
-      if (!spec.kawase_offsets.empty()) return axis_kernel(kernel::kawase_kernel(spec.kawase_offsets), sigma);
-      const double s = std::min(sigma, kLargeSigma);
-      return axis_kernel(kernel::kawase_kernel(kernel::kawase_schedule(s, spec.kawase_passes)), s);
-    }
-    case Algorithm::downsample:  // not shift-invariant: the worst phase of a block
-      return measured_kernel(spec, a, std::min(sigma, kLargeSigma), cpu::downsample_factor_for(spec, a));
-    case Algorithm::iir:
-      return measured_kernel(spec, a, std::min(sigma, kLargeSigma), 1);
-    case Algorithm::sliding_dct: {  // an FIR kernel exactly: its cosine series on the window
-      const double s = std::min(sigma, kLargeSigma);
-      return axis_kernel(kernel::sliding_dct_weights(kernel::sliding_dct_kernel(s, spec.sliding_dct_order)), s);
-    }
-    case Algorithm::dual_kawase:  // planar: see planar_error
-    case Algorithm::mip_poisson:
-      return std::nullopt;
+  if (has_derivative(spec)) {
+    Plan p = resolved_plan(algo::with_algorithm(spec, Algorithm::fir), shape);
+    p.reason = "derivatives are computed by fir only";
+    p.considered.push_back(line(p));
+    return p;
   }
-  return std::nullopt;
+  const int dims = shape.dimensions();
+  const auto runs = [&](const Descriptor& d) { return d.info().runs_on(shape.backend, dims); };
+  // Exact: fir with the spec's own radius, or the same convolution by another exact algorithm where
+  // that is cheaper.
+  std::vector<std::string> considered;
+  Plan best = resolved_plan(algo::with_algorithm(spec, Algorithm::fir), shape);
+  considered.push_back(line(best));
+  for (const Descriptor* d : algo::registry()) {
+    if (d->id() == Algorithm::fir || !d->info().capabilities.exact || !runs(*d)) continue;
+    for (const BlurSpec& c : d->candidates(spec, shape)) {
+      Plan e = resolved_plan(c, shape);
+      considered.push_back(line(e));
+      if (e.predicted_cost < best.predicted_cost) best = std::move(e);
+    }
+  }
+  std::string reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result (fir or fft, whichever is cheaper)"
+                                             : "nothing cheaper meets the tolerance";
+  if (spec.tolerance > 0.0) {
+    for (const Descriptor* d : algo::registry()) {
+      if ((d->info().capabilities.exact && d->id() != Algorithm::fir) || !runs(*d)) continue;
+      for (const BlurSpec& c : d->candidates(spec, shape)) {
+        if (!d->info().capabilities.separable && best.predicted_max_error <= spec.tolerance) {
+          // A planar candidate's error is measured by blurring a 2D impulse: skip that where its
+          // cost alone already loses.
+          const Plan cost_only = resolved_plan(c, shape, false);
+          if (cost_only.predicted_cost >= best.predicted_cost) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf, "%-28s not cheaper (cost %.1f): error not measured", d->name().c_str(),
+                          cost_only.predicted_cost);
+            considered.push_back(buf);
+            continue;
+          }
+        }
+        Plan e = resolved_plan(c, shape);
+        considered.push_back(line(e));
+        // Within tolerance and cheaper - or within tolerance where the exact result is not (its
+        // truncation alone exceeds a tight tolerance).
+        if (e.predicted_max_error <= spec.tolerance &&
+            (e.predicted_cost < best.predicted_cost || best.predicted_max_error > spec.tolerance)) {
+          best = std::move(e);
+          reason = "the cheapest candidate within tolerance " + std::to_string(spec.tolerance);
+        }
+      }
+    }
+  }
+  best.reason = reason;
+  best.considered = std::move(considered);
+  return best;
 }
 
-}  // namespace
-
-double predicted_axis_error(const BlurSpec& spec, int a) {
-  if (!(spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) return 0.0;
-  if (algorithm_info(spec.algorithm).planar) return planar_error(spec);  // no error of its own per axis
-  if (const auto k = equivalent_kernel(spec, a)) return error_1d(*k);
-  return kernel::dropped_weight(spec.sigma[static_cast<std::size_t>(a)], effective_radius(spec, a));
-}
-
-namespace {
-
-// Everything a plan depends on, as text: the spec's fields (floats exactly, in hex) and the
-// image's shape and type (not its data or strides). A field added to BlurSpec must be added here
-// (tests/plan/plan_test.cpp checks that changing any option changes the plan key's effect).
-std::string plan_key(const BlurSpec& s, const View& src, Backend backend) {
-  std::string k = backend == Backend::vulkan ? "vulkan|" : "cpu|";
+// Everything a plan depends on, as text: the spec's fields and every algorithm parameter (floats
+// exactly, in hex), the shape and types, the backend and the device's traits - generated from the
+// registry, so a new parameter is part of the key without a line here.
+std::string plan_key(const BlurSpec& s, const Shape& shape) {
+  std::string k;
   char buf[96];
   const auto add = [&](double v) {
     std::snprintf(buf, sizeof buf, "%a,", v);
@@ -362,258 +274,87 @@ std::string plan_key(const BlurSpec& s, const View& src, Backend backend) {
     add(static_cast<double>(s.border[a]));
     add(s.radius[a] ? *s.radius[a] : -1.0);
     add(s.order[a]);
-    add(static_cast<double>(src.extent[a]));
+    add(static_cast<double>(shape.extent[a]));
   }
-  for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.box_passes),
-                   double(s.box_integer_widths), double(s.box_schedule), double(s.kawase_passes),
-                   double(s.downsample_factor),
-                   double(s.iir_variant), double(s.sliding_dct_order), double(s.dual_kawase_levels),
-                   s.dual_kawase_offset, double(s.mip_poisson_samples), double(s.mip_poisson_frame),
-                   double(s.threads),
-                   double(src.type), double(src.channels)})
+  for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.threads),
+                   double(s.threads == 0 ? omp_get_max_threads() : 0), double(shape.channels), double(shape.source),
+                   double(shape.destination), double(shape.backend), double(shape.software_device),
+                   double(shape.device_float64), double(shape.piece_bytes), double(shape.max_image_2d)})
     add(v);
-  k += "|";
-  for (double d : s.kawase_offsets) add(d);
+  for (const ParameterInfo& p : all_parameters()) {
+    k += "|";
+    const ParameterValue v = get_parameter(s, p.key);
+    if (const auto* i = std::get_if<std::int64_t>(&v)) add(static_cast<double>(*i));
+    else if (const auto* d = std::get_if<double>(&v)) add(*d);
+    else if (const auto* b = std::get_if<bool>(&v)) add(*b);
+    else if (const auto* t = std::get_if<std::string>(&v)) k += *t;
+    else if (const auto* l = std::get_if<std::vector<double>>(&v))
+      for (double d : *l) add(d);
+  }
   return k;
 }
 
-Plan make_plan_uncached(const BlurSpec& spec, const View& src, Backend backend);
-
 }  // namespace
 
-// Planning weighs a dozen candidates by their exact 2D errors (milliseconds at large sigma), so
-// plans are remembered: the same request on the same shape plans once.
-Plan make_plan(const BlurSpec& spec, const View& src) { return make_plan(spec, src, Backend::cpu); }
-
-Plan make_plan(const BlurSpec& spec, const View& src, Backend backend) {
+// Planning weighs a dozen candidates by their exact 2D errors (milliseconds at large sigma), so plans
+// are remembered: the same request on the same shape plans once.
+Plan plan_for(const BlurSpec& spec, const Shape& shape, Prediction prediction) {
   static std::mutex mutex;
   static std::unordered_map<std::string, Plan> cache;
-  const std::string key = plan_key(spec, src, backend);
+  // A named algorithm's full plan serves a blur too; a blur's plan does not serve make_plan.
+  const bool named = spec.algorithm != Algorithm::automatic;
+  const std::string key = plan_key(spec, shape) + (named && prediction == Prediction::to_run ? "|run" : "");
+  if (named && prediction == Prediction::to_run) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find(plan_key(spec, shape)); it != cache.end()) return it->second;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  Plan plan = make_plan_uncached(spec, src, backend);
+  Plan plan = plan_uncached(spec, shape, prediction);
   std::lock_guard<std::mutex> lock(mutex);
   if (cache.size() >= 512) cache.clear();  // bounded; a full cache starts over
   cache.emplace(key, plan);
   return plan;
 }
 
-namespace {
-
-// Whether `backend` runs `algorithm` on images of src's shape.
-bool backend_runs(Algorithm algorithm, const View& src, Backend backend) {
-  if (backend == Backend::cpu) return !algorithm_info(algorithm).gpu_only;
-  switch (algorithm) {
-    case Algorithm::fft:
-    case Algorithm::sliding_dct: return false;
-    case Algorithm::fir_linear:
-    case Algorithm::kawase:
-    case Algorithm::dual_kawase:
-    case Algorithm::mip_poisson: return src.depth() == 1;
-    default: return true;
-  }
+Shape shape_of(const View& src, ElementType destination, Backend backend) {
+  Shape s;
+  s.extent = src.extent;
+  s.channels = src.channels;
+  s.source = src.type;
+  s.destination = destination;
+  s.backend = backend;
+  return s;
 }
 
-Plan make_plan_uncached(const BlurSpec& spec, const View& src, Backend backend) {
-  if (!std::isfinite(spec.tolerance) || spec.tolerance < 0.0)
-    throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
-  for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // validates sigma, truncate, radius
-  Plan plan;
-  if (spec.algorithm == Algorithm::automatic && has_derivative(spec)) {
-    BlurSpec s = spec;
-    s.algorithm = Algorithm::fir;
-    const Evaluated e = evaluate(s, src, backend);
-    plan.spec = s;
-    plan.predicted_max_error = e.error;
-    plan.predicted_cost = e.cost;
-    plan.reason = "derivatives are computed by fir only";
-    plan.considered.push_back(line(e));
-    return plan;
-  }
-  if (spec.algorithm != Algorithm::automatic) {
-    BlurSpec s = spec;
-    if (s.algorithm == Algorithm::box && s.box_passes == 0) s.box_passes = 3;
-    const Evaluated e = evaluate(s, src, backend);
-    plan.spec = s;
-    plan.predicted_max_error = e.error;
-    plan.predicted_cost = e.cost;
-    plan.reason = "the algorithm was named";
-    plan.considered.push_back(line(e));
-    return plan;
-  }
-  // Exact: fir with the spec's own radius, or the same convolution by fft where that is cheaper.
-  BlurSpec exact = spec;
-  exact.algorithm = Algorithm::fir;
-  Evaluated best = evaluate(exact, src, backend);
-  plan.considered.push_back(line(best));
-  if (backend_runs(Algorithm::fft, src, backend)) {
-    BlurSpec exact_fft = exact;
-    exact_fft.algorithm = Algorithm::fft;
-    const Evaluated fft = evaluate(exact_fft, src, backend);
-    plan.considered.push_back(line(fft));
-    if (fft.cost < best.cost) best = fft;
-  }
-  plan.reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result (fir or fft, whichever is cheaper)"
-                                      : "nothing cheaper meets the tolerance";
-  if (spec.tolerance > 0.0) {
-    std::vector<BlurSpec> candidates;
-    // fir, truncated as far as the tolerance allows: per axis the smallest radius whose error
-    // keeps the product of (1 + e) within 1 + tolerance.
-    int active = 0;
-    for (int a = 0; a < 3; ++a) active += axis_active(spec, src, a);
-    if (active > 0) {
-      BlurSpec fir = exact;
-      const double share = std::pow(1.0 + spec.tolerance, 1.0 / active) - 1.0;
-      for (int a = 0; a < 3; ++a) {
-        if (!axis_active(spec, src, a)) continue;
-        // Up to the spec's radius, or beyond it where its truncation alone exceeds the tolerance.
-        const int full = std::max(effective_radius(exact, a),
-                                  static_cast<int>(std::ceil(8.0 * spec.sigma[static_cast<std::size_t>(a)])));
-        int r = 1;
-        for (; r < full; r = std::max(r + 1, r * 9 / 8)) {
-          fir.radius[static_cast<std::size_t>(a)] = r;
-          if (predicted_axis_error(fir, a) <= share) break;
-        }
-        fir.radius[static_cast<std::size_t>(a)] = std::min(r, full);
-      }
-      candidates.push_back(fir);
-    }
-    for (int n = 1; n <= 6; ++n) {
-      BlurSpec box = spec;
-      box.algorithm = Algorithm::box;
-      box.box_passes = n;
-      candidates.push_back(box);
-    }
-    BlurSpec kawase = spec;
-    kawase.algorithm = Algorithm::kawase;
-    candidates.push_back(kawase);
-    bool downsample_fits = true;  // every active axis needs sigma above what the resampling adds
-    for (int a = 0; a < 3; ++a)
-      if (axis_active(spec, src, a))
-        downsample_fits = downsample_fits && spec.sigma[static_cast<std::size_t>(a)] >
-                                                 std::sqrt(kernel::downsample_added_variance(
-                                                     kernel::downsample_factor_for(spec.sigma[static_cast<std::size_t>(a)])));
-    if (downsample_fits) {
-      BlurSpec down = spec;
-      down.algorithm = Algorithm::downsample;
-      candidates.push_back(down);
-    }
-    // dual-kawase: planar, for 2D images blurred along x and y (each sigma >= 1), z untouched.
-    if (src.depth() == 1 && axis_active(spec, src, 0) && axis_active(spec, src, 1) && spec.sigma[2] == 0.0 &&
-        std::min(spec.sigma[0], spec.sigma[1]) >= kernel::kDualKawaseMinSigma) {
-      BlurSpec dual = spec;
-      dual.algorithm = Algorithm::dual_kawase;
-      // With its levels and offset both given, the chain has its own sigma and ignores the
-      // requested one: a candidate only where the two are within a factor of 2 (otherwise it cannot
-      // be within tolerance, and measuring a chain of many levels would take gigabytes).
-      bool own_sigma_fits = true;
-      if (spec.dual_kawase_levels >= 1 && spec.dual_kawase_levels <= kernel::kDualKawaseMaxLevels &&
-          spec.dual_kawase_offset > 0.0 && spec.dual_kawase_offset <= kernel::kDualKawaseMaxOffset) {
-        const double own = std::sqrt(kernel::dual_kawase_variance(spec.dual_kawase_levels, spec.dual_kawase_offset));
-        for (int a = 0; a < 2; ++a)
-          own_sigma_fits = own_sigma_fits && std::abs(std::log(own / spec.sigma[static_cast<std::size_t>(a)])) <= std::log(2.0);
-      }
-      if (own_sigma_fits) candidates.push_back(dual);
-    }
-    // mip-poisson: planar too, any sigma > 0.
-    if (src.depth() == 1 && axis_active(spec, src, 0) && axis_active(spec, src, 1) && spec.sigma[2] == 0.0) {
-      BlurSpec mip = spec;
-      mip.algorithm = Algorithm::mip_poisson;
-      candidates.push_back(mip);
-    }
-    bool iir_fits = true;  // the recursive filters are defined for sigma 0.5 to 1000
-    for (int a = 0; a < 3; ++a)
-      if (axis_active(spec, src, a))
-        iir_fits = iir_fits && spec.sigma[static_cast<std::size_t>(a)] >= kernel::kIirMinSigma &&
-                   spec.sigma[static_cast<std::size_t>(a)] <= kernel::kIirMaxSigma;
-    if (iir_fits)
-      for (IirVariant variant : {IirVariant::deriche, IirVariant::young_van_vliet}) {
-        BlurSpec iir = spec;
-        iir.algorithm = Algorithm::iir;
-        iir.iir_variant = variant;
-        candidates.push_back(iir);
-      }
-    for (int order = kernel::kSlidingDctMinOrder; order <= kernel::kSlidingDctMaxOrder; ++order) {
-      BlurSpec sdct = spec;
-      sdct.algorithm = Algorithm::sliding_dct;
-      sdct.sliding_dct_order = order;
-      candidates.push_back(sdct);
-    }
-    for (const BlurSpec& c : candidates) {
-      if (!backend_runs(c.algorithm, src, backend)) continue;
-      if (algorithm_info(c.algorithm).planar && best.error <= spec.tolerance) {
-        // A planar candidate's error is measured by blurring a 2D impulse: skip that where its
-        // cost alone already loses.
-        Evaluated cost_only{c, 0.0, 0.0};
-        for (int a = 0; a < 3; ++a)
-          if (axis_active(c, src, a)) cost_only.cost += axis_cost(c, src, a, backend);
-        if (cost_only.cost >= best.cost) {
-          char buf[160];
-          std::snprintf(buf, sizeof buf, "%-28s not cheaper (cost %.1f): error not measured",
-                        std::string(to_string(c.algorithm)).c_str(), cost_only.cost);
-          plan.considered.push_back(buf);
-          continue;
-        }
-      }
-      const Evaluated e = evaluate(c, src, backend);
-      plan.considered.push_back(line(e));
-      // Within tolerance and cheaper - or within tolerance where the exact result is not (its
-      // truncation alone exceeds a tight tolerance).
-      if (e.error <= spec.tolerance && (e.cost < best.cost || best.error > spec.tolerance)) {
-        best = e;
-        plan.reason = "the cheapest candidate within tolerance " + std::to_string(spec.tolerance);
-      }
-    }
-  }
-  plan.spec = best.spec;
-  plan.predicted_max_error = best.error;
-  plan.predicted_cost = best.cost;
-  return plan;
+void check_plan_fits(const Plan& plan, const View& src, const View& dst) {
+  if (src.extent != plan.extent || dst.extent != plan.extent || src.channels != plan.channels ||
+      dst.channels != plan.channels)
+    throw InvalidArgument("the plan was made for a " + std::to_string(plan.extent[0]) + "x" +
+                          std::to_string(plan.extent[1]) + "x" + std::to_string(plan.extent[2]) + "x" +
+                          std::to_string(plan.channels) + " image, not this one");
 }
 
-}  // namespace
+}  // namespace planner
 
-std::string describe(const Plan& plan) {
-  std::string out = "plan: " + line(Evaluated{plan.spec, plan.predicted_max_error, plan.predicted_cost}) + "\n";
-  out += "  why: " + plan.reason + "\n";
-  if (plan.spec.algorithm == Algorithm::box)
-    for (int a = 0; a < 3; ++a) {
-      if (!(plan.spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) continue;
-      const auto passes = cpu::box_passes_for(plan.spec, a, plan.spec.box_passes);
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "  axis %c: %zu boxes of radius %d with end weight %.4f, achieved sigma %.6g\n",
-                    "xyz"[a], passes.size(), passes.front().radius, passes.front().alpha, kernel::achieved_sigma(passes));
-      out += buf;
-    }
-  if (plan.spec.algorithm == Algorithm::kawase)
-    for (int a = 0; a < 3; ++a) {
-      if (!(plan.spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) continue;
-      out += std::string("  axis ") + "xyz"[a] + ": offsets";
-      for (double d : cpu::kawase_offsets_for(plan.spec, a)) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, " %.4g", d);
-        out += buf;
-      }
-      out += "\n";
-    }
-  if (plan.spec.algorithm == Algorithm::dual_kawase) {
-    const kernel::DualKawaseSchedule d = cpu::dual_kawase_schedule_for(plan.spec);
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "  %d levels, offsets %.4g (x) %.4g (y)\n", d.levels, d.offset[0], d.offset[1]);
-    out += buf;
-  }
-  if (plan.spec.algorithm == Algorithm::mip_poisson) {
-    const kernel::MipPoissonSchedule m = cpu::mip_poisson_schedule_for(plan.spec);
-    char buf[200];
-    std::snprintf(buf, sizeof buf, "  %zu samples, scale %.4g (x) %.4g (y) pixels per sigma unit, mip levels 0..%d\n",
-                  m.samples.size(), m.scale[0], m.scale[1], m.max_level);
-    out += buf;
-  }
-  out += "  considered:\n";
-  for (const std::string& c : plan.considered) out += "    " + c + "\n";
-  return out;
+Plan make_plan(const BlurSpec& spec, const View& src) { return make_plan(spec, src, src.type, Backend::cpu); }
+
+Plan make_plan(const BlurSpec& spec, const View& src, Backend backend) {
+  return make_plan(spec, src, src.type, backend);
+}
+
+Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, Backend backend) {
+  return planner::plan_for(spec, planner::shape_of(src, destination, backend));
+}
+
+double predicted_axis_error(const BlurSpec& spec, int axis) {
+  const Algorithm a = spec.algorithm == Algorithm::automatic ? Algorithm::fir : spec.algorithm;
+  const algo::Descriptor& d = algo::descriptor(a);
+  if (!(spec.sigma[static_cast<std::size_t>(axis)] > 1e-15)) return 0.0;
+  if (!d.info().capabilities.separable) return d.planar_error(spec);
+  return planner::axis_error(d, spec, axis);
 }
 
 }  // namespace fastblur

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "core/element.hpp"
+#include "device_access.hpp"
+#include "plan/planner.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/error.hpp"
 #include "vulkan/buffer.hpp"
@@ -13,7 +15,7 @@
 
 namespace fastblur {
 
-struct DeviceImage::Storage {
+struct DeviceImage::Impl {
   Device device;
   std::array<std::int64_t, 3> extent{1, 1, 1};
   int channels = 1;
@@ -53,32 +55,32 @@ DeviceImage::DeviceImage(const Device& device, std::int64_t width, std::int64_t 
   if (width < 1 || height < 1 || depth < 1 || channels < 1 || channels > 4)
     throw InvalidArgument("a DeviceImage needs extents >= 1 and 1 to 4 channels");
   if (type == ElementType::f64) throw InvalidArgument("a DeviceImage holds u8, u16, f16 or f32 (the device computes in float)");
-  storage_ = std::make_shared<Storage>();
-  storage_->device = device;
-  storage_->extent = {width, height, depth};
-  storage_->channels = channels;
-  storage_->type = type;
+  impl_ = std::make_shared<Impl>();
+  impl_->device = device;
+  impl_->extent = {width, height, depth};
+  impl_->channels = channels;
+  impl_->type = type;
   const double floats = static_cast<double>(width) * static_cast<double>(height) * static_cast<double>(depth) * channels;
-  if (floats * 4 > static_cast<double>(device.context()->piece_limit()))
+  const auto context = DeviceAccess::context(device);
+  if (floats * 4 > static_cast<double>(context->piece_limit()))
     throw Unsupported("a DeviceImage of " + std::to_string(width) + "x" + std::to_string(height) + "x" +
                       std::to_string(depth) + "x" + std::to_string(channels) + " exceeds what " +
-                      device.context()->info().name + " blurs in one piece (" +
-                      std::to_string(device.context()->piece_limit()) + " bytes as float32); blur it from host memory, "
-                      "which tiles it");
-  storage_->buffer = std::make_unique<vk::Buffer>(device.context(), storage_->bytes(), vk::Buffer::Kind::device);
+                      context->info().name + " blurs in one piece (" + std::to_string(context->piece_limit()) +
+                      " bytes as float32); blur it from host memory, which tiles it");
+  impl_->buffer = std::make_unique<vk::Buffer>(context, impl_->bytes(), vk::Buffer::Kind::device);
 }
 
-std::int64_t DeviceImage::width() const noexcept { return storage_->extent[0]; }
-std::int64_t DeviceImage::height() const noexcept { return storage_->extent[1]; }
-std::int64_t DeviceImage::depth() const noexcept { return storage_->extent[2]; }
-int DeviceImage::channels() const noexcept { return storage_->channels; }
-ElementType DeviceImage::type() const noexcept { return storage_->type; }
-const Device& DeviceImage::device() const noexcept { return storage_->device; }
+std::int64_t DeviceImage::width() const noexcept { return impl_->extent[0]; }
+std::int64_t DeviceImage::height() const noexcept { return impl_->extent[1]; }
+std::int64_t DeviceImage::depth() const noexcept { return impl_->extent[2]; }
+int DeviceImage::channels() const noexcept { return impl_->channels; }
+ElementType DeviceImage::type() const noexcept { return impl_->type; }
+const Device& DeviceImage::device() const noexcept { return impl_->device; }
 
 void DeviceImage::upload(const View& src) {
   check_same_shape(*this, src, "DeviceImage::upload");
-  const Storage& s = *storage_;
-  vk::Job job(s.device.context());
+  const Impl& s = *impl_;
+  vk::Job job(DeviceAccess::context(s.device));
   vk::Buffer& staging = job.buffer(s.bytes(), vk::Buffer::Kind::upload);
   auto* out = static_cast<std::byte*>(staging.data());
   const std::size_t es = element_size(src.type);
@@ -99,8 +101,8 @@ void DeviceImage::upload(const View& src) {
 void DeviceImage::download(const View& dst) const {
   check_same_shape(*this, dst, "DeviceImage::download");
   validate_destination(dst);
-  const Storage& s = *storage_;
-  vk::Job job(s.device.context());
+  const Impl& s = *impl_;
+  vk::Job job(DeviceAccess::context(s.device));
   vk::Buffer& staging = job.buffer(s.bytes(), vk::Buffer::Kind::download);
   job.copy(s.buffer->handle(), staging.handle(), s.bytes());
   job.host_barrier();
@@ -120,12 +122,14 @@ void DeviceImage::download(const View& dst) const {
 }
 
 void blur(const DeviceImage& src, DeviceImage& dst, const BlurSpec& spec) {
-  const auto& a = *src.storage();
-  const auto& b = *dst.storage();
-  if (a.device.context() != b.device.context()) throw InvalidArgument("the two DeviceImages are on different devices");
+  const auto& a = *src.impl_;
+  const auto& b = *dst.impl_;
+  if (!(a.device == b.device)) throw InvalidArgument("the two DeviceImages are on different devices");
   if (a.extent != b.extent || a.channels != b.channels) throw InvalidArgument("the two DeviceImages differ in shape");
-  const BlurSpec s = vk::resolve_for_gpu(spec, a.extent, a.channels, a.type);
-  vk::Job job(a.device.context());
+  const auto context = DeviceAccess::context(a.device);
+  const Plan plan = planner::plan_for(spec, vk::shape_on(*context, a.extent, a.channels, a.type, b.type),
+                                      planner::Prediction::to_run);
+  vk::Job job(context);
   // Float32 images are the work images themselves; others convert on the way in and out.
   vk::Work in = a.work_shape();
   if (a.type == ElementType::f32) {
@@ -137,7 +141,7 @@ void blur(const DeviceImage& src, DeviceImage& dst, const BlurSpec& spec) {
   const bool direct = b.type == ElementType::f32 && b.buffer.get() != a.buffer.get();
   vk::Work out = b.work_shape();
   out = direct ? vk::Work{b.buffer->handle(), b.extent, b.channels} : vk::work_like(job, out);
-  vk::record_algorithm(job, in, out, s);
+  vk::record_algorithm(job, in, out, plan);
   if (!direct) {
     if (b.type == ElementType::f32) job.copy(out.buffer, b.buffer->handle(), out.bytes());
     else vk::record_convert(job, b.buffer->handle(), 0, out.buffer, b.count(), 0, b.type, true);

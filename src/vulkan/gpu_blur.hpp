@@ -1,7 +1,7 @@
 #pragma once
 #include <memory>
 
-#include "fastblur/blur.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::vk {
 
@@ -15,10 +15,9 @@ struct Timing {
   int pieces = 0;                ///< tiles the image was blurred in (1: whole)
 };
 
-/// Runs `spec` (an algorithm the Vulkan backend has, not automatic; radii and options validated by
-/// the caller) on the device: upload, blur, download, in tiles when the image exceeds what one piece
-/// may hold. Throws Unsupported for what the backend cannot run, OutOfMemory, DeviceError.
-void gpu_blur(const std::shared_ptr<Context>& context, const View& src, const View& dst, const BlurSpec& spec,
+/// Runs a plan resolved for this device on host views: upload, blur, download, in the plan's tiles
+/// when it has more than one piece. Throws Unsupported, OutOfMemory, DeviceError.
+void gpu_blur(const std::shared_ptr<Context>& context, const View& src, const View& dst, const Plan& plan,
               Timing* timing = nullptr);
 
 }  // namespace fastblur::vk

@@ -1,8 +1,9 @@
 // box on the GPU: the extended boxes of cpu/box.hpp along each axis, by seed 001's prefix-sum scans
-// (a workgroup per line) or seed 002's running sums (a thread per line), per BlurSpec::box_schedule.
+// (a workgroup per line) or seed 002's running sums (a thread per line), as the plan's schedule says
+// per axis.
 #include <string>
 
-#include "cpu/box.hpp"
+#include "algorithms/box.hpp"
 #include "fastblur/error.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
@@ -22,15 +23,14 @@ struct BoxParams {
 
 }  // namespace
 
-void record_box(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
-  if (spec.box_passes < 0 || spec.box_passes > 6)
-    throw InvalidArgument("box_passes is " + std::to_string(spec.box_passes) + ": expected 1 to 6 (0 = default 3)");
+void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
+  const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
   Context& ctx = job.context();
   const int C = src.channels;
-  run_separable(job, src, dst, active_axes(spec, src), [&](int axis, const Work& in, const Work& out) {
+  run_separable(job, src, dst, active_axes(plan, src), [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
     const std::int64_t n = src.extent[ax], lines = src.lines(axis);
-    const auto boxes = cpu::box_passes_for(spec, axis, spec.box_passes == 0 ? 3 : spec.box_passes);
+    const auto& boxes = resolved.passes[ax];
     std::int64_t pad = 0;
     std::vector<float> table;
     for (const auto& q : boxes) {
@@ -39,12 +39,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const BlurSpec& spec
       table.push_back(static_cast<float>(q.alpha));
     }
     Buffer& params = upload(job, table.data(), table.size() * sizeof(float));
-    // automatic: on a software device (lavapipe) workgroup barriers are costly and the running
-    // sums measured 5 to 20 times faster (bench/RESULTS.md); on GPUs the scan's coalesced reads of
-    // rows should win along x (not yet measured on hardware).
-    const bool software = ctx.info().type == "cpu";
-    const bool scan = spec.box_schedule == BoxSchedule::prefix_sums ||
-                      (spec.box_schedule == BoxSchedule::automatic && axis == 0 && !software);
+    const bool scan = plan.schedule.box[ax] == BoxSchedule::prefix_sums;
     // Scratch per line: scan keeps two value arrays and the prefix sums' two halves; running sums
     // keep two value arrays; each (n + 2 pad) samples of every channel.
     const std::uint64_t per_line = static_cast<std::uint64_t>(C) * (scan ? 4 : 2) * static_cast<std::uint64_t>(n + 2 * pad) * 4;
@@ -57,7 +52,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const BlurSpec& spec
     for (std::int64_t first = 0; first < lines; first += batch) {
       const BoxParams bp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                           static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
-                         axis, static_cast<std::int32_t>(spec.border[ax]), static_cast<float>(spec.cval),
+                         axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(boxes.size()), static_cast<std::int32_t>(pad),
                          static_cast<std::int32_t>(first)};
       const std::int64_t todo = std::min(batch, lines - first);

@@ -1,9 +1,9 @@
 // downsample on the GPU: per axis, block average, low-resolution Gaussian and linear interpolation
 // as three parallel passes (downsample_line.comp), with the factor, compensated sigma and padding
-// of cpu/downsample.cpp.
+// of the plan (src/algorithms/downsample.hpp), as cpu/downsample.cpp.
 #include <algorithm>
 
-#include "cpu/downsample.hpp"
+#include "algorithms/downsample.hpp"
 #include "fastblur/kernel.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
@@ -23,29 +23,25 @@ struct DownsampleParams {
 
 }  // namespace
 
-void record_downsample(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
+void record_downsample(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
+  const auto& resolved = algo::resolved_as<algo::DownsampleResolved>(plan);
   Context& ctx = job.context();
   const int C = src.channels;
-  const auto axes = active_axes(spec, src);
-  for (int axis : axes)
-    (void)kernel::downsample_low_sigma(spec.sigma[static_cast<std::size_t>(axis)], cpu::downsample_factor_for(spec, axis),
-                                       spec.truncate);  // validates before recording
-  run_separable(job, src, dst, axes, [&](int axis, const Work& in, const Work& out) {
+  run_separable(job, src, dst, active_axes(plan, src), [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
+    const algo::DownsampleAxis& d = resolved.axes[ax];
     const std::int64_t n = src.extent[ax], lines = src.lines(axis);
-    const int f = cpu::downsample_factor_for(spec, axis);
-    const double low_sigma = kernel::downsample_low_sigma(spec.sigma[ax], f, spec.truncate);
-    const int r = std::max(1, kernel::radius_from_truncate(low_sigma, spec.truncate));
-    const std::vector<double> wd = kernel::gaussian_weights(low_sigma, r);
+    const int f = d.factor, r = d.radius;
+    const std::vector<double> wd = kernel::gaussian_weights(d.low_sigma, r);
     const std::vector<float> w(wd.begin(), wd.end());
     Buffer& weights = upload(job, w.data(), w.size() * sizeof(float));
-    const std::int64_t pad = static_cast<std::int64_t>(f) * (r + 3), blocks = (n + 2 * pad) / f;
+    const std::int64_t pad = d.pad, blocks = (n + 2 * pad) / f;
     const std::uint64_t low_bytes = static_cast<std::uint64_t>(lines * blocks * C) * sizeof(float);
     Buffer& low = job.buffer(low_bytes, Buffer::Kind::device);
     Buffer& blurred = job.buffer(low_bytes, Buffer::Kind::device);
     const DownsampleParams dp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                                static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
-                              axis, static_cast<std::int32_t>(spec.border[ax]), static_cast<float>(spec.cval), f,
+                              axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), f,
                               static_cast<std::int32_t>(pad), r, static_cast<std::int32_t>(blocks)};
     const std::vector<VkDescriptorType> types(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     for (std::uint32_t mode = 0; mode < 3; ++mode) {

@@ -1,10 +1,10 @@
 // dual-kawase on the GPU (Bjorge 2015): the work image padded once by the border modes to
-// cpu::dual_kawase_padding's size (pad_image.comp), then down passes into images of half the size
+// the plan's padded size (algo::dual_kawase_padding; pad_image.comp), then down passes into images of half the size
 // and up passes back (dual_kawase.comp), the last into the work buffer. The CPU implementation sums
 // exactly these bilinear fetches. 2D images.
 #include <string>
 
-#include "cpu/dual_kawase.hpp"
+#include "algorithms/dual_kawase.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/image.hpp"
@@ -22,20 +22,15 @@ struct DualParams {
 
 }  // namespace
 
-void record_dual_kawase(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
-  require_2d(src, "dual-kawase");
-  if (spec.sigma[0] == 0.0 && spec.sigma[1] == 0.0 && spec.sigma[2] == 0.0) {
-    job.copy(src.buffer, dst.buffer, src.bytes());
-    return;
-  }
-  const kernel::DualKawaseSchedule s = cpu::dual_kawase_schedule_for(spec);
+void record_dual_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
+  const kernel::DualKawaseSchedule& s = algo::resolved_as<algo::DualKawaseResolved>(plan).schedule;
   Context& ctx = job.context();
   const int C = src.channels, ic = stored_channels(C), L = s.levels;
-  const cpu::DualKawasePadding px = cpu::dual_kawase_padding(src.extent[0], L, s.offset[0]);
-  const cpu::DualKawasePadding py = cpu::dual_kawase_padding(src.extent[1], L, s.offset[1]);
+  const algo::DualKawasePadding px = algo::dual_kawase_padding(src.extent[0], L, s.offset[0]);
+  const algo::DualKawasePadding py = algo::dual_kawase_padding(src.extent[1], L, s.offset[1]);
   std::vector<Image*> level;
   for (int l = 0; l <= L; ++l) level.push_back(&float_image(job, C, px.size >> l, py.size >> l, 1, "dual-kawase"));
-  record_pad(job, src, *level[0], {px.before, py.before}, spec);
+  record_pad(job, src, *level[0], {px.before, py.before}, plan);
   const std::vector<VkDescriptorType> types{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                                             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   const auto pass = [&](std::uint32_t mode, const Image& from, const Image& to, std::int64_t w, std::int64_t h) {

@@ -22,15 +22,15 @@ struct FirParams {
 
 }  // namespace
 
-void record_fir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
+void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   Context& ctx = job.context();
   const VkPhysicalDeviceLimits lim = ctx.limits();
   const int C = src.channels;
-  run_separable(job, src, dst, active_axes(spec, src), [&](int axis, const Work& in, const Work& out) {
+  run_separable(job, src, dst, active_axes(plan, src), [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
-    const double sigma = spec.sigma[ax];
+    const double sigma = plan.axes[ax].sigma;
     const std::int64_t n = src.extent[ax], lines = src.lines(axis);
-    const int r = effective_radius(spec, axis);
+    const int r = plan.axes[ax].radius;
     const std::vector<double> w = kernel::gaussian_weights(sigma, r);
     std::vector<float> half(static_cast<std::size_t>(r) + 1);
     for (int k = 0; k <= r; ++k) half[static_cast<std::size_t>(k)] = static_cast<float>(w[static_cast<std::size_t>(r + k)]);
@@ -44,13 +44,13 @@ void record_fir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec
     const ComputePipeline& p = ctx.pipeline(
         "fir_line", shaders::fir_line(),
         {local, static_cast<std::uint32_t>(C), static_cast<std::uint32_t>(r), tile,
-         spec.algorithm == Algorithm::fir_incremental ? 1u : 0u, shared ? 1u : 0u, shared_floats},
+         plan.algorithm == Algorithm::fir_incremental ? 1u : 0u, shared ? 1u : 0u, shared_floats},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(FirParams));
     const auto c = kernel::incremental_coefficients(sigma);
     const FirParams fp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                         static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
-                       axis, static_cast<std::int32_t>(spec.border[ax]), static_cast<float>(spec.cval), c.g0, c.g1, c.g2};
+                       axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2};
     job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, fp,
                  {static_cast<std::uint32_t>((n + tile - 1) / tile), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
                   static_cast<std::uint32_t>((lines + 65534) / 65535)});

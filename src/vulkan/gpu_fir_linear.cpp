@@ -22,27 +22,27 @@ struct LinearParams {
 
 }  // namespace
 
-void record_fir_linear(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
-  require_2d(src, "fir-linear");
+void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   Context& ctx = job.context();
   const int C = src.channels, ic = stored_channels(C);
-  const auto axes = active_axes(spec, src);
+  const auto axes = active_axes(plan, src);
   if (axes.empty()) {
     job.copy(src.buffer, dst.buffer, src.bytes());
     return;
   }
   // Every fetch reads texels within r of its texel: padding by r + 1 keeps clamping away.
   std::array<std::int64_t, 2> pad{0, 0};
-  for (int a : axes) pad[static_cast<std::size_t>(a)] = effective_radius(spec, a) + 1;
+  for (int a : axes) pad[static_cast<std::size_t>(a)] = plan.axes[static_cast<std::size_t>(a)].radius + 1;
   const std::int64_t iw = src.extent[0] + 2 * pad[0], ih = src.extent[1] + 2 * pad[1];
   Image& padded = float_image(job, C, iw, ih, 1, "fir-linear");
-  record_pad(job, src, padded, pad, spec);
+  record_pad(job, src, padded, pad, plan);
   const Image* in = &padded;
   for (std::size_t k = 0; k < axes.size(); ++k) {
     const int axis = axes[k];
     const bool last = k + 1 == axes.size();
     std::vector<float> taps;
-    for (const auto& t : kernel::linear_sampling_gaussian(spec.sigma[static_cast<std::size_t>(axis)], effective_radius(spec, axis))) {
+    const AxisPlan& ax = plan.axes[static_cast<std::size_t>(axis)];
+    for (const auto& t : kernel::linear_sampling_gaussian(ax.sigma, ax.radius)) {
       taps.push_back(static_cast<float>(t.offset));
       taps.push_back(static_cast<float>(t.weight));
     }

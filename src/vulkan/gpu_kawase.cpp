@@ -1,12 +1,12 @@
 // kawase on the GPU (seed 002): the work image padded once by the border modes by the schedule's
 // whole reach (as the CPU extends it once), then the passes of four diagonal bilinear fetches
 // image to image (kawase_pass.comp), the last into the work buffer. Each axis has its own offsets
-// (cpu::kawase_offsets_for); an axis with fewer passes sits the others out at offset 0. 2D images.
+// (the plan's); an axis with fewer passes sits the others out at offset 0. 2D images.
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "cpu/kawase.hpp"
+#include "algorithms/kawase.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/image.hpp"
@@ -24,24 +24,22 @@ struct KawaseParams {
 
 }  // namespace
 
-void record_kawase(Job& job, const Work& src, const Work& dst, const BlurSpec& spec) {
-  require_2d(src, "kawase");
+void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
+  const auto& resolved = algo::resolved_as<algo::KawaseResolved>(plan);
   Context& ctx = job.context();
   const int C = src.channels, ic = stored_channels(C);
   std::array<std::vector<double>, 2> offsets;
-  for (int a : active_axes(spec, src)) offsets[static_cast<std::size_t>(a)] = cpu::kawase_offsets_for(spec, a);
+  for (int a : active_axes(plan, src)) offsets[static_cast<std::size_t>(a)] = resolved.offsets[static_cast<std::size_t>(a)];
   const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());
   if (passes == 0) {
     job.copy(src.buffer, dst.buffer, src.bytes());
     return;
   }
   // A pass at offset d reads texels floor(d) + 1 away; one more keeps the clamping out.
-  std::array<std::int64_t, 2> pad{1, 1};
-  for (std::size_t a = 0; a < 2; ++a)
-    for (double d : offsets[a]) pad[a] += static_cast<std::int64_t>(std::floor(d)) + 1;
+  const std::array<std::int64_t, 2> pad{1 + algo::kawase_reach(offsets[0]), 1 + algo::kawase_reach(offsets[1])};
   const std::int64_t iw = src.extent[0] + 2 * pad[0], ih = src.extent[1] + 2 * pad[1];
   Image& first = float_image(job, C, iw, ih, 1, "kawase");
-  record_pad(job, src, first, pad, spec);
+  record_pad(job, src, first, pad, plan);
   Image* images[2] = {&first, passes > 1 ? &float_image(job, C, iw, ih, 1, "kawase") : &first};
   const ComputePipeline* pipelines[2];
   for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer)

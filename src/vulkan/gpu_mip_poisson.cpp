@@ -1,9 +1,9 @@
-// mip-poisson on the GPU (seed 003): the work image padded once to cpu::mip_poisson_padding's size
+// mip-poisson on the GPU (seed 003): the work image padded once to the plan's padded size
 // into level 0 of a mip-mapped float image, the [1 3 3 1] levels built from it, and each pixel's
 // rotated sample set fetched trilinearly by textureLod (mip_poisson.comp). 2D images.
 #include <string>
 
-#include "cpu/mip_poisson.hpp"
+#include "algorithms/mip_poisson.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/image.hpp"
@@ -23,20 +23,15 @@ struct MipParams {
 
 }  // namespace
 
-void record_mip_poisson(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
+void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& plan,
                         std::array<std::int64_t, 2> noise_origin) {
-  require_2d(src, "mip-poisson");
-  if (spec.sigma[0] == 0.0 && spec.sigma[1] == 0.0 && spec.sigma[2] == 0.0) {
-    job.copy(src.buffer, dst.buffer, src.bytes());
-    return;
-  }
-  const kernel::MipPoissonSchedule s = cpu::mip_poisson_schedule_for(spec);
+  const kernel::MipPoissonSchedule& s = algo::resolved_as<algo::MipPoissonResolved>(plan).schedule;
   Context& ctx = job.context();
   const int C = src.channels, ic = stored_channels(C), L = s.max_level;
-  const cpu::MipPoissonPadding px = cpu::mip_poisson_padding(src.extent[0], s);
-  const cpu::MipPoissonPadding py = cpu::mip_poisson_padding(src.extent[1], s);
+  const algo::MipPoissonPadding px = algo::mip_poisson_padding(src.extent[0], s);
+  const algo::MipPoissonPadding py = algo::mip_poisson_padding(src.extent[1], s);
   Image& image = float_image(job, C, px.size, py.size, static_cast<std::uint32_t>(L + 1), "mip-poisson");
-  record_pad(job, src, image, {px.before, py.before}, spec);
+  record_pad(job, src, image, {px.before, py.before}, plan);
   std::vector<float> samples;
   for (std::size_t i = 0; i < s.samples.size(); ++i)
     for (double v : {s.samples[i].x, s.samples[i].y, s.lod[i], 0.0}) samples.push_back(static_cast<float>(v));
@@ -49,7 +44,7 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const BlurSp
                      {static_cast<std::int32_t>(px.size), static_cast<std::int32_t>(py.size)},
                      {static_cast<float>(s.scale[0]), static_cast<float>(s.scale[1])},
                      {static_cast<std::int32_t>(noise_origin[0]), static_cast<std::int32_t>(noise_origin[1])},
-                     level, static_cast<std::int32_t>(s.samples.size()), spec.mip_poisson_frame};
+                     level, static_cast<std::int32_t>(s.samples.size()), plan.spec.mip_poisson_frame};
   };
   const ComputePipeline& build = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::mip_poisson(ic),
                                               {static_cast<std::uint32_t>(C), 0u}, types, sizeof(MipParams));

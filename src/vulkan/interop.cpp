@@ -4,7 +4,9 @@
 
 #include <string>
 
+#include "device_access.hpp"
 #include "fastblur/error.hpp"
+#include "plan/planner.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/job.hpp"
@@ -14,9 +16,9 @@
 namespace fastblur::vulkan {
 namespace {
 
-const std::shared_ptr<vk::Context>& context_of(const Device& device) {
+std::shared_ptr<vk::Context> context_of(const Device& device) {
   if (device.is_cpu()) throw InvalidArgument("fastblur::vulkan needs a Vulkan device (fastblur::vulkan::adopt)");
-  return device.context();
+  return DeviceAccess::context(device);
 }
 
 void check(const BufferImage& b, const char* what) {
@@ -53,7 +55,9 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   if (src.width != dst.width || src.height != dst.height || src.depth != dst.depth || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
   vk::Context& ctx = job.context();
-  const BlurSpec s = vk::resolve_for_gpu(spec, {src.width, src.height, src.depth}, src.channels, src.type);
+  const Plan plan = planner::plan_for(
+      spec, vk::shape_on(ctx, {src.width, src.height, src.depth}, src.channels, src.type, dst.type),
+      planner::Prediction::to_run);
   const vk::Work shape = shape_of(src);
   if (static_cast<double>(shape.bytes()) > static_cast<double>(ctx.piece_limit()))
     throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
@@ -63,7 +67,7 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
   job.barrier_from_outside();
   vk::record_convert(job, src.buffer, in_at.offset, in.buffer, count, in_at.first, src.type, false);
-  vk::record_algorithm(job, in, out, s);
+  vk::record_algorithm(job, in, out, plan);
   vk::record_convert(job, dst.buffer, out_at.offset, out.buffer, count, out_at.first, dst.type, true);
   job.barrier_to_outside();
 }
@@ -99,7 +103,9 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
   vk::Work shape;
   shape.extent = {src.width, src.height, 1};
   shape.channels = src.channels;
-  const BlurSpec s = vk::resolve_for_gpu(spec, shape.extent, shape.channels, ElementType::f32);
+  const Plan plan = planner::plan_for(
+      spec, vk::shape_on(ctx, shape.extent, shape.channels, ElementType::f32, ElementType::f32),
+      planner::Prediction::to_run);
   if (static_cast<double>(shape.bytes()) > static_cast<double>(ctx.piece_limit()))
     throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece");
   const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
@@ -114,7 +120,7 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(SizeParams));
   job.dispatch(read, {vk::Binding::sampled(src_view, ctx.linear_sampler()), vk::Binding::storage(in.buffer)}, sp, groups);
   if (src.image != dst.image) job.transition(src.image, VK_IMAGE_LAYOUT_GENERAL, src.layout);
-  vk::record_algorithm(job, in, out, s);
+  vk::record_algorithm(job, in, out, plan);
   if (src.image != dst.image) job.transition(dst.image, dst.layout, VK_IMAGE_LAYOUT_GENERAL);
   const vk::ComputePipeline& write = ctx.pipeline(
       std::string("work_to_image_") + format, vk::shaders::work_to_image(format), {static_cast<std::uint32_t>(dst.channels)},
@@ -127,7 +133,7 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
 }  // namespace
 
 Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uint32_t queue_family, bool float64_enabled) {
-  return Device::from_context(std::make_shared<vk::Context>(physical, device, queue, queue_family, float64_enabled));
+  return DeviceAccess::make(std::make_shared<vk::Context>(physical, device, queue, queue_family, float64_enabled));
 }
 
 void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
@@ -142,23 +148,28 @@ void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const 
   job.run();
 }
 
-Recording::Recording(std::unique_ptr<vk::Job> job) : job_(std::move(job)) {}
+struct Recording::Impl {
+  Impl(std::shared_ptr<vk::Context> context, VkCommandBuffer commands) : job(std::move(context), commands) {}
+  vk::Job job;
+};
+
+Recording::Recording(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Recording::Recording(Recording&&) noexcept = default;
 Recording& Recording::operator=(Recording&&) noexcept = default;
 Recording::~Recording() = default;
 
 Recording record(const Device& device, VkCommandBuffer commands, const BufferImage& src, const BufferImage& dst,
                  const BlurSpec& spec) {
-  auto job = std::make_unique<vk::Job>(context_of(device), commands);
-  record_buffers(*job, src, dst, spec);
-  return Recording(std::move(job));
+  auto impl = std::make_unique<Recording::Impl>(context_of(device), commands);
+  record_buffers(impl->job, src, dst, spec);
+  return Recording(std::move(impl));
 }
 
 Recording record(const Device& device, VkCommandBuffer commands, const ImageRef& src, const ImageRef& dst,
                  const BlurSpec& spec) {
-  auto job = std::make_unique<vk::Job>(context_of(device), commands);
-  record_images(*job, src, dst, spec);
-  return Recording(std::move(job));
+  auto impl = std::make_unique<Recording::Impl>(context_of(device), commands);
+  record_images(impl->job, src, dst, spec);
+  return Recording(std::move(impl));
 }
 
 }  // namespace fastblur::vulkan

@@ -1,9 +1,11 @@
 #include "vulkan/work.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <utility>
 
 #include "fastblur/error.hpp"
 #include "fastblur/plan.hpp"
@@ -29,11 +31,11 @@ Buffer& upload(Job& job, const void* data, std::uint64_t bytes) {
   return b;
 }
 
-std::vector<int> active_axes(const BlurSpec& spec, const Work& w) {
+std::vector<int> active_axes(const Plan& plan, const Work& w) {
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a) {
     const auto i = static_cast<std::size_t>(a);
-    if (spec.sigma[i] > 1e-15 && (w.extent[i] > 1 || spec.border[i] == Border::constant)) axes.push_back(a);
+    if (plan.axes[i].sigma > 1e-15 && (w.extent[i] > 1 || plan.axes[i].border == Border::constant)) axes.push_back(a);
   }
   return axes;
 }
@@ -60,12 +62,6 @@ std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::
     throw Unsupported("a line with its padding needs " + std::to_string(bytes_per_line) +
                       " bytes of scratch, more than the Vulkan backend's budget of " + std::to_string(budget));
   return std::max<std::int64_t>(1, std::min<std::int64_t>(lines, static_cast<std::int64_t>(budget / bytes_per_line)));
-}
-
-void require_2d(const Work& w, const char* algorithm) {
-  if (w.extent[2] != 1)
-    throw Unsupported(std::string(algorithm) + " on the Vulkan backend blurs 2D images (it samples 2D textures); "
-                      "this one has depth " + std::to_string(w.extent[2]) + ": use fir, box or iir for volumes");
 }
 
 ElementType wire_type(ElementType t) noexcept { return t == ElementType::f64 ? ElementType::f32 : t; }
@@ -113,7 +109,7 @@ struct PadParams {
 }  // namespace
 
 void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
-                const BlurSpec& spec, std::uint32_t level) {
+                const Plan& plan, std::uint32_t level) {
   const int ic = stored_channels(src.channels);
   const ComputePipeline& p = job.context().pipeline(
       "pad_image_c" + std::to_string(ic), shaders::pad_image(ic), {static_cast<std::uint32_t>(src.channels)},
@@ -121,8 +117,8 @@ void record_pad(Job& job, const Work& src, const Image& image, std::array<std::i
   const PadParams pp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1])},
                      {static_cast<std::int32_t>(origin[0]), static_cast<std::int32_t>(origin[1])},
                      {static_cast<std::int32_t>(image.width(level)), static_cast<std::int32_t>(image.height(level))},
-                     static_cast<std::int32_t>(spec.border[0]), static_cast<std::int32_t>(spec.border[1]),
-                     static_cast<float>(spec.cval)};
+                     static_cast<std::int32_t>(plan.spec.border[0]), static_cast<std::int32_t>(plan.spec.border[1]),
+                     static_cast<float>(plan.spec.cval)};
   job.dispatch(p, {Binding::storage(src.buffer), Binding::image(image.level_view(level))}, pp,
                {(image.width(level) + 15) / 16, (image.height(level) + 15) / 16, 1});
 }
@@ -142,64 +138,53 @@ Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t heig
   return job.image(format, static_cast<std::uint32_t>(width), static_cast<std::uint32_t>(height), levels);
 }
 
-bool gpu_runs(Algorithm a) noexcept {
-  switch (a) {
-    case Algorithm::fir:
-    case Algorithm::fir_incremental:
-    case Algorithm::fir_linear:
-    case Algorithm::box:
-    case Algorithm::iir:
-    case Algorithm::downsample:
-    case Algorithm::kawase:
-    case Algorithm::dual_kawase:
-    case Algorithm::mip_poisson: return true;
-    default: return false;
-  }
+namespace {
+
+constexpr std::array<std::pair<Algorithm, Recorder>, 9> kRecorders{{
+    {Algorithm::fir, record_fir},
+    {Algorithm::fir_incremental, record_fir},
+    {Algorithm::fir_linear, record_fir_linear},
+    {Algorithm::box, record_box},
+    {Algorithm::iir, record_iir},
+    {Algorithm::downsample, record_downsample},
+    {Algorithm::kawase, record_kawase},
+    {Algorithm::dual_kawase, record_dual_kawase},
+    {Algorithm::mip_poisson, record_mip_poisson},
+}};
+
+}  // namespace
+
+Recorder recorder(Algorithm algorithm) noexcept {
+  for (const auto& [id, record] : kRecorders)
+    if (id == algorithm) return record;
+  return nullptr;
 }
 
-BlurSpec resolve_for_gpu(const BlurSpec& spec, std::array<std::int64_t, 3> extent, int channels, ElementType type) {
-  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
-  if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
-  if (has_derivative(spec)) throw Unsupported("derivative orders are not available on the Vulkan backend");
-  BlurSpec s = spec;
-  if (s.algorithm == Algorithm::automatic) {
-    static std::byte dummy[16];
-    View shape;  // the planner reads shapes and types only
-    shape.data = dummy;
-    shape.type = type;
-    shape.channels = channels;
-    shape.extent = extent;
-    std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(element_size(type)) * channels;
-    for (std::size_t a = 0; a < 3; ++a) shape.stride[a] = stride, stride *= extent[a];
-    s = make_plan(spec, shape, Backend::vulkan).spec;
-  }
-  for (int a = 0; a < 3; ++a) (void)effective_radius(s, a);  // validates sigma, truncate, radius
-  if (s.box_passes < 0 || s.box_passes > 6)
-    throw InvalidArgument("box_passes is " + std::to_string(s.box_passes) + ": expected 1 to 6 (0 = default 3)");
-  if (!gpu_runs(s.algorithm))
-    throw Unsupported("algorithm " + std::string(to_string(s.algorithm)) +
-                      " is not available on the Vulkan backend (it runs every algorithm but fft and sliding-dct); "
-                      "use the CPU");
-  return s;
-}
-
-void record_algorithm(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
+void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& plan,
                       std::array<std::int64_t, 2> noise_origin) {
-  switch (spec.algorithm) {
-    case Algorithm::fir:
-    case Algorithm::fir_incremental: record_fir(job, src, dst, spec); return;
-    case Algorithm::fir_linear: record_fir_linear(job, src, dst, spec); return;
-    case Algorithm::box: record_box(job, src, dst, spec); return;
-    case Algorithm::iir: record_iir(job, src, dst, spec); return;
-    case Algorithm::downsample: record_downsample(job, src, dst, spec); return;
-    case Algorithm::kawase: record_kawase(job, src, dst, spec); return;
-    case Algorithm::dual_kawase: record_dual_kawase(job, src, dst, spec); return;
-    case Algorithm::mip_poisson: record_mip_poisson(job, src, dst, spec, noise_origin); return;
-    default: break;
+  if (!(plan.spec.sigma[0] > 1e-15 || plan.spec.sigma[1] > 1e-15 || plan.spec.sigma[2] > 1e-15)) {
+    job.copy(src.buffer, dst.buffer, src.bytes());  // nothing to blur
+    return;
   }
-  throw Unsupported("algorithm " + std::string(to_string(spec.algorithm)) +
-                    " is not available on the Vulkan backend (it runs fir, fir-incremental, fir-linear, box, iir, "
-                    "downsample, kawase, dual-kawase and mip-poisson)");
+  const Recorder record = recorder(plan.algorithm);
+  if (!record)
+    throw Unsupported("algorithm " + std::string(to_string(plan.algorithm)) + " is not available on the Vulkan backend");
+  record(job, src, dst, plan, noise_origin);
+}
+
+algo::Shape shape_on(const Context& context, std::array<std::int64_t, 3> extent, int channels, ElementType source,
+                           ElementType destination) {
+  algo::Shape s;
+  s.extent = extent;
+  s.channels = channels;
+  s.source = source;
+  s.destination = destination;
+  s.backend = Backend::vulkan;
+  s.software_device = context.info().type == "cpu";
+  s.device_float64 = context.has_float64();
+  s.piece_bytes = context.piece_limit();
+  s.max_image_2d = context.limits().maxImageDimension2D;
+  return s;
 }
 
 }  // namespace fastblur::vk

@@ -10,7 +10,8 @@
 #include <functional>
 #include <vector>
 
-#include "fastblur/blur.hpp"
+#include "algorithms/descriptor.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::vk {
 
@@ -43,9 +44,10 @@ Work work_like(Job& job, const Work& like);
 /// A host-visible buffer of the job holding `bytes` bytes copied from `data`, for parameters.
 Buffer& upload(Job& job, const void* data, std::uint64_t bytes);
 
-/// The axes a separable algorithm filters: sigma > 0, and more than one sample unless the border
-/// is constant (a line of one sample is otherwise left as it is, as on the CPU).
-std::vector<int> active_axes(const BlurSpec& spec, const Work& w);
+/// The axes a separable algorithm filters on this work image (a piece may be thinner than the
+/// image): sigma > 0, and more than one sample unless the border is constant (a line of one sample
+/// is otherwise left as it is, as on the CPU).
+std::vector<int> active_axes(const Plan& plan, const Work& w);
 
 /// One pass per axis in `axes`, src -> dst, through one temporary work image; the last pass writes
 /// dst. No axes: src is copied to dst. src and dst must be different buffers.
@@ -57,40 +59,43 @@ void run_separable(Job& job, const Work& src, const Work& dst, const std::vector
 /// line does not fit.
 std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::int64_t lines);
 
-/// The 2D image algorithms need depth 1.
-void require_2d(const Work& w, const char* algorithm);
-
 class Image;
 /// Records pad_image.comp: `image` (level `level`) receives the 2D work image placed at `origin`,
 /// extended by spec's borders along x and y (cval for constant).
 void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
-                const BlurSpec& spec, std::uint32_t level = 0);
+                const Plan& plan, std::uint32_t level = 0);
 /// An image of the job for a work image's channels (float, 1, 2 or 4 channels), after checking that
 /// the device can sample it linearly and store to it.
 Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
                    const char* algorithm);
 
-// The algorithms. Radii and options come from `spec` (algorithm already resolved, not automatic).
-void record_fir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);  // fir, fir-incremental
-void record_fir_linear(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
-void record_box(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
-void record_iir(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
-void record_downsample(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
-void record_kawase(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
-void record_dual_kawase(Job& job, const Work& src, const Work& dst, const BlurSpec& spec);
-void record_mip_poisson(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
-                        std::array<std::int64_t, 2> noise_origin);
+/// Records a plan's algorithm from one work image into another (the plan resolved for the Vulkan
+/// backend; a piece of the image may be smaller than the plan's). `noise_origin` is the work image's
+/// first pixel in the whole image (mip-poisson's rotation noise belongs to absolute pixel positions).
+using Recorder = void (*)(Job& job, const Work& src, const Work& dst, const Plan& plan,
+                          std::array<std::int64_t, 2> noise_origin);
 
-/// Records `spec`'s algorithm. `noise_origin` is the work image's first pixel in the whole image
-/// (mip-poisson's rotation noise belongs to absolute pixel positions).
-void record_algorithm(Job& job, const Work& src, const Work& dst, const BlurSpec& spec,
+/// The Vulkan backend's recorder of `algorithm`, or nullptr where it has none.
+Recorder recorder(Algorithm algorithm) noexcept;
+
+/// Records `plan`'s algorithm (a copy where no axis has a sigma).
+void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& plan,
                       std::array<std::int64_t, 2> noise_origin = {0, 0});
 
-/// Whether the GPU backend runs `algorithm` (automatic excluded).
-bool gpu_runs(Algorithm algorithm) noexcept;
+// The recorders (one file each).
+void record_fir(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);  // fir, fir-incremental
+void record_fir_linear(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+void record_box(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+void record_iir(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+void record_downsample(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+void record_kawase(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+void record_dual_kawase(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+void record_mip_poisson(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
 
-/// The spec the GPU runs for an image of this shape and type: automatic planned for the Vulkan
-/// backend, the rest validated (sigma, radius, box passes, derivatives, an algorithm it runs).
-BlurSpec resolve_for_gpu(const BlurSpec& spec, std::array<std::int64_t, 3> extent, int channels, ElementType type);
+class Context;
+/// The planner's view of a data shape on this device: its traits (software device, float64, the
+/// most a piece may hold, the largest 2D image).
+algo::Shape shape_on(const Context& context, std::array<std::int64_t, 3> extent, int channels, ElementType source,
+                           ElementType destination);
 
 }  // namespace fastblur::vk

@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/border.hpp"
-#include "cpu/dual_kawase.hpp"
+#include "algorithms/dual_kawase.hpp"
 #include "fastblur/kernel_dual_kawase.hpp"
 #include "support/test_support.hpp"
 
@@ -66,7 +66,7 @@ Image up(const Image& s, double dx, double dy) {
 // The chain on the image placed at (before_x, before_y) of a padded image of size_x x size_y
 // filled by the border modes, cropped back.
 Image reference(const View& src, const BlurSpec& spec, const kernel::DualKawaseSchedule& s,
-                cpu::DualKawasePadding px, cpu::DualKawasePadding py) {
+                algo::DualKawasePadding px, algo::DualKawasePadding py) {
   Image img(px.size, py.size, src.channels);
   for (std::int64_t y = 0; y < py.size; ++y)
     for (std::int64_t x = 0; x < px.size; ++x) {
@@ -87,9 +87,9 @@ Image reference(const View& src, const BlurSpec& spec, const kernel::DualKawaseS
 // The reference at the library's padding, checked against one two blocks wider on every side (the
 // clamping at the padded image's edge must not reach the output), as an f64 buffer.
 test::Buffer exact(const View& src, const BlurSpec& spec) {
-  const kernel::DualKawaseSchedule s = cpu::dual_kawase_schedule_for(spec);
-  const cpu::DualKawasePadding px = cpu::dual_kawase_padding(src.width(), s.levels, s.offset[0]);
-  const cpu::DualKawasePadding py = cpu::dual_kawase_padding(src.height(), s.levels, s.offset[1]);
+  const kernel::DualKawaseSchedule s = algo::dual_kawase_schedule_for(spec);
+  const algo::DualKawasePadding px = algo::dual_kawase_padding(src.width(), s.levels, s.offset[0]);
+  const algo::DualKawasePadding py = algo::dual_kawase_padding(src.height(), s.levels, s.offset[1]);
   EXPECT_EQ(px.before % (1 << s.levels), 0);
   EXPECT_EQ(px.size % (1 << s.levels), 0);
   const Image a = reference(src, spec, s, px, py);
@@ -214,7 +214,7 @@ TEST(DualKawaseBlur, ExplicitLevelsAndOffset) {
     BlurSpec spec = dual(9.0, 6.0, Border::wrap);
     spec.dual_kawase_levels = levels;
     spec.dual_kawase_offset = offset;
-    const kernel::DualKawaseSchedule s = cpu::dual_kawase_schedule_for(spec);
+    const kernel::DualKawaseSchedule s = algo::dual_kawase_schedule_for(spec);
     if (levels) EXPECT_EQ(s.levels, levels);
     if (offset > 0) EXPECT_EQ(s.offset[0], offset);
     test::Buffer dst = test::make_buffer(ElementType::f32, 40, 33, 1, 2);
@@ -226,7 +226,7 @@ TEST(DualKawaseBlur, ExplicitLevelsAndOffset) {
 // The second moment along x (or y) about the impulse of the response's marginal, averaged over
 // the impulse's phases in a block of 2^levels pixels: the chain's variance, sigma^2.
 double phase_averaged_variance(const BlurSpec& spec, int axis) {
-  const kernel::DualKawaseSchedule s = cpu::dual_kawase_schedule_for(spec);
+  const kernel::DualKawaseSchedule s = algo::dual_kawase_schedule_for(spec);
   const int block = 1 << s.levels;
   const int n = block * (2 * static_cast<int>(std::ceil(8 * std::max(spec.sigma[0], spec.sigma[1]) / block)) + 3);
   double v = 0;

@@ -8,7 +8,7 @@
 #include <numbers>
 
 #include "core/border.hpp"
-#include "cpu/mip_poisson.hpp"
+#include "algorithms/mip_poisson.hpp"
 #include "fastblur/kernel_mip_poisson.hpp"
 #include "support/test_support.hpp"
 
@@ -52,7 +52,7 @@ double fetch(const Image& s, double px, double py, int ch) {
 }
 
 test::Buffer exact(const View& src, const BlurSpec& spec) {
-  const kernel::MipPoissonSchedule s = cpu::mip_poisson_schedule_for(spec);
+  const kernel::MipPoissonSchedule s = algo::mip_poisson_schedule_for(spec);
   const std::int64_t block = std::int64_t{1} << s.max_level;
   double reach = 0;
   for (const auto& p : s.samples) reach = std::max(reach, std::hypot(p.x, p.y) * std::max(s.scale[0], s.scale[1]));
@@ -215,7 +215,7 @@ TEST(MipPoissonBlur, ThreadsChangeNothing) {
 TEST(MipPoissonBlur, VarianceIsSigmaSquared) {
   for (auto [sx, sy] : {std::pair{2.0, 2.0}, {5.0, 5.0}, {13.0, 13.0}, {2.5, 7.0}}) {
     const BlurSpec spec = mip(sx, sy, Border::constant);
-    const int block = 1 << cpu::mip_poisson_schedule_for(spec).max_level;
+    const int block = 1 << algo::mip_poisson_schedule_for(spec).max_level;
     const int n = 2 * static_cast<int>(std::ceil(5 * std::max(sx, sy))) + 4 * block + 1;
     double vx = 0, vy = 0;
     constexpr int kPositions = 16;

@@ -27,10 +27,11 @@ TEST(DualKawasePlan, NamedPlansPredictThe2dErrorOfTheImpulseResponse) {
     EXPECT_DOUBLE_EQ(p.predicted_max_error, m.max_error_2d) << sigma;
     EXPECT_GT(p.predicted_max_error, m.max_error) << sigma;  // the 2D error, not the marginal's
     EXPECT_DOUBLE_EQ(predicted_axis_error(spec, 0), m.max_error_2d);
-    EXPECT_NE(describe(p).find("levels, offsets"), std::string::npos) << describe(p);
+    EXPECT_NE(describe(p).find("dual_kawase_levels: "), std::string::npos) << describe(p);
     BlurSpec box = spec;
     box.algorithm = Algorithm::box;
-    EXPECT_LT(p.predicted_cost, make_plan(box, v).predicted_cost);  // measured: about half of box's time
+    // Measured at 1080p RGBA32F since box runs in SIMD lanes: box 15.3 ms, dual-kawase 20.7-27.1 ms.
+    EXPECT_GT(p.predicted_cost, make_plan(box, v).predicted_cost);
   }
   // Anisotropic: the worse of the two sigmas, each measured isotropically.
   BlurSpec a;

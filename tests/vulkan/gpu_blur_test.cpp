@@ -69,9 +69,9 @@ TEST_F(VulkanTest, BufferAlgorithmsMatchTheCpuForEveryBorderTypeAndShape) {
           spec.cval = 0.3 * test::type_scale(type);
           spec.algorithm = v.algorithm;
           spec.iir_variant = v.iir;
-          spec.box_schedule = v.schedule;
           const int channels = 1 + static_cast<int>(rng() % 4);
-          const double diff = test::gpu_cpu_difference(device_, spec, type, s.w, s.h, s.d, channels, rng, v.algorithm);
+          const double diff = test::gpu_cpu_difference(device_, spec, type, s.w, s.h, s.d, channels, rng, v.algorithm,
+                                                       ElementType::f64, v.schedule);
           EXPECT_LE(diff, buffer_tolerance(v, type)) << v.name << ": " << test::describe_case(spec, type, s.w, s.h, s.d, channels);
         }
 }
@@ -88,8 +88,8 @@ TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
       spec.cval = 0.25;
       spec.algorithm = v.algorithm;
       spec.iir_variant = v.iir;
-      spec.box_schedule = v.schedule;
-      const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 24, 19, 17, 1, rng, v.algorithm);
+      const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 24, 19, 17, 1, rng, v.algorithm,
+                                                   ElementType::f64, v.schedule);
       EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << v.name << " " << to_string(border);
     }
   }
@@ -110,9 +110,10 @@ TEST_F(VulkanTest, PrefixSumsDoNotDriftOnLongRows) {
   BlurSpec spec;
   spec.sigma = {3.0, 0, 0};
   spec.algorithm = Algorithm::box;
-  spec.box_schedule = BoxSchedule::prefix_sums;
   const View in = View::packed(row.data(), ElementType::f32, n, 1);
-  blur(in, View::packed(gpu.data(), ElementType::f32, n, 1), spec, device_);
+  Plan plan = make_plan(spec, in, device_);
+  plan.schedule.box = {BoxSchedule::prefix_sums, BoxSchedule::prefix_sums, BoxSchedule::prefix_sums};
+  blur(in, View::packed(gpu.data(), ElementType::f32, n, 1), plan, device_);
   blur(in, View::packed(cpu.data(), ElementType::f32, n, 1), spec);
   double worst = 0.0;
   for (std::size_t i = 0; i < row.size(); ++i) worst = std::max(worst, std::abs(static_cast<double>(gpu[i]) - cpu[i]));
@@ -151,7 +152,7 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
   // Devices without shaderFloat64 run float32 recursions up to sigma 10 (Deriche) and 20
   // (Young-van Vliet), and refuse larger sigmas clearly.
   auto rng = test::rng_for_test();
-  device_.context()->set_float64(false);
+  test::context_of(device_).set_float64(false);
   struct Case { IirVariant variant; double sigma, bound; };
   for (const Case& c : {Case{IirVariant::deriche, 3.0, 2e-6}, Case{IirVariant::deriche, 10.0, 2e-4},
                         Case{IirVariant::young_van_vliet, 5.0, 2e-5}, Case{IirVariant::young_van_vliet, 20.0, 2e-4}}) {
@@ -163,7 +164,7 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
     try {
       diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 600, 2, 1, 1, rng, Algorithm::iir);
     } catch (...) {
-      device_.context()->set_float64(true);
+      test::context_of(device_).set_float64(true);
       throw;
     }
     EXPECT_LE(diff, c.bound) << c.sigma;
@@ -174,7 +175,7 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
   std::vector<float> px(64, 0.5f);
   const View v = View::packed(px.data(), ElementType::f32, 64, 1);
   EXPECT_THROW(blur(v, v, big, device_), Unsupported);
-  device_.context()->set_float64(true);
+  test::context_of(device_).set_float64(true);
 }
 
 TEST_F(VulkanTest, EngineFormats) {
@@ -255,15 +256,15 @@ void expect_tiles_equal_one_piece(const Device& device, const BlurSpec& spec, El
   auto whole = test::make_buffer(ElementType::f64, w, h, d, channels), tiled = whole;
   tiled.view.data = tiled.bytes.data();
   vk::Timing one, many;
-  vk::gpu_blur(device.context(), src.view, whole.view, spec, &one);
-  device.context()->set_piece_limit(limit);
+  test::gpu_blur_timed(device, src.view, whole.view, spec, &one);
+  test::context_of(device).set_piece_limit(limit);
   try {
-    vk::gpu_blur(device.context(), src.view, tiled.view, spec, &many);
+    test::gpu_blur_timed(device, src.view, tiled.view, spec, &many);
   } catch (...) {
-    device.context()->set_piece_limit(0);
+    test::context_of(device).set_piece_limit(0);
     throw;
   }
-  device.context()->set_piece_limit(0);
+  test::context_of(device).set_piece_limit(0);
   EXPECT_EQ(one.pieces, 1);
   EXPECT_GT(many.pieces, 1) << to_string(spec.algorithm);
   double worst = 0.0;
@@ -324,7 +325,7 @@ TEST_F(VulkanTest, AnImageBeyondTheStorageBufferRange) {
   BlurSpec spec = BlurSpec::isotropic_2d(2.0);
   spec.algorithm = Algorithm::fir;
   vk::Timing t;
-  vk::gpu_blur(device_.context(), src.view, gpu.view, spec, &t);
+  test::gpu_blur_timed(device_, src.view, gpu.view, spec, &t);
   blur(src.view, cpu.view, spec);
   EXPECT_GT(t.pieces, 1);
   int worst = 0;
@@ -368,7 +369,7 @@ TEST_F(VulkanTest, ErrorsAreClear) {
   EXPECT_EQ(Device::parse("vulkan:0").description().rfind("vulkan:0", 0), 0u);
   EXPECT_TRUE(Device::parse("cpu").is_cpu());
   // Device memory exhausted: a clear OutOfMemory, not a crash.
-  EXPECT_THROW(vk::Buffer(device_.context(), std::uint64_t{1} << 46, vk::Buffer::Kind::device), OutOfMemory);
+  EXPECT_THROW(vk::Buffer(DeviceAccess::context(device_), std::uint64_t{1} << 46, vk::Buffer::Kind::device), OutOfMemory);
   // iir outside its range, checked before anything is recorded.
   spec.algorithm = Algorithm::iir;
   spec.sigma = {0.3, 0.3, 0};

@@ -7,7 +7,11 @@
 #include <cstdio>
 #include <string>
 
+#include "device_access.hpp"
 #include "fastblur/device.hpp"
+#include "fastblur/plan.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/gpu_blur.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur::test {
@@ -44,15 +48,19 @@ class VulkanTest : public ::testing::Test {
 };
 
 /// max |GPU - CPU| over the image, both blurring random data of `type` into float64; the CPU runs
-/// `cpu_algorithm` (for GPU-only techniques, the CPU algorithm they compute).
+/// `cpu_algorithm` (for GPU-only techniques, the CPU algorithm they compute). `box`, unless
+/// automatic, forces box's schedule on every axis of the GPU's plan.
 inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, ElementType type, std::int64_t w,
                                  std::int64_t h, std::int64_t d, int channels, std::mt19937_64& rng,
-                                 Algorithm cpu_algorithm, ElementType out_type = ElementType::f64) {
+                                 Algorithm cpu_algorithm, ElementType out_type = ElementType::f64,
+                                 BoxSchedule box = BoxSchedule::automatic) {
   auto src = make_buffer(type, w, h, d, channels);
   fill_random(src.view, rng);
   auto gpu = make_buffer(out_type, w, h, d, channels);
   auto cpu = make_buffer(out_type, w, h, d, channels);
-  blur(src.view, gpu.view, spec, device);
+  Plan plan = make_plan(spec, src.view, out_type, device);
+  if (box != BoxSchedule::automatic) plan.schedule.box = {box, box, box};
+  blur(src.view, gpu.view, plan, device);
   BlurSpec cspec = spec;
   cspec.algorithm = cpu_algorithm;
   blur(src.view, cpu.view, cspec);
@@ -65,6 +73,15 @@ inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, Ele
           worst = std::isnan(diff) ? INFINITY : std::max(worst, diff);
         }
   return worst;
+}
+
+/// The device's Vulkan context (for the tests that change its limits).
+inline vk::Context& context_of(const Device& device) { return *DeviceAccess::context(device); }
+
+/// The plan for `device` run by the backend's host path directly, with its timing.
+inline void gpu_blur_timed(const Device& device, const View& src, const View& dst, const BlurSpec& spec,
+                           vk::Timing* timing) {
+  vk::gpu_blur(DeviceAccess::context(device), src, dst, make_plan(spec, src, dst.type, device), timing);
 }
 
 /// The same data blurred by the GPU into float64: for comparisons between GPU runs.

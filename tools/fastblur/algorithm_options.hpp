@@ -1,6 +1,9 @@
 #pragma once
-// The options that choose and tune an algorithm, declared once for every command that blurs.
+// The options that choose and tune an algorithm, generated from the registry (algorithm.hpp) for
+// every command that blurs: --algorithm and --tolerance, then one option per parameter flag, its help
+// the descriptors' docs, ranges and defaults.
 #include <CLI/CLI.hpp>
+#include <map>
 #include <string>
 
 #include "fastblur/blur.hpp"
@@ -8,17 +11,20 @@
 namespace fastblur::cli {
 
 struct AlgorithmOptions {
-  std::string algorithm = "auto", offsets, iir_variant = "deriche";
+  std::string algorithm = "auto";
   double tolerance = 0.0;
-  int passes = 0, factor = 0, order = 0, levels = 0, samples = 0, frame = 0;
-  double offset = 0.0;
-  bool integer_widths = false;
 
-  /// Registers --algorithm, --tolerance, --passes, --integer-widths, --offsets, --iir-variant, --factor,
-  /// --sdct-order, --levels, --offset, --samples, --frame on `sub`.
+  /// Registers --algorithm, --tolerance and every algorithm parameter's flag on `sub`.
   void add_to(CLI::App& sub);
-  /// Validates and copies them into `spec`. Throws InvalidArgument.
+  /// Validates and copies them into `spec`: a flag shared by several algorithms sets the named
+  /// algorithm's parameter (with auto, each one whose range admits the value). Throws InvalidArgument
+  /// naming the flag and its range.
   void apply(BlurSpec& spec) const;
+
+ private:
+  std::map<std::string, std::string> values_;  // by flag: the text given
+  std::map<std::string, bool> switches_;       // by flag: flags without a value
+  std::map<std::string, CLI::Option*> options_;
 };
 
 }  // namespace fastblur::cli

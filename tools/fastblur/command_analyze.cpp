@@ -41,28 +41,6 @@ analysis::Series block_cross_section(const BlurSpec& spec, double sigma, const c
   return s;
 }
 
-// The response at -half..half to a unit impulse: on a line for separable algorithms; for planar
-// ones, the middle row of a (2 half + 1)^2 image with a vertical line impulse through its centre.
-std::vector<double> impulse_response_1d(const BlurSpec& alg, double sigma, int half) {
-  const std::int64_t n = 2 * static_cast<std::int64_t>(half) + 1;
-  if (!algorithm_info(alg.algorithm).planar) {
-    std::vector<double> line(static_cast<std::size_t>(n), 0.0);
-    line[static_cast<std::size_t>(half)] = 1.0;
-    BlurSpec alg1 = alg;
-    alg1.sigma = {sigma, 0, 0};
-    const View lv = View::packed(line.data(), ElementType::f64, n, 1);
-    blur(lv, lv, alg1);
-    return line;
-  }
-  std::vector<double> img(static_cast<std::size_t>(n * n), 0.0);
-  for (std::int64_t y = 0; y < n; ++y) img[static_cast<std::size_t>(y * n + half)] = 1.0;
-  BlurSpec planar = alg;
-  planar.border[1] = Border::nearest;  // the line continues beyond the top and bottom rows
-  const View v = View::packed(img.data(), ElementType::f64, n, n);
-  blur(v, v, planar);
-  return {img.begin() + half * n, img.begin() + (half + 1) * n};
-}
-
 int run_analyze(const AnalyzeOptions& o) {
   if (!(o.sigma > 0.0) || !std::isfinite(o.sigma)) throw InvalidArgument("--sigma must be a finite value > 0");
   if (o.sigma > 200) throw InvalidArgument("--sigma for analyze must be at most 200 (the plots are dense images)");
@@ -105,10 +83,9 @@ int run_analyze(const AnalyzeOptions& o) {
                                         {block_cross_section(alg, o.sigma, name.c_str(), "#d62728", false),
                                          block_cross_section(gauss, o.sigma, "Gaussian", "#1f77b4", true)},
                                         false));
-    // 2. The 1D impulse response on a log scale (for planar algorithms the marginal: the middle row
-    // of the response to a vertical line impulse, as analysis::measure_impulse defines it).
+    // 2. The 1D impulse response on a log scale (for planar algorithms the marginal).
     const int half = static_cast<int>(std::ceil(6 * o.sigma)) + 4;
-    const auto line = impulse_response_1d(alg, o.sigma, half);
+    const auto line = analysis::impulse_response_1d(alg, o.sigma, half);
     const auto g = analysis::reference_gaussian(o.sigma, half);
     analysis::Series hs{name, {}, {}, "#d62728", false}, gs{"Gaussian", {}, {}, "#1f77b4", true};
     for (int x = -half; x <= half; ++x) {

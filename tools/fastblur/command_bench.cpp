@@ -128,7 +128,7 @@ int run_bench(const BenchOptions& o) {
         spec.tolerance = tolerance;
         spec.threads = o.threads;
         const Plan plan = make_plan(spec, in);
-        const double ms = median_ms([&] { blur(in, out, plan.spec); }, repeats);
+        const double ms = median_ms([&] { blur(in, out, plan); }, repeats);
         (tolerance == 0 ? r.exact : r.tol) = ms;
         (tolerance == 0 ? r.exact_alg : r.tol_alg) = std::string(to_string(plan.spec.algorithm));
         progress.step(r.name + (tolerance == 0 ? " exact" : " within 1e-2"));

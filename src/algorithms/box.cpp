@@ -1,0 +1,119 @@
+// box: n passes of a box per axis (seeds 001, 002): running sums on the CPU, prefix-sum scans or
+// per-thread running sums on the GPU. Extended boxes (fractional end weights) reach every sigma
+// exactly; seed 002's integer widths only as an option.
+#include "algorithms/box.hpp"
+
+#include <cmath>
+#include <memory>
+
+#include "algorithms/cost_model.hpp"
+
+namespace fastblur::algo {
+namespace {
+
+constexpr int kDefaultPasses = 3;
+// CPU, per pass and padded sample: the line driver's double running sums, or the lanes' (double
+// sums over float lanes; fitted to algo/box/RGBA32F/1920x1080/s5-s50, bench/RESULTS.md "Lanes").
+constexpr double kPerPassLines = 2.7;
+constexpr double kPerPassLanes = 3.8;
+
+int passes_of(const BlurSpec& spec) { return spec.box_passes == 0 ? kDefaultPasses : spec.box_passes; }
+
+std::vector<kernel::BoxPass> passes_for(const BlurSpec& spec, double sigma) {
+  return spec.box_integer_widths ? kernel::integer_box_passes(sigma, passes_of(spec))
+                                 : kernel::extended_box_passes(sigma, passes_of(spec));
+}
+
+std::int64_t reach(const std::vector<kernel::BoxPass>& passes) {
+  std::int64_t pad = 0;
+  for (const auto& p : passes) pad += p.radius + 1;
+  return pad;
+}
+
+class Box final : public Descriptor {
+ public:
+  Box()
+      : Descriptor(
+            {Algorithm::box, "box",
+             "n passes (1-6, default 3) of a running-sum box per axis, variance exact for any sigma (extended box); "
+             "O(1) per pixel",
+             "Seeds 001 and 002: repeated boxes tend to the Gaussian (central limit). Each pass is an extended box "
+             "(Gwosdek et al. 2011) whose fractional end weights give it variance sigma^2 / n exactly; its shape "
+             "error falls with the passes (max error about 0.06 at 3, 0.03 at 5). Running sums in double on the "
+             "CPU; prefix-sum scans (a workgroup per line) or running sums (a thread per line) on the GPU.",
+             Capabilities{.separable = true, .max_dimensions = 3}},
+            {field({.key = "box_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
+                    .doc = "box passes per axis: more passes, closer to the Gaussian, slower", .default_text = "3",
+                    .min = 1, .max = 6, .zero_chooses = true},
+                   &BlurSpec::box_passes),
+             field({.key = "box_integer_widths", .flag = "integer-widths", .kind = ParameterInfo::Kind::flag,
+                    .doc = "seed 002's integer box widths only (the achieved sigma then differs from sigma)",
+                    .default_text = "false"},
+                   &BlurSpec::box_integer_widths)}) {}
+
+  void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
+    auto r = std::make_shared<BoxResolved>();
+    plan.spec.box_passes = passes_of(spec);
+    add_parameter(plan, "box_passes", std::int64_t{passes_of(spec)});
+    add_parameter(plan, "box_integer_widths", spec.box_integer_widths);
+    for (int a = 0; a < 3; ++a) {
+      AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
+      if (!(ax.sigma > 1e-15)) continue;
+      auto& passes = r->passes[static_cast<std::size_t>(a)];
+      passes = passes_for(spec, ax.sigma);
+      ax.support = reach(passes);
+      ax.achieved_sigma = kernel::achieved_sigma(passes);
+      std::vector<double> radii, weights;
+      for (const auto& p : passes) radii.push_back(p.radius), weights.push_back(p.alpha);
+      add_parameter(plan, "box_radius", radii, a);
+      add_parameter(plan, "box_end_weight", weights, a);
+    }
+    plan.resolved = std::move(r);
+  }
+
+  void schedule(Plan& plan, const Shape& shape) const override {
+    plan.schedule.driver = shape.any_f64() ? CpuDriver::lines : CpuDriver::lanes;
+    // GPUs scan rows (a workgroup per row: coalesced reads) and run sums down columns (a thread per
+    // column: coalesced reads); on a software device (lavapipe) workgroup barriers are costly and the
+    // running sums measured 5 to 20 times faster (bench/RESULTS.md).
+    for (int a = 0; a < 3; ++a)
+      plan.schedule.box[static_cast<std::size_t>(a)] =
+          a == 0 && !shape.software_device ? BoxSchedule::prefix_sums : BoxSchedule::running_sums;
+  }
+
+  std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
+    const double s = std::min(spec.sigma[static_cast<std::size_t>(axis)], kLargeSigma);
+    return EquivalentKernel{kernel::box_kernel(passes_for(spec, s)), s};
+  }
+
+  double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {
+    const int passes = passes_of(plan.spec);
+    if (plan.schedule.backend == Backend::vulkan) return 2.0 + 0.5 * passes;  // the line into scratch, each pass, out
+    // Each pass extends the line by its radius + 1; a pass's radius is about sigma sqrt(3 / n).
+    const double sigma = plan.axes[static_cast<std::size_t>(axis)].sigma;
+    const double pad = passes * (sigma * std::sqrt(3.0 / passes) + 1.0);
+    if (plan.schedule.driver == CpuDriver::lanes)
+      return cost::kLaneDriver + kPerPassLanes * passes * padded_ratio(shape, axis, pad);
+    return (cost::kLineDriver + kPerPassLines * passes) * padded_ratio(shape, axis, pad);
+  }
+
+  std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape&) const override {
+    if (spec.tolerance <= 0.0) return {};
+    std::vector<BlurSpec> out;
+    for (int n = 1; n <= 6; ++n) {
+      BlurSpec box = with_algorithm(spec, Algorithm::box);
+      box.box_passes = n;
+      out.push_back(box);
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+const Descriptor& box_descriptor() {
+  static const Box d;
+  return d;
+}
+
+}  // namespace fastblur::algo

@@ -1,0 +1,157 @@
+#pragma once
+// One descriptor per algorithm (src/algorithms/NAME.cpp): its parameters and capabilities (the
+// public AlgorithmInfo), how its parameters resolve for a sigma into a plan, its equivalent kernel
+// (the planner's error prediction), its cost per backend and driver, its reach (the halo of pieces)
+// and the variants it offers the planner. Everything that needs to know about an algorithm - the
+// planner, the front door, the command line, the bindings, the benchmarks, the tests - asks its
+// descriptor; backends execute the plans it resolves (executors registered by id).
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fastblur/algorithm.hpp"
+#include "fastblur/plan.hpp"
+
+namespace fastblur {
+
+// The resolved parameters of each algorithm derive from this (plan.hpp keeps it opaque).
+struct ResolvedParameters {
+  virtual ~ResolvedParameters() = default;
+};
+
+namespace algo {
+
+/// What a plan depends on besides the spec: the data's shape and types, and the backend with the
+/// traits of its device that change a plan.
+struct Shape {
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  int channels = 1;
+  ElementType source = ElementType::f32, destination = ElementType::f32;
+  Backend backend = Backend::cpu;
+  bool software_device = false;  ///< Vulkan on the CPU (lavapipe): workgroup barriers are costly
+  bool device_float64 = true;    ///< the Vulkan device computes in float64
+  std::uint64_t piece_bytes = 0;  ///< Vulkan: the most a piece may hold as float32 (0: no limit known)
+  std::int64_t max_image_2d = 0;  ///< Vulkan: the largest 2D image side (0: no limit known)
+
+  bool any_f64() const noexcept { return source == ElementType::f64 || destination == ElementType::f64; }
+  /// 3 for volumes (depth > 1), else 2.
+  int dimensions() const noexcept { return extent[2] > 1 ? 3 : 2; }
+  std::int64_t elements() const noexcept { return extent[0] * extent[1] * extent[2] * channels; }
+};
+
+/// Access to one parameter's field of BlurSpec.
+struct Parameter {
+  ParameterInfo info;
+  std::function<ParameterValue(const BlurSpec&)> get;
+  std::function<void(BlurSpec&, const ParameterValue&)> set;  ///< value already checked against info
+};
+/// A parameter held in a BlurSpec field of type int, bool, double or std::vector<double>.
+Parameter field(ParameterInfo info, int BlurSpec::*member);
+Parameter field(ParameterInfo info, bool BlurSpec::*member);
+Parameter field(ParameterInfo info, double BlurSpec::*member);
+Parameter field(ParameterInfo info, std::vector<double> BlurSpec::*member);
+
+/// Checks `value` against `info` (kind, range, multiple, choices) and converts it to the kind's own
+/// type (an integer for a whole real, ...). Throws InvalidArgument naming the key and the range.
+ParameterValue checked_value(const ParameterInfo& info, const ParameterValue& value);
+
+/// An algorithm's exact 1D equivalent kernel (centred, odd length) and the sigma of the Gaussian it
+/// is compared with.
+struct EquivalentKernel {
+  std::vector<double> weights;
+  double sigma = 0.0;
+};
+
+/// DESIGN.md's max error of a 1D kernel: max |k - g| / max g, g the sampled Gaussian of its sigma
+/// normalised over +-8 sigma, compared one sample beyond the kernel on each side.
+double max_error_1d(const EquivalentKernel& k);
+
+/// Sigma at which the O(1) algorithms' shape error is evaluated: their shape error has reached its
+/// asymptote there, and larger sigmas would only cost time.
+inline constexpr double kLargeSigma = 64.0;
+
+class Descriptor {
+ public:
+  Descriptor(AlgorithmInfo info, std::vector<Parameter> parameters);
+  virtual ~Descriptor() = default;
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+
+  const AlgorithmInfo& info() const noexcept { return info_; }
+  const std::vector<Parameter>& parameters() const noexcept { return parameters_; }
+  Algorithm id() const noexcept { return info_.id; }
+  std::string name() const { return std::string(info_.name); }
+
+  /// Checks the spec's values of this algorithm's parameters, its sigma limits, and that the
+  /// shape's backend runs it on this shape (derivatives included). Throws InvalidArgument for a bad
+  /// value, Unsupported for what the backend or shape cannot do. Overrides add their own rules and
+  /// call this first.
+  virtual void check(const BlurSpec& spec, const Shape& shape) const;
+
+  /// Resolves the spec's parameters for each axis's sigma: plan.axes[a] (radius, support, align,
+  /// achieved_sigma), plan.parameters and plan.resolved; plan.axes[a].active, sigma and border are
+  /// set by the planner beforehand. Called after check.
+  virtual void resolve(const BlurSpec& spec, const Shape& shape, Plan& plan) const = 0;
+
+  /// The algorithm's part of the schedule of a resolved plan: the CPU driver (and fir's strips), or
+  /// the Vulkan variants (box's schedule per axis, iir's precision). The planner has set the backend
+  /// and the intermediate type; it sets threads and tiles afterwards. Default: the line driver.
+  virtual void schedule(Plan& plan, const Shape& shape) const;
+
+  /// The exact 1D equivalent kernel along `axis` at the axis's sigma, or at kLargeSigma where the
+  /// shape error no longer changes. nullopt: none (planar algorithms, or a kernel too long to be
+  /// worth computing, where the truncation alone decides).
+  virtual std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const;
+
+  /// Planar algorithms: DESIGN.md's 2D max error of the response at the spec's sigmas.
+  virtual double planar_error(const BlurSpec& spec) const;
+
+  /// Work along `axis` per pixel and channel for the plan's backend and driver: CPU units of one fir
+  /// tap pair (bench/RESULTS.md's fit), GPU image passes. Planar algorithms count half on x and y.
+  virtual double axis_cost(const Plan& plan, const Shape& shape, int axis) const = 0;
+
+  /// The variants the planner weighs for spec (algorithm automatic, spec.tolerance > 0), this
+  /// algorithm named and its free parameters chosen; empty where it is no candidate. Algorithms with
+  /// capabilities().exact are also weighed at tolerance 0.
+  virtual std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape& shape) const;
+
+ private:
+  AlgorithmInfo info_;
+  std::vector<Parameter> parameters_;
+};
+
+/// The resolved parameters of a plan as the algorithm's own type (what its executors read).
+template <class T>
+const T& resolved_as(const Plan& plan) {
+  const auto* r = dynamic_cast<const T*>(plan.resolved.get());
+  if (!r) throw std::logic_error("the plan's resolved parameters are not this algorithm's");
+  return *r;
+}
+
+/// Every algorithm's descriptor, in the registry's stable order (automatic has none).
+const std::vector<const Descriptor*>& registry();
+/// The descriptor of `algorithm`; throws InvalidArgument for automatic.
+const Descriptor& descriptor(Algorithm algorithm);
+
+// Shared pieces of descriptors.
+
+/// The spec with `algorithm` named (a candidate).
+BlurSpec with_algorithm(const BlurSpec& spec, Algorithm algorithm);
+/// Whether the axis is filtered: sigma > 0, and more than one sample unless the border is constant.
+bool axis_active(const BlurSpec& spec, const Shape& shape, int axis);
+/// A plan parameter entry (whole plan: axis -1).
+void add_parameter(Plan& plan, std::string key, ParameterValue value, int axis = -1);
+/// The sampled Gaussian of the axis's sigma and radius (fir's kernel), as an equivalent kernel;
+/// nullopt beyond radius 4096 (the truncation alone decides: kernel::dropped_weight).
+std::optional<EquivalentKernel> gaussian_equivalent_kernel(const BlurSpec& spec, int axis);
+/// A line's length with `pad` samples of border extension on each side, relative to the line
+/// (costs of drivers that extend lines).
+double padded_ratio(const Shape& shape, int axis, double pad);
+
+}  // namespace algo
+}  // namespace fastblur

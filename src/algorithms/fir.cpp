@@ -1,0 +1,123 @@
+// fir: the exact separable convolution with the sampled, normalised Gaussian (every seed); the
+// reference for everything else, and the only algorithm that computes derivatives.
+#include <algorithm>
+#include <cmath>
+
+#include "algorithms/descriptor.hpp"
+#include "fastblur/kernel.hpp"
+
+namespace fastblur::algo {
+namespace {
+
+// CPU: 5 + (r + 1) units per axis (SIMD taps over packed rows; fused through a ring of rows at small radii).
+constexpr double kFirFixed = 5.0;
+constexpr double kFirPerTapPair = 1.0;
+// Up to this radius the 2D passes are fused through a ring of rows. Measured at 1080p RGBA, 2
+// threads (bench/RESULTS.md, "fir: fused passes"): fused is 1.5x faster at radius 3, even at 8-12,
+// and 1.3x slower at 20-24, where the y pass over the ring's 2r + 1 rows costs more than the
+// intermediate image it saves.
+constexpr int kFusedMaxRadius = 10;
+
+// The column strip of a y or z pass: `taps` rows of it should stay in L2 (about 256 KiB); 48 is a
+// multiple of 1 to 4 channels.
+std::int64_t strip_for(int radius, ElementType intermediate) {
+  const std::size_t size = intermediate == ElementType::f64 ? 8 : 4;
+  const std::size_t taps = 2 * static_cast<std::size_t>(radius) + 1;
+  return static_cast<std::int64_t>(std::clamp<std::size_t>((256 * 1024 / size) / taps, 48, 4096) / 48 * 48);
+}
+
+double achieved_sigma(double sigma, int radius) {
+  if (radius == 0) return 0.0;
+  if (radius > 4096) return sigma;  // the truncation no longer shows
+  const std::vector<double> w = kernel::gaussian_weights(sigma, radius);
+  double v = 0.0;
+  for (int k = -radius; k <= radius; ++k) v += w[static_cast<std::size_t>(k + radius)] * k * k;
+  return std::sqrt(v);
+}
+
+class Fir final : public Descriptor {
+ public:
+  Fir()
+      : Descriptor(
+            {Algorithm::fir, "fir",
+             "exact separable convolution with the sampled, normalised Gaussian (O(radius) per pixel)",
+             "The reference of every other algorithm: scipy.ndimage's kernel (radius int(truncate sigma + 0.5)) "
+             "convolved along each axis in SIMD, the 2D passes fused through a ring of rows at small radii. Computes "
+             "Gaussian derivatives (order). Cost grows with the radius; fft computes the same convolution at a cost "
+             "independent of it.",
+             Capabilities{.separable = true, .max_dimensions = 3, .derivatives = true, .exact = true}},
+            {}) {}
+
+  void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
+    const bool derivative = has_derivative(spec);
+    for (int a = 0; a < 3; ++a) {
+      AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
+      ax.radius = effective_radius(spec, a);
+      ax.support = ax.active ? ax.radius : 0;
+      ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius);
+      if (ax.sigma > 1e-15) {
+        add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
+        if (derivative) add_parameter(plan, "order", std::int64_t{spec.order[static_cast<std::size_t>(a)]}, a);
+      }
+    }
+  }
+
+  void schedule(Plan& plan, const Shape& shape) const override {
+    const auto& ax = plan.axes;
+    if (has_derivative(plan.spec)) {  // the derivative kernels run on the line driver, in double
+      plan.schedule.driver = CpuDriver::lines;
+      return;
+    }
+    const int rx = ax[0].active ? ax[0].radius : 0;
+    const bool fused = !(ax[2].active && ax[2].radius > 0) && ax[1].active && ax[1].radius > 0 &&
+                       ax[1].radius <= kFusedMaxRadius && rx <= kFusedMaxRadius;
+    plan.schedule.driver = fused ? CpuDriver::fused_rows : CpuDriver::axis_passes;
+    for (int a = 1; a < 3; ++a)
+      plan.schedule.strip[static_cast<std::size_t>(a)] =
+          std::min<std::int64_t>(strip_for(ax[static_cast<std::size_t>(a)].radius, plan.schedule.intermediate),
+                                 shape.extent[0] * shape.channels);
+  }
+
+  std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
+    return gaussian_equivalent_kernel(spec, axis);
+  }
+
+  double axis_cost(const Plan& plan, const Shape&, int axis) const override {
+    const int r = plan.axes[static_cast<std::size_t>(axis)].radius;
+    if (plan.schedule.backend == Backend::vulkan) return 1.0 + 0.02 * (r + 1);  // taps from shared memory
+    return kFirFixed + kFirPerTapPair * (r + 1);
+  }
+
+  // Truncated as far as the tolerance allows: per axis the smallest radius whose error keeps the
+  // product of (1 + e) within 1 + tolerance (up to the spec's radius, or beyond it where its
+  // truncation alone exceeds the tolerance).
+  std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape& shape) const override {
+    if (spec.tolerance <= 0.0) return {};
+    int active = 0;
+    for (int a = 0; a < 3; ++a) active += axis_active(spec, shape, a);
+    if (active == 0) return {};
+    BlurSpec fir = with_algorithm(spec, Algorithm::fir);
+    const double share = std::pow(1.0 + spec.tolerance, 1.0 / active) - 1.0;
+    for (int a = 0; a < 3; ++a) {
+      if (!axis_active(spec, shape, a)) continue;
+      const auto i = static_cast<std::size_t>(a);
+      const int full = std::max(effective_radius(spec, a), static_cast<int>(std::ceil(8.0 * spec.sigma[i])));
+      int r = 1;
+      for (; r < full; r = std::max(r + 1, r * 9 / 8)) {
+        fir.radius[i] = r;
+        if (predicted_axis_error(fir, a) <= share) break;
+      }
+      fir.radius[i] = std::min(r, full);
+    }
+    return {fir};
+  }
+};
+
+}  // namespace
+
+const Descriptor& fir_descriptor() {
+  static const Fir d;
+  return d;
+}
+
+}  // namespace fastblur::algo

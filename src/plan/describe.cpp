@@ -1,0 +1,76 @@
+// A plan as text (`--explain`, fastblur.plan()['description']): the chosen algorithm, each axis's
+// resolved parameters and reach, the schedule, and the candidates weighed.
+#include <cstdio>
+#include <string>
+
+#include "fastblur/plan.hpp"
+
+namespace fastblur {
+namespace {
+
+std::string format(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string format(const ParameterValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) return format(*d);
+  if (const auto* b = std::get_if<bool>(&v)) return *b ? "true" : "false";
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  std::string out;
+  for (double d : std::get<std::vector<double>>(v)) out += (out.empty() ? "" : " ") + format(d);
+  return out.empty() ? "-" : out;
+}
+
+std::string schedule_text(const Plan& p) {
+  const Schedule& s = p.schedule;
+  std::string out = "  schedule: ";
+  if (s.backend == Backend::cpu) {
+    out += "cpu, driver " + std::string(to_string(s.driver)) + ", " + std::to_string(s.threads) + " thread" +
+           (s.threads == 1 ? "" : "s") + ", intermediate " + std::string(to_string(s.intermediate));
+    if (s.driver == CpuDriver::axis_passes)
+      for (int a = 1; a < 3; ++a)
+        if (p.axes[static_cast<std::size_t>(a)].active)
+          out += ", " + std::string(1, "xyz"[a]) + " strips of " + std::to_string(s.strip[static_cast<std::size_t>(a)]);
+  } else {
+    out += "vulkan";
+    if (p.algorithm == Algorithm::box)
+      for (int a = 0; a < 3; ++a)
+        if (p.axes[static_cast<std::size_t>(a)].active)
+          out += ", " + std::string(1, "xyz"[a]) + " " + std::string(to_string(s.box[static_cast<std::size_t>(a)]));
+    if (p.algorithm == Algorithm::iir) out += s.gpu_float64 ? ", float64 recursions" : ", float32 recursions";
+    out += ", " + std::to_string(s.pieces) + (s.pieces == 1 ? " piece" : " pieces") + " of " +
+           std::to_string(s.tile[0]) + "x" + std::to_string(s.tile[1]) + "x" + std::to_string(s.tile[2]);
+  }
+  return out + "\n";
+}
+
+}  // namespace
+
+std::string describe(const Plan& plan) {
+  char head[256];
+  std::snprintf(head, sizeof head, "%s, predicted max error %.3g, cost %.1f", std::string(to_string(plan.algorithm)).c_str(),
+                plan.predicted_max_error, plan.predicted_cost);
+  std::string out = std::string("plan: ") + head + "\n";
+  out += "  why: " + plan.reason + "\n";
+  for (const PlanParameter& q : plan.parameters)
+    if (q.axis < 0) out += "  " + q.key + ": " + format(q.value) + "\n";
+  for (int a = 0; a < 3; ++a) {
+    const AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
+    if (!(ax.sigma > 0.0)) continue;
+    out += std::string("  axis ") + "xyz"[a] + ": sigma " + format(ax.sigma) + (ax.active ? "" : " (not filtered)") +
+           ", support " + std::to_string(ax.support) + (ax.align > 1 ? " (blocks of " + std::to_string(ax.align) + ")" : "") +
+           ", achieved sigma " + format(ax.achieved_sigma) + ", predicted error " + format(ax.predicted_error);
+    for (const PlanParameter& q : plan.parameters)
+      if (q.axis == a) out += ", " + q.key + " " + format(q.value);
+    out += "\n";
+  }
+  out += schedule_text(plan);
+  out += "  considered:\n";
+  for (const std::string& c : plan.considered) out += "    " + c + "\n";
+  return out;
+}
+
+}  // namespace fastblur

@@ -1,0 +1,26 @@
+#pragma once
+// The planner's entry for every front door: a spec and the data's shape (with the device's traits)
+// -> a resolved Plan, remembered per request. The spec's own fields (sigma, truncate, radius, order,
+// cval, threads, tolerance) are checked here, the algorithm's parameters and limits by its descriptor:
+// one message for each refusal, whichever front door the request came through.
+#include "algorithms/descriptor.hpp"
+#include "fastblur/plan.hpp"
+
+namespace fastblur::planner {
+
+/// Whether a named algorithm's plan predicts its error (make_plan), or only resolves what runs (a blur:
+/// predicting a planar algorithm's error blurs an impulse with it, which must not plan that again).
+/// Automatic plans always predict their candidates' errors: that is how they choose.
+enum class Prediction { full, to_run };
+
+/// The plan of `spec` for `shape` (cached: the same request on the same shape plans once). Throws
+/// InvalidArgument, Unsupported.
+Plan plan_for(const BlurSpec& spec, const algo::Shape& shape, Prediction prediction = Prediction::full);
+
+/// The shape of a view (its extents, channels and type) with the destination's type, for `backend`.
+algo::Shape shape_of(const View& src, ElementType destination, Backend backend);
+
+/// Checks that a plan was made for views of this shape (extents and channels). Throws InvalidArgument.
+void check_plan_fits(const Plan& plan, const View& src, const View& dst);
+
+}  // namespace fastblur::planner
