@@ -50,13 +50,17 @@ void ConvolveLineT(const T* HWY_RESTRICT padded, T* HWY_RESTRICT out, size_t cou
     }
     hn::StoreU(a, d, out + i);
   }
+  // The tail one lane at a time with the vectors' own operations: every schedule and piece size then
+  // gives the same bits (a scalar a += w * x would round twice where MulAdd rounds once).
+  const hn::CappedTag<T, 1> d1;
   for (; i < count; ++i) {
-    T a = w[0] * c[i];
+    auto a = hn::Mul(hn::Set(d1, w[0]), hn::LoadU(d1, c + i));
     for (int k = 1; k <= radius; ++k) {
       const size_t o = static_cast<size_t>(k) * step;
-      a += w[k] * (*(c + i - o) + c[i + o]);  // c + (i - o) would wrap i - o below zero
+      // (c + i) - o: c + (i - o) would wrap i - o below zero
+      a = hn::MulAdd(hn::Set(d1, w[k]), hn::Add(hn::LoadU(d1, (c + i) - o), hn::LoadU(d1, c + i + o)), a);
     }
-    out[i] = a;
+    hn::StoreU(a, d1, out + i);
   }
 }
 
@@ -94,10 +98,12 @@ void ConvolveRowsT(const T* const* HWY_RESTRICT rows, T* HWY_RESTRICT out, size_
       a = hn::MulAdd(hn::Set(d, w[k]), hn::Add(hn::LoadU(d, mid[-k] + i), hn::LoadU(d, mid[k] + i)), a);
     hn::StoreU(a, d, out + i);
   }
+  const hn::CappedTag<T, 1> d1;  // the tail with the vectors' own operations (see ConvolveLineT)
   for (; i < count; ++i) {
-    T a = w[0] * mid[0][i];
-    for (int k = 1; k <= radius; ++k) a += w[k] * (mid[-k][i] + mid[k][i]);
-    out[i] = a;
+    auto a = hn::Mul(hn::Set(d1, w[0]), hn::LoadU(d1, mid[0] + i));
+    for (int k = 1; k <= radius; ++k)
+      a = hn::MulAdd(hn::Set(d1, w[k]), hn::Add(hn::LoadU(d1, mid[-k] + i), hn::LoadU(d1, mid[k] + i)), a);
+    hn::StoreU(a, d1, out + i);
   }
 }
 

@@ -43,20 +43,6 @@ TEST(Box, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
           }
 }
 
-TEST(Box, InPlaceAndStridedViews) {
-  auto rng = test::rng_for_test();
-  auto a = test::make_buffer(ElementType::f32, 40, 30, 1, 3, 4, 12, true);
-  test::fill_random(a.view, rng);
-  auto b = test::make_buffer(ElementType::f32, 40, 30, 1, 3);
-  BlurSpec spec = BlurSpec::isotropic_2d(3.0);
-  spec.algorithm = Algorithm::box;
-  blur(a.view, b.view, spec);
-  blur(a.view, a.view, spec);
-  for (std::int64_t y = 0; y < 30; ++y)
-    for (std::int64_t x = 0; x < 40; ++x)
-      for (int c = 0; c < 3; ++c) ASSERT_EQ(test::get(a.view, x, y, 0, c), test::get(b.view, x, y, 0, c));
-}
-
 TEST(Box, RunningSumsDoNotDriftOnLongRows) {
   auto rng = test::rng_for_test();
   for (auto type : {ElementType::u8, ElementType::u16, ElementType::f32}) {

@@ -87,23 +87,6 @@ TEST(DownsampleBlur, EqualsTheImagePipelineAwayFromTheEdges) {
     }
 }
 
-TEST(DownsampleBlur, FlatImagesStayFlatForEveryTypeBorderAndShape) {
-  for (auto type : test::all_types())
-    for (auto border : {Border::reflect, Border::mirror, Border::nearest, Border::wrap})
-      for (auto [w, h] : {std::pair{1, 1}, {1, 17}, {23, 1}, {31, 29}, {5, 7}}) {
-        auto img = test::make_buffer(type, w, h, 1, 2);
-        for (int y = 0; y < h; ++y)
-          for (int x = 0; x < w; ++x)
-            for (int c = 0; c < 2; ++c) test::set(img.view, x, y, 0, c, 0.25 * test::type_scale(type));
-        BlurSpec spec = BlurSpec::isotropic_2d(40.0).with_border(border);
-        spec.algorithm = Algorithm::downsample;
-        blur(img.view, img.view, spec);
-        for (int y = 0; y < h; ++y)
-          for (int x = 0; x < w; ++x)
-            ASSERT_NEAR(test::get(img.view, x, y, 0, 1), 0.25 * test::type_scale(type), test::tolerance(type, 0.25, 1));
-      }
-}
-
 TEST(DownsampleBlur, AccuracyAgainstTheGaussian) {
   // Single-phase impulse responses (DESIGN.md metrics); the planner predicts the worst phase.
   struct Bound { double sigma, max_error, l1; };

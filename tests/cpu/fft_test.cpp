@@ -230,26 +230,6 @@ TEST(Fft, StridedAndFlippedViews) {
       }
 }
 
-TEST(Fft, InPlaceEqualsOutOfPlace) {
-  auto rng = test::rng_for_test();
-  for (auto type : test::all_types())
-    for (auto border : test::all_borders())
-      for (const auto& sigma : {std::array<double, 3>{2.0, 0.0, 0.0}, std::array<double, 3>{0.0, 30.0, 0.0},
-                                std::array<double, 3>{1.5, 2.5, 0.0}, std::array<double, 3>{1.0, 1.0, 9.0}}) {
-        Buffer a = make_buffer(type, 37, 23, 3, 4, 0, 0, true);
-        test::fill_random(a.view, rng);
-        Buffer b = make_buffer(type, 37, 23, 3, 4, 0, 0, true);
-        BlurSpec spec;
-        spec.sigma = sigma;
-        spec.with_border(border);
-        spec.algorithm = Algorithm::fft;
-        blur(a.view, b.view, spec);
-        blur(a.view, a.view, spec);
-        ASSERT_EQ(a.bytes, b.bytes) << to_string(type) << " " << to_string(border) << " sigma " << sigma[0] << ","
-                                    << sigma[1] << "," << sigma[2];
-      }
-}
-
 // Blurs of different shapes running at once (creating and sharing FFTW plans) give what each
 // gives alone, whatever the number of threads inside each.
 TEST(Fft, ConcurrentCallsAndThreadCountsDoNotChangeTheResult) {

@@ -180,21 +180,6 @@ TEST(Iir, FloatLanesMatchTheDoubleRecursion) {
       }
 }
 
-TEST(Iir, InPlaceAndStridedViews) {
-  auto rng = test::rng_for_test();
-  for (IirVariant v : kVariants) {
-    auto a = test::make_buffer(ElementType::f32, 40, 30, 1, 3, 4, 12, true);
-    test::fill_random(a.view, rng);
-    auto b = test::make_buffer(ElementType::f32, 40, 30, 1, 3);
-    const BlurSpec spec = iir_spec(v, {3.0, 5.5, 0.0}, Border::mirror, 0.0);
-    blur(a.view, b.view, spec);
-    blur(a.view, a.view, spec);
-    for (std::int64_t y = 0; y < 30; ++y)
-      for (std::int64_t x = 0; x < 40; ++x)
-        for (int c = 0; c < 3; ++c) ASSERT_EQ(test::get(a.view, x, y, 0, c), test::get(b.view, x, y, 0, c));
-  }
-}
-
 TEST(Iir, RegistryAndArgumentChecks) {
   EXPECT_EQ(parse_algorithm("iir"), Algorithm::iir);
   EXPECT_EQ(to_string(Algorithm::iir), "iir");

@@ -49,20 +49,6 @@ TEST(SlidingDctBlur, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
       }
 }
 
-TEST(SlidingDctBlur, InPlaceAndStridedViews) {
-  auto rng = test::rng_for_test();
-  auto a = test::make_buffer(ElementType::f32, 41, 29, 1, 3, 4, 12, true);
-  test::fill_random(a.view, rng);
-  auto b = test::make_buffer(ElementType::f32, 41, 29, 1, 3);
-  BlurSpec spec = BlurSpec::isotropic_2d(3.7);
-  spec.algorithm = Algorithm::sliding_dct;
-  blur(a.view, b.view, spec);
-  blur(a.view, a.view, spec);
-  for (std::int64_t y = 0; y < 29; ++y)
-    for (std::int64_t x = 0; x < 41; ++x)
-      for (int c = 0; c < 3; ++c) ASSERT_EQ(test::get(a.view, x, y, 0, c), test::get(b.view, x, y, 0, c));
-}
-
 // The recurrences are marginally stable: a long line (with restarts) must stay on the convolution.
 TEST(SlidingDctBlur, RecurrencesDoNotDriftOnLongLines) {
   auto rng = test::rng_for_test();

@@ -1,0 +1,163 @@
+// The contract of blur.hpp, kept by every algorithm of the registry that a backend runs, for every
+// element type and border: the source is never written; in place equals out of place; views that
+// overlap behave as out of place; strided and flipped views give what packed ones give; the thread
+// count changes nothing; a flat image stays flat. On the CPU, and on a Vulkan device where one exists.
+// (Each algorithm's accuracy is its own test's: tests/cpu/NAME_test.cpp.)
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+
+struct Shape {
+  std::int64_t w, h, d;
+  int channels;
+};
+
+// The algorithms `device` runs on data of `dimensions` axes, auto excluded.
+std::vector<const AlgorithmInfo*> algorithms_on(const Device& device, int dimensions) {
+  std::vector<const AlgorithmInfo*> out;
+  for (const AlgorithmInfo& a : algorithms())
+    if (a.id != Algorithm::automatic && a.runs_on(device.is_cpu() ? Backend::cpu : Backend::vulkan, dimensions))
+      out.push_back(&a);
+  return out;
+}
+
+// Every device of this machine: the CPU, and the first Vulkan device if there is one.
+std::vector<Device> devices() {
+  std::vector<Device> out{Device::cpu()};
+  if (vulkan_available()) {
+    try {
+      if (!vulkan_devices().empty()) out.push_back(Device::vulkan());
+    } catch (const Error&) {  // no loader or no device: the CPU only
+    }
+  }
+  return out;
+}
+
+BlurSpec spec_for(const AlgorithmInfo& a, const Shape& s, Border border, ElementType type) {
+  BlurSpec spec;
+  // A sigma every algorithm takes (dual-kawase needs 1, downsample more than 1, iir 0.5), another on y.
+  spec.sigma = {2.5, 1.75, s.d > 1 ? 1.5 : 0.0};
+  spec.with_border(border);
+  spec.cval = 0.3 * test::type_scale(type);
+  spec.algorithm = a.id;
+  return spec;
+}
+
+bool same_values(const View& a, const View& b) {
+  for (std::int64_t z = 0; z < a.depth(); ++z)
+    for (std::int64_t y = 0; y < a.height(); ++y)
+      for (std::int64_t x = 0; x < a.width(); ++x)
+        for (int c = 0; c < a.channels; ++c) {
+          const double p = test::get(a, x, y, z, c), q = test::get(b, x, y, z, c);
+          if (!(p == q || (std::isnan(p) && std::isnan(q)))) return false;
+        }
+  return true;
+}
+
+void copy_values(const View& from, const View& to) {
+  for (std::int64_t z = 0; z < from.depth(); ++z)
+    for (std::int64_t y = 0; y < from.height(); ++y)
+      for (std::int64_t x = 0; x < from.width(); ++x)
+        for (int c = 0; c < from.channels; ++c) test::set(to, x, y, z, c, test::get(from, x, y, z, c));
+}
+
+std::string what(const AlgorithmInfo& a, const Device& device, ElementType type, Border border, const Shape& s) {
+  return std::string(a.name) + " on " + device.description() + ", " + std::string(to_string(type)) + ", " +
+         std::string(to_string(border)) + ", " + std::to_string(s.w) + "x" + std::to_string(s.h) + "x" +
+         std::to_string(s.d) + "x" + std::to_string(s.channels);
+}
+
+TEST(Contract, SourceUntouchedInPlaceOverlappingAndStridedViewsAgree) {
+  auto rng = test::rng_for_test();
+  for (const Device& device : devices())
+    for (const Shape s : {Shape{23, 17, 1, 3}, Shape{9, 8, 7, 2}})
+      for (const AlgorithmInfo* a : algorithms_on(device, s.d > 1 ? 3 : 2))
+        for (ElementType type : test::all_types())
+          for (Border border : test::all_borders()) {
+            const BlurSpec spec = spec_for(*a, s, border, type);
+            const std::string name = what(*a, device, type, border, s);
+            test::Buffer src = test::make_buffer(type, s.w, s.h, s.d, s.channels);
+            test::fill_random(src.view, rng);
+            const std::vector<std::byte> before = src.bytes;
+            test::Buffer out = test::make_buffer(type, s.w, s.h, s.d, s.channels);
+            blur(src.view, out.view, spec, device);
+            ASSERT_EQ(src.bytes, before) << name << ": the source was written";
+            // In place.
+            test::Buffer same = src;
+            same.view.data = same.bytes.data();
+            blur(same.view, same.view, spec, device);
+            ASSERT_EQ(same.bytes, out.bytes) << name << ": in place";
+            // Strided and flipped views, source and destination.
+            test::Buffer strided = test::make_buffer(type, s.w, s.h, s.d, s.channels, 3, 5, true);
+            test::Buffer strided_out = test::make_buffer(type, s.w, s.h, s.d, s.channels, 1, 7, true);
+            copy_values(src.view, strided.view);
+            blur(strided.view, strided_out.view, spec, device);
+            ASSERT_TRUE(same_values(strided_out.view, out.view)) << name << ": strided and flipped views";
+            // Overlapping: the destination is the source shifted by one pixel in the same memory.
+            test::Buffer big = test::make_buffer(type, s.w + 1, s.h, s.d, s.channels);
+            View from = big.view, to = big.view;
+            from.extent = to.extent = {s.w, s.h, s.d};
+            to.data = static_cast<std::byte*>(to.data) + to.stride[0];
+            copy_values(src.view, from);
+            blur(from, to, spec, device);
+            ASSERT_TRUE(same_values(to, out.view)) << name << ": overlapping views";
+          }
+}
+
+TEST(Contract, ThreadCountsChangeNothing) {
+  auto rng = test::rng_for_test();
+  for (const Shape s : {Shape{160, 121, 1, 4}, Shape{40, 37, 29, 1}})
+    for (const AlgorithmInfo* a : algorithms_on(Device::cpu(), s.d > 1 ? 3 : 2)) {
+      BlurSpec spec = spec_for(*a, s, Border::reflect, ElementType::f32);
+      test::Buffer src = test::make_buffer(ElementType::f32, s.w, s.h, s.d, s.channels);
+      test::fill_random(src.view, rng);
+      std::vector<std::vector<std::byte>> results;
+      for (int threads : {1, 2, 3, 0}) {
+        spec.threads = threads;
+        test::Buffer out = test::make_buffer(ElementType::f32, s.w, s.h, s.d, s.channels);
+        blur(src.view, out.view, spec);
+        results.push_back(out.bytes);
+      }
+      for (std::size_t i = 1; i < results.size(); ++i) ASSERT_EQ(results[0], results[i]) << a->name << " run " << i;
+    }
+}
+
+TEST(Contract, FlatImagesStayFlat) {
+  for (const Device& device : devices())
+    for (const Shape s : {Shape{31, 26, 1, 2}, Shape{1, 1, 1, 4}, Shape{1, 9, 1, 1}, Shape{17, 1, 1, 2}, Shape{11, 9, 7, 1}})
+      for (const AlgorithmInfo* a : algorithms_on(device, s.d > 1 ? 3 : 2))
+        for (ElementType type : test::all_types())
+          for (Border border : test::all_borders())
+            for (double scale : {1.0, 6.0}) {  // sigmas up to 15: beyond the image
+              BlurSpec spec = spec_for(*a, s, border, type);
+              for (double& sigma : spec.sigma) sigma *= scale;
+              const double value = 0.625 * test::type_scale(type);
+              spec.cval = value;  // constant continues the image by the same value
+              test::Buffer src = test::make_buffer(type, s.w, s.h, s.d, s.channels);
+              for (std::int64_t z = 0; z < s.d; ++z)
+                for (std::int64_t y = 0; y < s.h; ++y)
+                  for (std::int64_t x = 0; x < s.w; ++x)
+                    for (int c = 0; c < s.channels; ++c) test::set(src.view, x, y, z, c, value);
+              test::Buffer out = test::make_buffer(type, s.w, s.h, s.d, s.channels);
+              blur(src.view, out.view, spec, device);
+              const double stored = test::get(src.view, 0, 0, 0, 0);
+              double worst = 0.0;
+              for (std::int64_t z = 0; z < s.d; ++z)
+                for (std::int64_t y = 0; y < s.h; ++y)
+                  for (std::int64_t x = 0; x < s.w; ++x)
+                    for (int c = 0; c < s.channels; ++c)
+                      worst = std::max(worst, std::abs(test::get(out.view, x, y, z, c) - stored));
+              // Float sums of weights that add up to 1: a few float roundings (integers round back).
+              EXPECT_LE(worst, is_integer(type) ? 0.0 : 2e-6 * std::abs(stored) + 1e-12)
+                  << what(*a, device, type, border, s) << " sigma x " << scale;
+            }
+}
+
+}  // namespace
+}  // namespace fastblur

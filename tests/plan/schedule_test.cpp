@@ -1,0 +1,119 @@
+// Plans are resolved values whose schedule a caller may change: every schedule an algorithm has gives
+// the same result (bit-identical where the arithmetic is the same, to float rounding between the float
+// lanes and the double lines), and the schedule make_plan chose is the one that runs.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "support/convolve_reference.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+
+test::Buffer blurred(const View& src, const Plan& plan, ElementType out_type) {
+  test::Buffer out = test::make_buffer(out_type, src.width(), src.height(), src.depth(), src.channels);
+  blur(src, out.view, plan);
+  return out;
+}
+
+double max_difference(const View& a, const View& b) {
+  double worst = 0.0;
+  for (std::int64_t z = 0; z < a.depth(); ++z)
+    for (std::int64_t y = 0; y < a.height(); ++y)
+      for (std::int64_t x = 0; x < a.width(); ++x)
+        for (int c = 0; c < a.channels; ++c)
+          worst = std::max(worst, std::abs(test::get(a, x, y, z, c) - test::get(b, x, y, z, c)));
+  return worst;
+}
+
+TEST(Schedule, FirFusedRowsAndAxisPassesAndAnyStripAreBitIdentical) {
+  auto rng = test::rng_for_test();
+  for (ElementType type : {ElementType::u8, ElementType::f32, ElementType::f64})
+    for (Border border : test::all_borders()) {
+      test::Buffer src = test::make_buffer(type, 97, 61, 1, 3);
+      test::fill_random(src.view, rng);
+      BlurSpec spec;
+      spec.sigma = {1.9, 2.6, 0.0};
+      spec.with_border(border);
+      spec.cval = 0.4 * test::type_scale(type);
+      const Plan chosen = make_plan(spec, src.view);
+      ASSERT_EQ(chosen.schedule.driver, CpuDriver::fused_rows);  // radius 8 and 10: fused (kFusedMaxRadius)
+      const test::Buffer fused = blurred(src.view, chosen, type);
+      Plan passes = chosen;
+      passes.schedule.driver = CpuDriver::axis_passes;
+      EXPECT_EQ(blurred(src.view, passes, type).bytes, fused.bytes) << to_string(type) << " " << to_string(border);
+      passes.schedule.strip = {0, 3, 3};  // a pixel per strip: many strips, the same sums
+      EXPECT_EQ(blurred(src.view, passes, type).bytes, fused.bytes) << to_string(type) << " " << to_string(border);
+    }
+}
+
+TEST(Schedule, LanesAndLinesAgreeToFloatRounding) {
+  auto rng = test::rng_for_test();
+  struct Case {
+    Algorithm algorithm;
+    double sigma;
+  };
+  for (const Case c : {Case{Algorithm::box, 3.3}, Case{Algorithm::kawase, 4.1}, Case{Algorithm::sliding_dct, 5.2},
+                       Case{Algorithm::iir, 6.7}})
+    for (Border border : test::all_borders()) {
+      test::Buffer src = test::make_buffer(ElementType::f32, 45, 38, 5, 2);
+      test::fill_random(src.view, rng);
+      BlurSpec spec;
+      spec.sigma = {c.sigma, 0.7 * c.sigma, 0.5 * c.sigma};
+      spec.with_border(border);
+      spec.cval = 0.25;
+      spec.algorithm = c.algorithm;
+      const Plan lanes = make_plan(spec, src.view);
+      ASSERT_EQ(lanes.schedule.driver, CpuDriver::lanes) << to_string(c.algorithm);
+      Plan lines = lanes;
+      lines.schedule.driver = CpuDriver::lines;
+      const test::Buffer a = blurred(src.view, lanes, ElementType::f64), b = blurred(src.view, lines, ElementType::f64);
+      // Float intermediates between the axes and passes against double ones: a few float roundings
+      // of the data (in [-0.5, 1.5]).
+      EXPECT_LE(max_difference(a.view, b.view), 2e-6) << to_string(c.algorithm) << " " << to_string(border);
+      // And the double lines are the convolution with the plan's own equivalent kernels (the twins).
+      if (c.algorithm == Algorithm::box) {
+        std::array<std::vector<double>, 3> k;
+        for (int ax = 0; ax < 3; ++ax) k[ax] = kernel::box_kernel(kernel::extended_box_passes(spec.sigma[ax], 3));
+        test::Buffer exact = test::make_buffer(ElementType::f64, 45, 38, 5, 2);
+        test::convolve_reference(src.view, exact.view, k, spec);
+        EXPECT_LE(max_difference(b.view, exact.view), 1e-6) << to_string(border);
+      }
+    }
+}
+
+TEST(Schedule, ThreadsOfAPlanAreThoseThatRunAndTinyWorkRunsOnOneThread) {
+  std::vector<float> tiny(8 * 8), large(512 * 512 * 4);
+  BlurSpec spec = BlurSpec::isotropic_2d(2.0);
+  EXPECT_EQ(make_plan(spec, View::packed(tiny.data(), ElementType::f32, 8, 8)).schedule.threads, 1);
+  spec.threads = 2;
+  EXPECT_EQ(make_plan(spec, View::packed(large.data(), ElementType::f32, 512, 512, 1, 4)).schedule.threads, 2);
+  spec.threads = 100000;  // more than the processors: as many as there are
+  EXPECT_LE(make_plan(spec, View::packed(large.data(), ElementType::f32, 512, 512, 1, 4)).schedule.threads, 4096);
+}
+
+TEST(Schedule, APlanRunsOnlyOnItsShapeAndBackend) {
+  std::vector<float> a(16 * 16), b(16 * 12);
+  const View va = View::packed(a.data(), ElementType::f32, 16, 16), vb = View::packed(b.data(), ElementType::f32, 16, 12);
+  const Plan plan = make_plan(BlurSpec::isotropic_2d(1.0), va);
+  EXPECT_NO_THROW(blur(va, va, plan));
+  EXPECT_THROW(blur(vb, vb, plan), InvalidArgument);
+  const Plan gpu = make_plan(BlurSpec::isotropic_2d(1.0), va, Backend::vulkan);
+  EXPECT_THROW(blur(va, va, gpu), Unsupported);
+}
+
+TEST(Schedule, DescribeShowsTheSchedule) {
+  std::vector<float> a(300 * 200 * 4);
+  BlurSpec spec = BlurSpec::isotropic_2d(12.0);
+  const std::string text = describe(make_plan(spec, View::packed(a.data(), ElementType::f32, 300, 200, 1, 4)));
+  EXPECT_NE(text.find("schedule: cpu, driver axis-passes"), std::string::npos) << text;
+  EXPECT_NE(text.find("y strips of"), std::string::npos) << text;
+  EXPECT_NE(text.find("support 48"), std::string::npos) << text;
+  spec.algorithm = Algorithm::box;
+  const std::string box = describe(make_plan(spec, View::packed(a.data(), ElementType::f32, 300, 200, 1, 4), Backend::vulkan));
+  EXPECT_NE(box.find("x prefix-sums, y running-sums"), std::string::npos) << box;
+}
+
+}  // namespace
+}  // namespace fastblur
