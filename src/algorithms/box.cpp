@@ -43,7 +43,7 @@ class Box final : public Descriptor {
              "CPU; prefix-sum scans (a workgroup per line) or running sums (a thread per line) on the GPU.",
              Capabilities{.separable = true, .max_dimensions = 3}},
             {field({.key = "box_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
-                    .doc = "box passes per axis: more passes, closer to the Gaussian, slower", .default_text = "3",
+                    .doc = "passes per axis: more passes, closer to the Gaussian, slower", .default_text = "3",
                     .min = 1, .max = 6, .zero_chooses = true},
                    &BlurSpec::box_passes),
              field({.key = "box_integer_widths", .flag = "integer-widths", .kind = ParameterInfo::Kind::flag,

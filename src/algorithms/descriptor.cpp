@@ -55,7 +55,7 @@ std::string ParameterInfo::range_text() const {
     case Kind::real: text = number(min) + " to " + number(max); break;
     case Kind::real_list: text = "values from " + number(min) + " to " + number(max); break;
   }
-  if (zero_chooses) text += " (0 = " + std::string(default_text) + ")";
+  if (zero_chooses) text += ", or 0 for " + std::string(default_text);
   return text;
 }
 
@@ -227,6 +227,32 @@ std::optional<EquivalentKernel> gaussian_equivalent_kernel(const BlurSpec& spec,
   if (r > 4096) return std::nullopt;
   const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
   return EquivalentKernel{r == 0 ? std::vector<double>{1.0} : kernel::gaussian_weights(sigma, r), sigma};
+}
+
+void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan) {
+  for (int a = 0; a < 3; ++a) {
+    AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
+    ax.radius = effective_radius(spec, a);
+    ax.support = ax.active ? ax.radius : 0;
+    ax.achieved_sigma = ax.sigma;
+    if (ax.sigma > 1e-15) add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
+  }
+}
+
+double measured_planar_error(const BlurSpec& spec) {
+  double worst = 0.0;
+  for (int a = 0; a < 2; ++a) {
+    const double sigma = spec.sigma[static_cast<std::size_t>(a)];
+    if (a == 1 && sigma == spec.sigma[0]) break;
+    analysis::ImpulseMetrics m;
+    try {
+      m = analysis::measure_impulse(spec, std::min(sigma, kLargeSigma));
+    } catch (const InvalidArgument&) {
+      m = analysis::measure_impulse(spec, sigma);
+    }
+    worst = std::max(worst, m.max_error_2d);
+  }
+  return worst;
 }
 
 double padded_ratio(const Shape& shape, int axis, double pad) {

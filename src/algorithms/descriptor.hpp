@@ -149,6 +149,13 @@ void add_parameter(Plan& plan, std::string key, ParameterValue value, int axis =
 /// The sampled Gaussian of the axis's sigma and radius (fir's kernel), as an equivalent kernel;
 /// nullopt beyond radius 4096 (the truncation alone decides: kernel::dropped_weight).
 std::optional<EquivalentKernel> gaussian_equivalent_kernel(const BlurSpec& spec, int axis);
+/// Resolves the algorithms that convolve with the sampled Gaussian (fir and its GPU variants, fft):
+/// each axis's radius (its support where it is filtered) and achieved sigma.
+void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan);
+/// DESIGN.md's 2D max error of a planar algorithm's response, measured by blurring an impulse at each
+/// axis's sigma clamped to kLargeSigma (at its own sigma where the spec's parameters do not reach
+/// the clamped one); the worse of x and y.
+double measured_planar_error(const BlurSpec& spec);
 /// A line's length with `pad` samples of border extension on each side, relative to the line
 /// (costs of drivers that extend lines).
 double padded_ratio(const Shape& shape, int axis, double pad);

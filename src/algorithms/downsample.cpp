@@ -35,7 +35,7 @@ class Downsample final : public Descriptor {
              "alone adds (1 at factor 2, 2 at factor 4).",
              Capabilities{.separable = true, .max_dimensions = 3}},
             {field({.key = "downsample_factor", .flag = "factor", .kind = ParameterInfo::Kind::integer,
-                    .doc = "downsample: the resolution factor", .default_text = "4 from sigma 12, else 2", .min = 2,
+                    .doc = "the resolution factor", .default_text = "4 from sigma 12, else 2", .min = 2,
                     .max = 4, .multiple_of = 2, .zero_chooses = true},
                    &BlurSpec::downsample_factor)}) {}
 

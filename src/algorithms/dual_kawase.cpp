@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 
-#include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 
 namespace fastblur::algo {
@@ -59,11 +58,11 @@ class DualKawase final : public Descriptor {
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false,
                           .min_sigma = kernel::kDualKawaseMinSigma}},
             {field({.key = "dual_kawase_levels", .flag = "levels", .kind = ParameterInfo::Kind::integer,
-                    .doc = "dual-kawase: levels (halvings) of the chain", .default_text = "chosen for sigma",
+                    .doc = "levels (halvings) of the chain", .default_text = "chosen for sigma",
                     .min = 1, .max = kernel::kDualKawaseMaxLevels, .zero_chooses = true},
                    &BlurSpec::dual_kawase_levels),
              field({.key = "dual_kawase_offset", .flag = "offset", .kind = ParameterInfo::Kind::real,
-                    .doc = "dual-kawase: the taps' offset in half texels (Bjorge's is 1); the achieved sigma is then "
+                    .doc = "the taps' offset in half texels (Bjorge's is 1); the achieved sigma is then "
                            "the chain's",
                     .default_text = "solved so the variance is sigma^2", .min = 1e-9,
                     .max = kernel::kDualKawaseMaxOffset, .zero_chooses = true},
@@ -94,23 +93,8 @@ class DualKawase final : public Descriptor {
 
   void schedule(Plan& plan, const Shape&) const override { plan.schedule.driver = CpuDriver::planar; }
 
-  // The 2D max error of the response, measured by blurring an impulse (its chain has no closed form)
-  // at each axis's sigma, clamped to kLargeSigma unless its own parameters do not reach that sigma.
-  double planar_error(const BlurSpec& spec) const override {
-    double worst = 0.0;
-    for (int a = 0; a < 2; ++a) {
-      const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-      if (a == 1 && sigma == spec.sigma[0]) break;
-      analysis::ImpulseMetrics m;
-      try {
-        m = analysis::measure_impulse(spec, std::min(sigma, kLargeSigma));
-      } catch (const InvalidArgument&) {
-        m = analysis::measure_impulse(spec, sigma);
-      }
-      worst = std::max(worst, m.max_error_2d);
-    }
-    return worst;
-  }
+  // The 2D max error of the response, measured by blurring an impulse: its chain has no closed form.
+  double planar_error(const BlurSpec& spec) const override { return measured_planar_error(spec); }
 
   double axis_cost(const Plan& plan, const Shape&, int axis) const override {
     if (plan.schedule.backend == Backend::vulkan) return 1.0;  // padding, a few passes over ever smaller levels

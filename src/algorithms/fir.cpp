@@ -49,16 +49,12 @@ class Fir final : public Descriptor {
             {}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
+    resolve_gaussian_radii(spec, plan);
     const bool derivative = has_derivative(spec);
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      ax.radius = effective_radius(spec, a);
-      ax.support = ax.active ? ax.radius : 0;
-      ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius);
-      if (ax.sigma > 1e-15) {
-        add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
-        if (derivative) add_parameter(plan, "order", std::int64_t{spec.order[static_cast<std::size_t>(a)]}, a);
-      }
+      ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius);  // the truncated kernel's
+      if (derivative && ax.sigma > 1e-15) add_parameter(plan, "order", std::int64_t{spec.order[static_cast<std::size_t>(a)]}, a);
     }
   }
 

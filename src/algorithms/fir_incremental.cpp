@@ -17,15 +17,7 @@ class FirIncremental final : public Descriptor {
                     Capabilities{.separable = true, .max_dimensions = 3, .cpu = false, .vulkan = true}},
                    {}) {}
 
-  void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
-    for (int a = 0; a < 3; ++a) {
-      AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      ax.radius = effective_radius(spec, a);
-      ax.support = ax.active ? ax.radius : 0;
-      ax.achieved_sigma = ax.sigma;
-      if (ax.sigma > 1e-15) add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
-    }
-  }
+  void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override { resolve_gaussian_radii(spec, plan); }
 
   // The same kernel as fir up to the recurrence's float error.
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -48,7 +48,7 @@ class Iir final : public Descriptor {
              Capabilities{.separable = true, .max_dimensions = 3, .min_sigma = kernel::kIirMinSigma,
                           .max_sigma = kernel::kIirMaxSigma}},
             {Parameter{{.key = "iir_variant", .flag = "iir-variant", .kind = ParameterInfo::Kind::choice,
-                        .doc = "iir: deriche (4th order, max error about 5e-4) or young-van-vliet (3rd order, cheaper, "
+                        .doc = "deriche (4th order, max error about 5e-4) or young-van-vliet (3rd order, cheaper, "
                                "about 2e-2)",
                         .default_text = "deriche", .choices = {"deriche", "young-van-vliet"}},
                        [](const BlurSpec& s) -> ParameterValue { return variant_name(s.iir_variant); },

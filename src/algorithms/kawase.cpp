@@ -41,11 +41,11 @@ class Kawase final : public Descriptor {
              "extends the image once by the border (as fir); the GPU blurs 2D images.",
              Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false}},
             {field({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
-                    .doc = "kawase passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,
+                    .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,
                     .max = 4096, .zero_chooses = true},
                    &BlurSpec::kawase_passes),
              field({.key = "kawase_offsets", .flag = "offsets", .kind = ParameterInfo::Kind::real_list,
-                    .doc = "kawase: explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (seed 002's {0,1,2,2,3}); "
+                    .doc = "explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (seed 002's {0,1,2,2,3}); "
                            "the achieved sigma is then the schedule's",
                     .default_text = "solved for sigma", .min = 0, .max = 1e6},
                    &BlurSpec::kawase_offsets)}) {}

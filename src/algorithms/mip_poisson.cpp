@@ -9,7 +9,6 @@
 #include <memory>
 #include <string>
 
-#include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 
 namespace fastblur::algo {
@@ -39,12 +38,12 @@ class MipPoisson final : public Descriptor {
              "(PSNR 38 to 49 dB on the test scene). 2D images.",
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false}},
             {field({.key = "mip_poisson_samples", .flag = "samples", .kind = ParameterInfo::Kind::integer,
-                    .doc = "mip-poisson: samples per pixel", .default_text = "32",
+                    .doc = "samples per pixel", .default_text = "32",
                     .min = kernel::kMipPoissonMinSamples, .max = kernel::kMipPoissonMaxSamples, .multiple_of = 4,
                     .zero_chooses = true},
                    &BlurSpec::mip_poisson_samples),
              field({.key = "mip_poisson_frame", .flag = "frame", .kind = ParameterInfo::Kind::integer,
-                    .doc = "mip-poisson: frame index that moves the rotation noise (for temporal accumulation)",
+                    .doc = "frame index that moves the rotation noise (for temporal accumulation)",
                     .default_text = "0", .min = -2147483648.0, .max = 2147483647.0},
                    &BlurSpec::mip_poisson_frame)}) {}
 
@@ -73,17 +72,9 @@ class MipPoisson final : public Descriptor {
 
   void schedule(Plan& plan, const Shape&) const override { plan.schedule.driver = CpuDriver::planar; }
 
-  // The 2D max error of one frame's response, measured by blurring an impulse (the rotation noise has
-  // no closed form), at each axis's sigma clamped to kLargeSigma.
-  double planar_error(const BlurSpec& spec) const override {
-    double worst = 0.0;
-    for (int a = 0; a < 2; ++a) {
-      const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-      if (a == 1 && sigma == spec.sigma[0]) break;
-      worst = std::max(worst, analysis::measure_impulse(spec, std::min(sigma, kLargeSigma)).max_error_2d);
-    }
-    return worst;
-  }
+  // The 2D max error of one frame's response, measured by blurring an impulse: the rotation noise has
+  // no closed form.
+  double planar_error(const BlurSpec& spec) const override { return measured_planar_error(spec); }
 
   double axis_cost(const Plan& plan, const Shape&, int) const override {
     const double samples = samples_of(plan.spec);

@@ -33,7 +33,7 @@ class SlidingDct final : public Descriptor {
              "Every border is exact (the line driver extends lines). CPU only.",
              Capabilities{.separable = true, .max_dimensions = 3, .cpu = true, .vulkan = false}},
             {field({.key = "sliding_dct_order", .flag = "sdct-order", .kind = ParameterInfo::Kind::integer,
-                    .doc = "sliding-dct: cosine terms after the constant one (max error 2.3e-3 at 3, 5e-4 at 4, 7e-5 "
+                    .doc = "cosine terms after the constant one (max error 2.3e-3 at 3, 5e-4 at 4, 7e-5 "
                            "at 5, 2e-5 at 6)",
                     .default_text = "5", .min = kernel::kSlidingDctMinOrder, .max = kernel::kSlidingDctMaxOrder,
                     .zero_chooses = true},

@@ -7,6 +7,7 @@
 #include "algorithms/dual_kawase.hpp"
 #include "core/threads.hpp"
 #include "cpu/execute.hpp"
+#include "cpu/level_chain.hpp"
 
 #include <omp.h>
 
@@ -156,16 +157,7 @@ void dual_kawase_typed(const Plan& plan, const View& src, const View& dst, const
   const algo::DualKawaseAxis ay = algo::dual_kawase_axis(H, L, s.offset[1]);
   const std::int64_t NX = ax.pad.size, NY = ay.pad.size;
   // Every level's storage, level 0 (the padded image) first.
-  double total = 0.0;
-  std::vector<std::size_t> start(static_cast<std::size_t>(L) + 2, 0);
-  for (int l = 0; l <= L; ++l) {
-    const double count = static_cast<double>(NX >> l) * static_cast<double>(NY >> l) * C;
-    total += count;
-    start[static_cast<std::size_t>(l) + 1] = start[static_cast<std::size_t>(l)] + static_cast<std::size_t>(count);
-  }
-  if (total * sizeof(T) > 0x1p60 || total * sizeof(T) > static_cast<double>(SIZE_MAX) / 2)
-    throw OutOfMemory("dual-kawase: the padded image (" + std::to_string(NX) + "x" + std::to_string(NY) +
-                      ") would not fit in memory");
+  const std::vector<std::size_t> start = level_starts(NX, NY, L, C, sizeof(T), "dual-kawase");
   ScratchImage first(start[1] * sizeof(T), 0);
   ScratchImage rest((start.back() - start[1]) * sizeof(T), 1);
   std::vector<Level<T>> level(static_cast<std::size_t>(L) + 1);

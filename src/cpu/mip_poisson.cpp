@@ -3,6 +3,7 @@
 #include "algorithms/mip_poisson.hpp"
 #include "core/threads.hpp"
 #include "cpu/execute.hpp"
+#include "cpu/level_chain.hpp"
 
 #include <omp.h>
 
@@ -92,16 +93,7 @@ void mip_poisson_typed(const Plan& plan, const View& src, const View& dst, const
   const algo::MipPoissonPadding px = algo::mip_poisson_padding(W, s);
   const algo::MipPoissonPadding py = algo::mip_poisson_padding(H, s);
   const std::int64_t bx = px.before, by = py.before, NX = px.size, NY = py.size;
-  double total = 0.0;
-  std::vector<std::size_t> start(static_cast<std::size_t>(L) + 2, 0);
-  for (int l = 0; l <= L; ++l) {
-    const double count = static_cast<double>(NX >> l) * static_cast<double>(NY >> l) * C;
-    total += count;
-    start[static_cast<std::size_t>(l) + 1] = start[static_cast<std::size_t>(l)] + static_cast<std::size_t>(count);
-  }
-  if (total * sizeof(T) > 0x1p60 || total * sizeof(T) > static_cast<double>(SIZE_MAX) / 2)
-    throw OutOfMemory("mip-poisson: the padded image (" + std::to_string(NX) + "x" + std::to_string(NY) +
-                      ") and its mip chain would not fit in memory");
+  const std::vector<std::size_t> start = level_starts(NX, NY, L, C, sizeof(T), "mip-poisson");
   ScratchImage storage(start.back() * sizeof(T), 0);
   std::vector<Level<T>> levels(static_cast<std::size_t>(L) + 1);
   for (int l = 0; l <= L; ++l)

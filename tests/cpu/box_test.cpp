@@ -1,47 +1,25 @@
-// box against the exact convolution with its own equivalent kernel (every border mode, type,
-// shape), its drift on long rows, and its accuracy as a Gaussian against the documented bounds.
+// box: its twin (the exact convolution with its equivalent kernel, run by the contract suite over every
+// border, type and shape), its drift on long rows, and its accuracy as a Gaussian against the
+// documented bounds.
 #include <gtest/gtest.h>
 
 #include "support/convolve_reference.hpp"
 #include "support/test_support.hpp"
+#include "support/twins.hpp"
 
 namespace fastblur {
 namespace {
 
-TEST(Box, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
-  auto rng = test::rng_for_test();
-  struct Case { std::int64_t w, h, d; double sx, sy, sz; };
-  const Case cases[] = {{1, 1, 1, 2, 2, 0}, {1, 19, 1, 0, 3.3, 0}, {23, 1, 1, 0.6, 1, 0}, {31, 29, 1, 2.2, 4.7, 0},
-                        {13, 7, 1, 30, 30, 0}, {9, 8, 7, 1.5, 0.7, 2.5}};
-  for (auto type : test::all_types())
-    for (auto border : test::all_borders())
-      for (const auto& cs : cases)
-        for (int passes : {1, 3, 6})
-          for (bool integer : {false, true}) {
-            BlurSpec spec;
-            spec.sigma = {cs.sx, cs.sy, cs.sz};
-            spec.with_border(border);
-            spec.cval = 0.3 * test::type_scale(type);
-            spec.algorithm = Algorithm::box;
-            spec.box_passes = passes;
-            spec.box_integer_widths = integer;
-            auto src = test::make_buffer(type, cs.w, cs.h, cs.d, 2);
-            test::fill_random(src.view, rng);
-            auto out = test::make_buffer(type, cs.w, cs.h, cs.d, 2);
-            blur(src.view, out.view, spec);
-            std::array<std::vector<double>, 3> k;
-            for (int a = 0; a < 3; ++a)
-              if (spec.sigma[a] > 0)
-                k[a] = kernel::box_kernel(integer ? kernel::integer_box_passes(spec.sigma[a], passes)
-                                                  : kernel::extended_box_passes(spec.sigma[a], passes));
-            auto exact = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, 2);
-            test::convolve_reference(src.view, exact.view, k, spec);
-            std::string where;
-            const double r = test::worst_ratio(out.view, exact.view, 64, &where);
-            ASSERT_LE(r, 1.0) << to_string(type) << " " << to_string(border) << " " << cs.w << "x" << cs.h << "x"
-                              << cs.d << " passes " << passes << " integer " << integer << " at " << where;
-          }
-}
+// box's twin: the convolution with the equivalent kernel of its passes (tests/algorithms/contract_test.cpp).
+const bool kTwin = test::register_twin({Algorithm::box, 64, [](const View& src, const View& exact, const BlurSpec& spec) {
+  std::array<std::vector<double>, 3> k;
+  const int passes = spec.box_passes ? spec.box_passes : 3;
+  for (int a = 0; a < 3; ++a)
+    if (spec.sigma[a] > 0)
+      k[a] = kernel::box_kernel(spec.box_integer_widths ? kernel::integer_box_passes(spec.sigma[a], passes)
+                                                        : kernel::extended_box_passes(spec.sigma[a], passes));
+  test::convolve_reference(src, exact, k, spec);
+}});
 
 TEST(Box, RunningSumsDoNotDriftOnLongRows) {
   auto rng = test::rng_for_test();

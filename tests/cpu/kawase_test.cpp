@@ -1,4 +1,4 @@
-// kawase: equal to its equivalent kernel for every border/type/shape, equal to true 2D diagonal
+// kawase: its twin (its equivalent kernel, run by the contract suite), equal to true 2D diagonal
 // bilinear passes, and close to the Gaussian within the documented bound.
 #include <gtest/gtest.h>
 
@@ -6,37 +6,20 @@
 
 #include "support/convolve_reference.hpp"
 #include "support/test_support.hpp"
+#include "support/twins.hpp"
 
 namespace fastblur {
 namespace {
 
-TEST(KawaseBlur, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
-  auto rng = test::rng_for_test();
-  struct Case { std::int64_t w, h, d; double sx, sy, sz; };
-  const Case cases[] = {{1, 1, 1, 2, 2, 0}, {1, 19, 1, 0, 3.3, 0}, {23, 1, 1, 0.6, 1, 0}, {31, 29, 1, 2.2, 4.7, 0},
-                        {13, 7, 1, 25, 25, 0}, {9, 8, 7, 1.5, 0.7, 2.5}};
-  for (auto type : test::all_types())
-    for (auto border : test::all_borders())
-      for (const auto& cs : cases) {
-        BlurSpec spec;
-        spec.sigma = {cs.sx, cs.sy, cs.sz};
-        spec.with_border(border);
-        spec.cval = 0.3 * test::type_scale(type);
-        spec.algorithm = Algorithm::kawase;
-        auto src = test::make_buffer(type, cs.w, cs.h, cs.d, 3);
-        test::fill_random(src.view, rng);
-        auto out = test::make_buffer(type, cs.w, cs.h, cs.d, 3);
-        blur(src.view, out.view, spec);
-        std::array<std::vector<double>, 3> k;
-        for (int a = 0; a < 3; ++a)
-          if (spec.sigma[a] > 0) k[a] = kernel::kawase_kernel(kernel::kawase_schedule(spec.sigma[a]));
-        auto exact = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, 3);
-        test::convolve_reference(src.view, exact.view, k, spec);
-        std::string where;
-        ASSERT_LE(test::worst_ratio(out.view, exact.view, 64, &where), 1.0)
-            << to_string(type) << " " << to_string(border) << " " << cs.w << "x" << cs.h << "x" << cs.d << " at " << where;
-      }
-}
+// kawase's twin: the convolution with the equivalent kernel of its schedule (the contract suite runs it).
+const bool kTwin = test::register_twin({Algorithm::kawase, 64, [](const View& src, const View& exact, const BlurSpec& spec) {
+  std::array<std::vector<double>, 3> k;
+  for (int a = 0; a < 3; ++a)
+    if (spec.sigma[a] > 0)
+      k[a] = kernel::kawase_kernel(spec.kawase_offsets.empty() ? kernel::kawase_schedule(spec.sigma[a], spec.kawase_passes)
+                                                               : spec.kawase_offsets);
+  test::convolve_reference(src, exact, k, spec);
+}});
 
 // Seed 002's pass as a GPU runs it: the mean of four bilinear fetches at (x +- d, y +- d).
 std::vector<double> diagonal_pass(const std::vector<double>& img, int w, int h, double d) {

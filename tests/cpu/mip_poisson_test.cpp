@@ -11,6 +11,7 @@
 #include "algorithms/mip_poisson.hpp"
 #include "fastblur/kernel_mip_poisson.hpp"
 #include "support/test_support.hpp"
+#include "support/twins.hpp"
 
 namespace fastblur {
 namespace {
@@ -90,6 +91,12 @@ test::Buffer exact(const View& src, const BlurSpec& spec) {
   return out;
 }
 
+// Float accumulation over 32 samples of 8 texels, and the pyramid's 16 taps per level.
+constexpr int kTaps = 300;
+
+// The twin, for the contract suite's grid of shapes, types, borders and options.
+const bool kTwin = test::register_twin(Algorithm::mip_poisson, kTaps, exact);
+
 BlurSpec mip(double sx, double sy, Border border = Border::reflect) {
   BlurSpec spec;
   spec.sigma = {sx, sy, 0.0};
@@ -99,46 +106,6 @@ BlurSpec mip(double sx, double sy, Border border = Border::reflect) {
   return spec;
 }
 
-// Float accumulation over 32 samples of 8 texels, and the pyramid's 16 taps per level.
-constexpr int kTaps = 300;
-
-TEST(MipPoissonBlur, MatchesThePlainImplementationForEveryBorderTypeAndChannelCount) {
-  auto rng = test::rng_for_test();
-  for (Border border : test::all_borders())
-    for (ElementType type : test::all_types())
-      for (int channels = 1; channels <= 4; ++channels) {
-        test::Buffer src = test::make_buffer(type, 23, 17, 1, channels, 2, 8);
-        test::fill_random(src.view, rng);
-        test::Buffer dst = test::make_buffer(type, 23, 17, 1, channels, 0, 4);
-        BlurSpec spec = mip(3.3, 2.4, border);
-        spec.cval = 0.37 * test::type_scale(type);
-        blur(src.view, dst.view, spec);
-        std::string where;
-        EXPECT_LE(test::worst_ratio(dst.view, exact(src.view, spec).view, kTaps, &where), 1.0)
-            << to_string(border) << " " << to_string(type) << " " << channels << " at " << where;
-      }
-}
-
-TEST(MipPoissonBlur, AwkwardShapesAndSigmas) {
-  auto rng = test::rng_for_test();
-  struct Case { std::int64_t w, h; double sx, sy; };
-  for (const Case& c : {Case{1, 1, 1.0, 1.0}, Case{1, 1, 20.0, 20.0}, Case{1, 13, 2.0, 2.0}, Case{13, 1, 2.5, 4.0},
-                        Case{2, 2, 0.3, 0.3}, Case{37, 29, 7.5, 7.5}, Case{5, 3, 12.0, 9.0}, Case{31, 7, 1.0, 6.0},
-                        Case{3, 41, 5.0, 1.7}, Case{11, 11, 0.05, 0.05}})
-    for (Border border : test::all_borders())
-      for (ElementType type : {ElementType::f32, ElementType::f64}) {
-        const int channels = 1 + static_cast<int>(c.w % 2);
-        test::Buffer src = test::make_buffer(type, c.w, c.h, 1, channels);
-        test::fill_random(src.view, rng);
-        test::Buffer dst = test::make_buffer(type, c.w, c.h, 1, channels);
-        const BlurSpec spec = mip(c.sx, c.sy, border);
-        blur(src.view, dst.view, spec);
-        std::string where;
-        EXPECT_LE(test::worst_ratio(dst.view, exact(src.view, spec).view, kTaps, &where), 1.0)
-            << c.w << "x" << c.h << " sigma " << c.sx << "," << c.sy << " " << to_string(border) << " "
-            << to_string(type) << " at " << where;
-      }
-}
 
 TEST(MipPoissonBlur, SampleCountsAndFrames) {
   auto rng = test::rng_for_test();

@@ -9,6 +9,7 @@
 #include "fastblur/kernel_sliding_dct.hpp"
 #include "support/convolve_reference.hpp"
 #include "support/test_support.hpp"
+#include "support/twins.hpp"
 
 namespace fastblur {
 namespace {
@@ -21,33 +22,10 @@ std::array<std::vector<double>, 3> equivalent_kernels(const BlurSpec& spec) {
   return k;
 }
 
-TEST(SlidingDctBlur, EqualsItsEquivalentKernelForEveryBorderTypeAndShape) {
-  auto rng = test::rng_for_test();
-  struct Case { std::int64_t w, h, d; double sx, sy, sz; int order; };
-  const Case cases[] = {{1, 1, 1, 2, 2, 0, 0},       {1, 19, 1, 0, 3.3, 0, 3},   {23, 1, 1, 0.3, 1, 0, 0},
-                        {31, 29, 1, 2.2, 4.7, 0, 6}, {13, 7, 1, 25, 40, 0, 0},   {9, 8, 7, 1.5, 0.7, 2.5, 4},
-                        {37, 5, 1, 11.0, 0.05, 0, 2}};
-  for (auto type : test::all_types())
-    for (auto border : test::all_borders())
-      for (const auto& cs : cases) {
-        BlurSpec spec;
-        spec.sigma = {cs.sx, cs.sy, cs.sz};
-        spec.with_border(border);
-        spec.cval = 0.3 * test::type_scale(type);
-        spec.algorithm = Algorithm::sliding_dct;
-        spec.sliding_dct_order = cs.order;
-        const int channels = 1 + static_cast<int>(rng() % 4);
-        auto src = test::make_buffer(type, cs.w, cs.h, cs.d, channels);
-        test::fill_random(src.view, rng);
-        auto out = test::make_buffer(type, cs.w, cs.h, cs.d, channels);
-        blur(src.view, out.view, spec);
-        auto exact = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, channels);
-        test::convolve_reference(src.view, exact.view, equivalent_kernels(spec), spec);
-        std::string where;
-        ASSERT_LE(test::worst_ratio(out.view, exact.view, 64, &where), 1.0)
-            << to_string(type) << " " << to_string(border) << " " << cs.w << "x" << cs.h << "x" << cs.d << " at " << where;
-      }
-}
+// sliding-dct's twin: the convolution with its cosine series on the window (the contract suite runs it).
+const bool kTwin = test::register_twin({Algorithm::sliding_dct, 64, [](const View& src, const View& exact, const BlurSpec& spec) {
+  test::convolve_reference(src, exact, equivalent_kernels(spec), spec);
+}});
 
 // The recurrences are marginally stable: a long line (with restarts) must stay on the convolution.
 TEST(SlidingDctBlur, RecurrencesDoNotDriftOnLongLines) {

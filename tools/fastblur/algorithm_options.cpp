@@ -25,7 +25,7 @@ std::string help_for(const std::vector<Target>& targets) {
   std::string help;
   for (const Target& t : targets) {
     if (!help.empty()) help += "; ";
-    help += std::string(t.parameter->doc) + " (" + t.parameter->range_text();
+    help += std::string(t.algorithm->name) + ": " + std::string(t.parameter->doc) + " (" + t.parameter->range_text();
     if (!t.parameter->zero_chooses && !t.parameter->default_text.empty())
       help += "; default " + std::string(t.parameter->default_text);
     help += ")";

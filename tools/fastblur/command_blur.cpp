@@ -163,11 +163,17 @@ Command add_blur_command(CLI::App& app) {
   sub->add_flag("--explain", o->explain, "Print the plan (algorithm, parameters, predicted error and cost, the "
                                          "candidates weighed) before blurring");
   sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
+  // What the Vulkan backend runs, from the registry.
+  std::string cpu_only, images_only;
+  for (const AlgorithmInfo& a : algorithms()) {
+    if (a.id == Algorithm::automatic) continue;
+    if (!a.capabilities.vulkan) cpu_only += (cpu_only.empty() ? "" : ", ") + std::string(a.name);
+    else if (!a.capabilities.vulkan_volumes) images_only += (images_only.empty() ? "" : ", ") + std::string(a.name);
+  }
   sub->add_option("-d,--device", o->device,
                   "Where to blur: cpu, vulkan (FASTBLUR_DEVICE, else the first discrete GPU, ...), vulkan:N or "
-                  "vulkan:NAME; "
-                  "`fastblur devices` lists them. The Vulkan backend runs every algorithm but fft and sliding-dct "
-                  "(2D only: fir-linear, kawase, dual-kawase, mip-poisson)")
+                  "vulkan:NAME; `fastblur devices` lists them. The Vulkan backend runs every algorithm but " +
+                      cpu_only + " (2D only: " + images_only + ")")
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype,
                   "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "
