@@ -30,7 +30,7 @@
 namespace fastblur::kernel {
 
 /// Sample counts: multiples of 4 (the 90-degree symmetry) from 8 to 256. The default, 32, keeps
-/// the 1D error of the response near 0.1 (see cpu/mip_poisson.hpp for the measured accuracy).
+/// the 1D error of the response near 0.1 (bench/RESULTS.md's accuracy table has the measured accuracy).
 inline constexpr int kMipPoissonMinSamples = 8;
 inline constexpr int kMipPoissonMaxSamples = 256;
 inline constexpr int kMipPoissonDefaultSamples = 32;

@@ -15,12 +15,9 @@
 /// makes the gain exactly 1. R is chosen per sigma to balance the tail beyond the window against
 /// the dropped frequencies (R near sqrt(pi (K+1)) sigma).
 ///
-/// Accuracy (DESIGN.md metrics of the equivalent kernel; asserted at sigma 1, 2, 5, 10, 20, 50 and
-/// 200 by tests/kernel/sliding_dct_test.cpp): order K = 5 (the default) max error <= 7e-5, L1
-/// <= 1.4e-4, effective sigma within 2e-4, anisotropy within 5e-3 - four times better in L1 than
-/// Deriche's 6e-4; K = 4:
-/// max 5e-4, L1 7e-4; K = 3: max 2.3e-3, L1 3e-3; K = 6: max 2e-5, L1 4e-5. Where R <= K (small
-/// sigma) the series reproduces the windowed Gaussian exactly.
+/// Accuracy: bench/RESULTS.md's accuracy table (max error about 7e-5 at the default order 5, asserted
+/// by tests/kernel/sliding_dct_test.cpp). Where R <= K (small sigma) the series reproduces the
+/// windowed Gaussian exactly.
 #include <vector>
 
 namespace fastblur::kernel {

@@ -1,4 +1,4 @@
-// box on the GPU: the extended boxes of cpu/box.hpp along each axis, by seed 001's prefix-sum scans
+// box on the GPU: the plan's extended boxes (src/algorithms/box.hpp) along each axis, by seed 001's prefix-sum scans
 // (a workgroup per line) or seed 002's running sums (a thread per line), as the plan's schedule says
 // per axis.
 #include <string>

@@ -166,7 +166,7 @@ TEST(MipPoissonBlur, VarianceIsSigmaSquared) {
 
 TEST(MipPoissonBlur, AccuracyAgainstTheGaussian) {
   // DESIGN.md metrics of measure_impulse (one frame, the impulse at the centre of its image); the
-  // bounds are those documented in cpu/mip_poisson.hpp. The set, the noise and the impulse are
+  // bounds are those of bench/RESULTS.md's accuracy table. The set, the noise and the impulse are
   // fixed, so these are deterministic; the margin covers libm differences.
   struct Bound { double sigma, max_error, max_error_2d, sigma_error; };
   for (const Bound& b : {Bound{1.0, 0.035, 0.06, 0.005}, Bound{2.0, 0.13, 0.22, 0.012}, Bound{5.0, 0.15, 0.7, 0.005},

@@ -74,8 +74,8 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
         set = true;
       } catch (const InvalidArgument&) {
         if (first_error.empty())
-          first_error = "--" + flag + " must be " + t->parameter->range_text() + " for " + std::string(t->algorithm->name) +
-                        ", got '" + text + "'";
+          first_error = "--" + flag + (targets.size() > 1 ? " for " + std::string(t->algorithm->name) : std::string()) +
+                        " must be " + t->parameter->range_text() + "; got '" + text + "'";
         if (named) break;
       }
     }
