@@ -82,19 +82,26 @@ for h in "${harnesses[@]}"; do
   fi
   # 2. Fuzzing from the seeds, the regressions and the corpus.
   start=$(date +%s)
+  touch "$log.start"
   rc=0
   "$exe" "${common[@]}" -max_total_time="$seconds" "$corpus" "$seeds/$h" "$regressions" > "$log" 2>&1 || rc=$?
   elapsed=$(( $(date +%s) - start ))
-  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
-  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
-  last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
+  # -a: readers print fuzzed bytes (NULs included) into the log, which must not turn it "binary".
+  execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+  rate=$(grep -ao 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$' || true)
+  last=$(grep -aE '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
   corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$last")
-  found=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) -newer "$log.start" 2>/dev/null | wc -l || true)
   if [ $rc -ne 0 ]; then
     echo "fuzz_$h: ${elapsed} s, ${execs:-?} executions (${rate:-?}/s), coverage ${cov:-?} edges / ${ft:-?} features, corpus ${corp:-?}, FAILED (exit $rc; inputs in $artifacts, log $log)"
-    grep -E 'ERROR|SUMMARY|fuzz_[a-z]+: |Test unit written' "$log" | head -n 20
+    grep -aE 'ERROR|SUMMARY|fuzz_[a-z]+: |Test unit written|#[0-9]+ +0x' "$log" | head -n 40 | cat -v
+    # The inputs themselves, so that a failure seen only in CI can be replayed and kept as a regression:
+    #   base64 -d > tests/fuzz/regressions/HARNESS/NAME
+    for f in $(find "$artifacts" -maxdepth 1 -type f -newer "$log.start" 2>/dev/null); do
+      echo "input $(basename "$f") ($(stat -c %s "$f") bytes), base64:"
+      head -c 65536 "$f" | base64 -w 0; echo
+    done
     status=1
   else
     echo "fuzz_$h: ${elapsed} s, ${execs:-?} executions (${rate:-?}/s), coverage ${cov:-?} edges / ${ft:-?} features, corpus ${corp:-?}, no crash"
