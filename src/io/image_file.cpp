@@ -75,10 +75,17 @@ OIIO::ImageSpec raw_alpha_config() {
 // opens the file (found by tests/fuzz/fuzz_image; tests/fuzz/RESULTS.md):
 //  - DPX: the reader allocates the header's user-data size (up to 4 GiB) and aborts when it is
 //    2^31 or more. A user-data block larger than the file is corrupt anyway.
+//  - Maya IFF: the reader aborts on some header flags, and on malformed tile chunks it copies a
+//    negative length (a heap overrun, not an error); no check of ours can tell a safe tile from a
+//    bad one before it decodes, so IFF files are not read at all.
 void refuse_known_reader_crashes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   unsigned char h[36] = {};
   in.read(reinterpret_cast<char*>(h), sizeof h);
+  if (in.gcount() >= 12 && std::memcmp(h, "FOR4", 4) == 0 && std::memcmp(h + 8, "CIMG", 4) == 0)
+    throw IoError("cannot read '" + path.string() +
+                  "': Maya IFF files are not read (OpenImageIO 2.4's IFF reader overruns memory on malformed "
+                  "files); convert it to TIFF or EXR first");
   if (in.gcount() < static_cast<std::streamsize>(sizeof h)) return;
   const bool big = std::memcmp(h, "SDPX", 4) == 0, little = std::memcmp(h, "XPDS", 4) == 0;
   if (big || little) {

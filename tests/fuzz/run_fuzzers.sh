@@ -54,6 +54,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$here/../sanitizers/lsan.supp:print_suppressions=0"
 
+asan_options=$ASAN_OPTIONS ubsan_options=$UBSAN_OPTIONS
 status=0
 for h in "${harnesses[@]}"; do
   exe=$bin/fuzz_$h
@@ -69,13 +70,18 @@ for h in "${harnesses[@]}"; do
     mkdir -p "$corpus"
   fi
   log=$logs/$h.log
+  # Sanitizer reports to their own files: the image glue silences fd 2 while a codec runs, which
+  # would swallow a report from inside OpenImageIO.
+  rm -f "$logs/$h.sanitizer".*
+  export ASAN_OPTIONS="$asan_options:log_path=$logs/$h.sanitizer" UBSAN_OPTIONS="$ubsan_options:log_path=$logs/$h.sanitizer"
   common=(-rss_limit_mb=3072 -timeout=30 -max_len=${max_len[$h]} -artifact_prefix="$artifacts/" -print_final_stats=1)
 
   # 1. Regressions: every past crash, once.
   if [ -n "$(ls -A "$regressions")" ]; then
     if ! "$exe" "${common[@]}" -runs=0 "$regressions" > "$logs/$h.regressions.log" 2>&1; then
       echo "fuzz_$h: a regression input crashes again (log: $logs/$h.regressions.log)"
-      tail -n 40 "$logs/$h.regressions.log"
+      tail -n 40 "$logs/$h.regressions.log" | cat -v
+      for f in "$logs/$h.sanitizer".*; do [ -f "$f" ] && grep -aE 'ERROR|SUMMARY|#[0-9]+ +0x' "$f" | head -n 30 | cat -v || true; done
       status=1
       continue
     fi
@@ -96,6 +102,7 @@ for h in "${harnesses[@]}"; do
   if [ $rc -ne 0 ]; then
     echo "fuzz_$h: ${elapsed} s, ${execs:-?} executions (${rate:-?}/s), coverage ${cov:-?} edges / ${ft:-?} features, corpus ${corp:-?}, FAILED (exit $rc; inputs in $artifacts, log $log)"
     grep -aE 'ERROR|SUMMARY|fuzz_[a-z]+: |Test unit written|#[0-9]+ +0x' "$log" | head -n 40 | cat -v
+    for f in "$logs/$h.sanitizer".*; do [ -f "$f" ] && grep -aE 'ERROR|SUMMARY|#[0-9]+ +0x' "$f" | head -n 30 | cat -v || true; done
     # The inputs themselves, so that a failure seen only in CI can be replayed and kept as a regression:
     #   base64 -d > tests/fuzz/regressions/HARNESS/NAME
     for f in $(find "$artifacts" -maxdepth 1 -type f -newer "$log.start" 2>/dev/null); do
