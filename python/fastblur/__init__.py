@@ -11,8 +11,10 @@ Differences from SciPy, all deliberate:
 - float16 arrays are accepted (SciPy raises RuntimeError); they are computed in float32.
 - Integer outputs: SciPy converts to the output type after every axis, truncating toward zero
   (a constant image of 7 in uint8 can come back as 5 or 6). fastblur does the same by default
-  (``rounding='scipy'``), with SciPy's weights and summation order in double, so integer results
-  are identical; that path is scalar (threads, no SIMD). ``rounding='nearest'`` computes all axes
+  (``rounding='scipy'``), with SciPy's weights and summation order in double (SIMD across
+  neighbouring outputs, which keeps each output's order), so integer results are identical.
+  float64 results of the exact filter take the same path: SciPy's to the bit, and a call over
+  several axes equals its sequence of one-axis calls. ``rounding='nearest'`` computes all axes
   with the fast exact filter and rounds once to the nearest integer (saturating for uint8/uint16):
   the more accurate answer, and the faster one. With an approximate algorithm (``algorithm`` other
   than fir, or a ``tolerance``), integer and float16 data are computed in float32 whatever the
@@ -121,20 +123,30 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         return
     if output is not input and np.may_share_memory(input, output):
         input = input.copy()  # overlapping but not the same array: read a copy
-    src = input if input.dtype in _CORE_TYPES else input.astype(np.float64)
     integer_out = output.dtype.kind in "biu"
     exact = algorithm == "fir" or (algorithm == "auto" and tolerance == 0.0)
-    if integer_out and rounding == "scipy" and exact and device == "cpu":
-        # SciPy's arithmetic exactly (its weights, its summation order, in double), one axis at a
-        # time, converted (truncated) to the output type after each.
-        current = src
+    if ((integer_out and rounding == "scipy") or output.dtype == np.float64) and exact and device == "cpu":
+        # SciPy's arithmetic exactly (its weights, its summation order, in double, vectorised across
+        # outputs), one axis at a time, converted (truncated) to the output type after each: integer
+        # results and float64 ones are SciPy's to the bit, and a call over several axes equals its
+        # sequence of one-axis calls. The core reads any numeric dtype and writes float64, or an
+        # integer type where every sum lies in its range (a blur of data that fits it, with a cval
+        # that fits it); elsewhere (derivatives, other cvals or types) through float64 and NumPy's
+        # own conversion.
+        in_range = output.dtype.isnative and (output.dtype == np.float64 or (
+            all(order == 0 for _, _, order, _, _ in active) and _fits(input.dtype, output.dtype, cval)))
+        current = input if input.dtype.isnative else input.astype(input.dtype.newbyteorder("="))
         for axis, sigma, order, mode, radius in active:
-            tmp = np.empty(input.shape, np.float64)
-            _core.correlate1d_scipy(current, tmp, axis, scipy_kernel(sigma, order, radius).tolist(), mode, cval,
-                                    threads)
-            _store(output, tmp)
-            current = output if output.dtype in _CORE_TYPES else output.astype(np.float64)
+            weights = scipy_kernel(sigma, order, radius).tolist()
+            if in_range:
+                _core.correlate1d_scipy(current, output, axis, weights, mode, cval, threads)
+            else:
+                tmp = np.empty(input.shape, np.float64)
+                _core.correlate1d_scipy(current, tmp, axis, weights, mode, cval, threads)
+                _store(output, tmp)
+            current = output if output.dtype.isnative else output.astype(output.dtype.newbyteorder("="))
         return
+    src = input if input.dtype in _CORE_TYPES else input.astype(np.float64)
     direct = output.dtype in _CORE_TYPES and not (integer_out and rounding == "scipy")
     # The intermediate before the output's conversion: double, except for an approximation of data
     # that is not double, whose error dwarfs float32's and whose fast paths (SIMD lanes) are float.
@@ -150,6 +162,16 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
             if info is not None:
                 dst = np.clip(dst, info.min, info.max)
         _store(output, dst)
+
+
+def _fits(input_dtype, output_dtype, cval):
+    """Whether every weighted mean of `input_dtype` values and `cval` lies in `output_dtype`'s range."""
+    if not np.can_cast(input_dtype, output_dtype, casting="safe"):
+        return False
+    if output_dtype.kind == "b":
+        return 0.0 <= cval <= 1.0
+    info = np.iinfo(output_dtype)
+    return info.min <= cval <= info.max
 
 
 def _store(output, values):

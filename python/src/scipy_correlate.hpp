@@ -10,10 +10,13 @@
 
 namespace fastblur::python {
 
-/// dst (float64, same shape) = src correlated along `axis` with `weights` (odd length, centre at
-/// the middle), borders as scipy. The sum per output: the centre product first, then the pairs
-/// from the outermost inwards (symmetric and antisymmetric weights), or every tap left to right
-/// (other weights) - SciPy's order. Releases the GIL; OpenMP threads over lines.
+/// dst (same shape, any numeric dtype) = src (any numeric dtype) correlated along `axis` with
+/// `weights` (odd length, centre at the middle), borders as scipy. The sum per output: the centre
+/// product first, then the pairs from the outermost inwards (symmetric and antisymmetric weights),
+/// or every tap left to right (other weights) - SciPy's order, in SIMD (cpu/ordered_correlate.hpp).
+/// Each double is stored as C casts it (integers truncated: SciPy's own conversion, exact for values
+/// in the type's range; the caller sends the rest through float64). src and dst may be the same
+/// array. Releases the GIL; OpenMP threads over blocks of neighbouring lines.
 void scipy_correlate1d(const pybind11::array& src, pybind11::array& dst, int axis, const std::vector<double>& weights,
                        Border border, double cval, int threads);
 

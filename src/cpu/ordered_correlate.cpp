@@ -1,0 +1,95 @@
+// Highway kernel of ordered_correlate.hpp: SciPy's order of operations, multiplies and adds kept apart.
+#include <cstddef>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/ordered_correlate.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "cpu/ordered_correlate.hpp"
+
+// No contraction of a * b + c into a fused multiply-add anywhere here: SciPy rounds twice.
+#pragma GCC optimize("fp-contract=off")
+
+HWY_BEFORE_NAMESPACE();
+namespace fastblur::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// U output vectors at once, their chains of adds interleaved in one loop over the taps (each
+// output's own order unchanged): one vector's chain alone waits on the adder's latency at every tap.
+// tap(j) is where tap j's values for these outputs start.
+template <int U, class D, class Tap>
+HWY_INLINE void OrderedBlock(D d, const Tap& tap, double* HWY_RESTRICT out, const double* HWY_RESTRICT fw, int size1,
+                             int size2, int symmetry) {
+  const size_t N = hn::Lanes(d);
+  hn::Vec<D> acc[U];
+  if (symmetry != 0) {
+    const auto w0 = hn::Set(d, fw[0]);
+    const double* c = tap(0);
+    for (int u = 0; u < U; ++u) acc[u] = hn::Mul(hn::LoadU(d, c + u * N), w0);
+    for (int k = size1; k >= 1; --k) {
+      const auto w = hn::Set(d, fw[-k]);
+      const double* lo = tap(-k);
+      const double* hi = tap(k);
+      for (int u = 0; u < U; ++u) {
+        const auto l = hn::LoadU(d, lo + u * N), r = hn::LoadU(d, hi + u * N);
+        acc[u] = hn::Add(acc[u], hn::Mul(symmetry > 0 ? hn::Add(l, r) : hn::Sub(l, r), w));
+      }
+    }
+  } else {
+    const auto wl = hn::Set(d, fw[size2]);
+    const double* last = tap(size2);
+    for (int u = 0; u < U; ++u) acc[u] = hn::Mul(hn::LoadU(d, last + u * N), wl);
+    for (int j = -size1; j < size2; ++j) {
+      const auto w = hn::Set(d, fw[j]);
+      const double* t = tap(j);
+      for (int u = 0; u < U; ++u) acc[u] = hn::Add(acc[u], hn::Mul(hn::LoadU(d, t + u * N), w));
+    }
+  }
+  for (int u = 0; u < U; ++u) hn::StoreU(acc[u], d, out + u * N);
+}
+
+// Every output i < count, tap(j, i) giving where tap j's value for output i lies.
+template <class TapAt>
+HWY_INLINE void OrderedAll(const TapAt& tap_at, double* out, size_t count, const double* fw, int size1, int size2,
+                           int symmetry) {
+  const hn::ScalableTag<double> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  const auto at = [&](size_t first) { return [&tap_at, first](int j) { return tap_at(j, first); }; };
+  for (; i + 4 * N <= count; i += 4 * N) OrderedBlock<4>(d, at(i), out + i, fw, size1, size2, symmetry);
+  for (; i + N <= count; i += N) OrderedBlock<1>(d, at(i), out + i, fw, size1, size2, symmetry);
+  const hn::CappedTag<double, 1> d1;
+  for (; i < count; ++i) OrderedBlock<1>(d1, at(i), out + i, fw, size1, size2, symmetry);
+}
+
+void OrderedCorrelate(const double* center, double* out, size_t count, const double* fw, int size1, int size2,
+                      int symmetry, size_t step) {
+  const auto s = static_cast<std::ptrdiff_t>(step);
+  OrderedAll([center, s](int j, size_t i) { return center + i + j * s; }, out, count, fw, size1, size2, symmetry);
+}
+
+void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out, size_t count, const double* fw,
+                          int size1, int size2, int symmetry) {
+  OrderedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, fw, size1, size2, symmetry);
+}
+
+}  // namespace fastblur::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace fastblur::cpu {
+HWY_EXPORT(OrderedCorrelate);
+HWY_EXPORT(OrderedCorrelateRows);
+
+void ordered_correlate(const double* center, double* out, std::size_t count, const double* fw, int size1, int size2,
+                       int symmetry, std::size_t step) {
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelate)(center, out, count, fw, size1, size2, symmetry, step);
+}
+
+void ordered_correlate_rows(const double* const* rows, std::size_t offset, double* out, std::size_t count,
+                            const double* fw, int size1, int size2, int symmetry) {
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelateRows)(rows, offset, out, count, fw, size1, size2, symmetry);
+}
+}  // namespace fastblur::cpu
+#endif

@@ -1,0 +1,25 @@
+#pragma once
+// scipy.ndimage.correlate1d's arithmetic in SIMD: each output is summed in SciPy's own order with a
+// separate multiply and add per tap (no fused multiply-add), so every output is bit-identical to its
+// scalar loop - what gaussian_filter's integer outputs need, since SciPy truncates after each axis.
+// Vectorised across outputs, which keeps each output's order.
+#include <cstddef>
+
+namespace fastblur::cpu {
+
+/// With c = `center` and neighbours `step` apart (step 1 along a buffered line, B for B interleaved
+/// lines), for i < count:
+///  - symmetry 1:  out[i] = c[i] fw[0], then + (c[i - k step] + c[i + k step]) fw[-k] for k = size1..1
+///  - symmetry -1: the same with (c[i - k step] - c[i + k step])
+///  - symmetry 0:  out[i] = c[i + size2 step] fw[size2], then + c[i + j step] fw[j] for j = -size1..size2-1
+/// `fw` points at the centre weight (fw[-size1] .. fw[size2] are valid).
+void ordered_correlate(const double* center, double* out, std::size_t count, const double* fw, int size1, int size2,
+                       int symmetry, std::size_t step);
+
+/// The same with each tap in its own row: tap j's value for output i is rows[j][offset + i]
+/// (`rows` points at the centre row; rows[-size1] .. rows[size2] are valid). For filtering across
+/// rows, each output row reading its neighbours where they lie - in the source, or converted.
+void ordered_correlate_rows(const double* const* rows, std::size_t offset, double* out, std::size_t count,
+                            const double* fw, int size1, int size2, int symmetry);
+
+}  // namespace fastblur::cpu
