@@ -72,7 +72,7 @@ class Box final : public Descriptor {
   }
 
   void schedule(Plan& plan, const Shape& shape) const override {
-    plan.schedule.driver = shape.any_f64() ? CpuDriver::lines : CpuDriver::lanes;
+    plan.schedule.driver = float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes : CpuDriver::lines;
     // GPUs scan rows (a workgroup per row: coalesced reads) and run sums down columns (a thread per
     // column: coalesced reads); on a software device (lavapipe) workgroup barriers are costly and the
     // running sums measured 5 to 20 times faster (bench/RESULTS.md).

@@ -262,3 +262,9 @@ double padded_ratio(const Shape& shape, int axis, double pad) {
 
 }  // namespace algo
 }  // namespace fastblur
+
+namespace fastblur::algo {
+bool float_lanes_allowed(const BlurSpec& spec, const Shape& shape) {
+  return !shape.any_f64() || spec.tolerance >= kFloatLanesTolerance;
+}
+}  // namespace fastblur::algo

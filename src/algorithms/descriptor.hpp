@@ -160,5 +160,13 @@ double measured_planar_error(const BlurSpec& spec);
 /// (costs of drivers that extend lines).
 double padded_ratio(const Shape& shape, int axis, double pad);
 
+/// The tolerance from which float64 data may run in float SIMD lanes: float's rounding (about 6e-8
+/// of the data's range) is then under 1% of what the caller allows.
+inline constexpr double kFloatLanesTolerance = 1e-5;
+/// Whether the data may be computed in float lanes: float (and integer) data always; float64 data
+/// only where an approximation was asked for (tolerance >= kFloatLanesTolerance), since tolerance 0
+/// promises float64 data a double computation.
+bool float_lanes_allowed(const BlurSpec& spec, const Shape& shape);
+
 }  // namespace algo
 }  // namespace fastblur

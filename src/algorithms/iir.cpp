@@ -95,10 +95,11 @@ class Iir final : public Descriptor {
     plan.resolved = std::move(r);
   }
 
-  // Deriche on float data runs in SIMD lanes; Young-van Vliet and float64 data on the line driver.
+  // Deriche runs in SIMD lanes where float is allowed; Young-van Vliet and exact float64 on the line driver.
   void schedule(Plan& plan, const Shape& shape) const override {
     plan.schedule.driver =
-        plan.spec.iir_variant == IirVariant::deriche && !shape.any_f64() ? CpuDriver::lanes : CpuDriver::lines;
+        plan.spec.iir_variant == IirVariant::deriche && float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes
+                                                                                           : CpuDriver::lines;
     plan.schedule.gpu_float64 = shape.device_float64;
   }
 

@@ -68,7 +68,7 @@ class Kawase final : public Descriptor {
   }
 
   void schedule(Plan& plan, const Shape& shape) const override {
-    plan.schedule.driver = shape.any_f64() ? CpuDriver::lines : CpuDriver::lanes;
+    plan.schedule.driver = float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes : CpuDriver::lines;
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -56,7 +56,7 @@ class SlidingDct final : public Descriptor {
   }
 
   void schedule(Plan& plan, const Shape& shape) const override {
-    plan.schedule.driver = shape.any_f64() ? CpuDriver::lines : CpuDriver::lanes;
+    plan.schedule.driver = float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes : CpuDriver::lines;
   }
 
   // An FIR kernel exactly: its cosine series on the window.

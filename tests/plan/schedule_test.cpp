@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "algorithms/descriptor.hpp"
 #include "support/convolve_reference.hpp"
 #include "support/test_support.hpp"
 
@@ -81,6 +82,32 @@ TEST(Schedule, LanesAndLinesAgreeToFloatRounding) {
         EXPECT_LE(max_difference(b.view, exact.view), 1e-6) << to_string(border);
       }
     }
+}
+
+TEST(Schedule, Float64DataUsesTheFloatLanesOnlyWhereATolerancePermits) {
+  auto rng = test::rng_for_test();
+  test::Buffer src = test::make_buffer(ElementType::f64, 53, 41, 1, 1);
+  test::fill_random(src.view, rng);
+  for (Algorithm a : {Algorithm::box, Algorithm::kawase, Algorithm::sliding_dct, Algorithm::iir}) {
+    BlurSpec spec = BlurSpec::isotropic_2d(4.5);
+    spec.algorithm = a;
+    const Plan exact = make_plan(spec, src.view);  // tolerance 0: float64 data is computed in double
+    EXPECT_EQ(exact.schedule.driver, CpuDriver::lines) << to_string(a);
+    EXPECT_EQ(exact.schedule.intermediate, ElementType::f64) << to_string(a);
+    spec.tolerance = algo::kFloatLanesTolerance;
+    const Plan fast = make_plan(spec, src.view);
+    EXPECT_EQ(fast.schedule.driver, CpuDriver::lanes) << to_string(a);
+    EXPECT_EQ(fast.schedule.intermediate, ElementType::f32) << to_string(a);
+    EXPECT_NE(describe(fast).find("lanes"), std::string::npos);
+    // The same filter: the lanes differ from the double lines by float rounding only.
+    const test::Buffer x = blurred(src.view, exact, ElementType::f64), y = blurred(src.view, fast, ElementType::f64);
+    EXPECT_LE(max_difference(x.view, y.view), 2e-6) << to_string(a);
+    EXPECT_GT(max_difference(x.view, y.view), 0.0) << to_string(a) << ": the lanes did not run";
+  }
+  BlurSpec below = BlurSpec::isotropic_2d(4.5);
+  below.algorithm = Algorithm::box;
+  below.tolerance = algo::kFloatLanesTolerance / 2;
+  EXPECT_EQ(make_plan(below, src.view).schedule.driver, CpuDriver::lines);
 }
 
 TEST(Schedule, ThreadsOfAPlanAreThoseThatRunAndTinyWorkRunsOnOneThread) {
