@@ -21,6 +21,9 @@
 ///    is NaN). Integer outputs take NaN and -Inf as 0 and +Inf as the maximum. Float paths (every
 ///    type but f64) read f32 denormals (|x| < 2^-126) as zero, which keeps them fast and changes
 ///    no result by more than 2^-126; f64 data keeps them.
+///  - exact (fir) integer outputs are the correctly rounded result, except 8-bit 2D images (u8 in
+///    and out, radius <= 24): those run in 16-bit fixed point (CpuDriver::fixed_point), each output
+///    within 1 of the rounded result (about 1.3% differ), as OpenCV's bit-exact path.
 #include <array>
 #include <optional>
 #include <string_view>

@@ -27,6 +27,8 @@ enum class CpuDriver {
   lanes,        ///< line filters in SIMD across lane_width() lines at a time, in float (O(1) filters)
   lines,        ///< line filters one line at a time in double (float64 data; the filters without lanes)
   planar,       ///< 2D algorithms: the image extended by its borders, then whole neighbourhoods per pixel
+  fixed_point,  ///< fir on 8-bit 2D images: both passes fused, 16-bit fixed point (each output within 1 of
+                ///< the correctly rounded result)
 };
 std::string_view to_string(CpuDriver driver) noexcept;
 

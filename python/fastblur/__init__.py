@@ -147,7 +147,10 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
             current = output if output.dtype.isnative else output.astype(output.dtype.newbyteorder("="))
         return
     src = input if input.dtype in _CORE_TYPES else input.astype(np.float64)
-    direct = output.dtype in _CORE_TYPES and not (integer_out and rounding == "scipy")
+    # uint8 written by the core's exact filter comes from its fixed-point schedule (within 1 of the
+    # rounded result); rounding='nearest' promises the rounded result, so it rounds a float64 one.
+    direct = output.dtype in _CORE_TYPES and not (integer_out and rounding == "scipy") and not (
+        output.dtype == np.uint8 and rounding == "nearest" and exact and device == "cpu")
     # The intermediate before the output's conversion: double, except for an approximation of data
     # that is not double, whose error dwarfs float32's and whose fast paths (SIMD lanes) are float.
     work = np.float32 if not exact and src.dtype != np.float64 else np.float64

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "algorithms/descriptor.hpp"
+#include "cpu/fir_fixed.hpp"
 #include "fastblur/kernel.hpp"
 
 namespace fastblur::algo {
@@ -68,6 +69,10 @@ class Fir final : public Descriptor {
     const bool fused = !(ax[2].active && ax[2].radius > 0) && ax[1].active && ax[1].radius > 0 &&
                        ax[1].radius <= kFusedMaxRadius && rx <= kFusedMaxRadius;
     plan.schedule.driver = fused ? CpuDriver::fused_rows : CpuDriver::axis_passes;
+    // 8-bit 2D images: 16-bit fixed point, twice float's lanes (within 1 of the rounded result).
+    if (shape.backend == Backend::cpu && shape.source == ElementType::u8 && shape.destination == ElementType::u8 &&
+        cpu::fixed_point_possible(plan))
+      plan.schedule.driver = CpuDriver::fixed_point;
     for (int a = 1; a < 3; ++a)
       plan.schedule.strip[static_cast<std::size_t>(a)] =
           std::min<std::int64_t>(strip_for(ax[static_cast<std::size_t>(a)].radius, plan.schedule.intermediate),
@@ -81,7 +86,8 @@ class Fir final : public Descriptor {
   double axis_cost(const Plan& plan, const Shape&, int axis) const override {
     const int r = plan.axes[static_cast<std::size_t>(axis)].radius;
     if (plan.schedule.backend == Backend::vulkan) return 1.0 + 0.02 * (r + 1);  // taps from shared memory
-    return kFirFixed + kFirPerTapPair * (r + 1);
+    const double cost = kFirFixed + kFirPerTapPair * (r + 1);
+    return plan.schedule.driver == CpuDriver::fixed_point ? 0.5 * cost : cost;  // 16-bit lanes
   }
 
   // Truncated as far as the tolerance allows: per axis the smallest radius whose error keeps the

@@ -15,6 +15,7 @@
 #include "core/border.hpp"
 #include "core/overlap.hpp"
 #include "core/size.hpp"
+#include "cpu/fir_fixed.hpp"
 #include "cpu/fir_simd.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/scratch.hpp"
@@ -273,7 +274,8 @@ void fir_blur(const Plan& plan, const View& src, const View& dst) {
     fir_derivative_blur(plan, src, dst);
     return;
   }
-  if (plan.schedule.intermediate == ElementType::f64) fir_typed<double>(plan, src, dst);
+  if (plan.schedule.driver == CpuDriver::fixed_point) fir_fixed_u8(plan, src, dst);
+  else if (plan.schedule.intermediate == ElementType::f64) fir_typed<double>(plan, src, dst);
   else fir_typed<float>(plan, src, dst);
 }
 

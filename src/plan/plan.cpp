@@ -28,6 +28,7 @@ std::string_view to_string(CpuDriver driver) noexcept {
     case CpuDriver::lanes: return "lanes";
     case CpuDriver::lines: return "lines";
     case CpuDriver::planar: return "planar";
+    case CpuDriver::fixed_point: return "fixed-point";
   }
   return "?";
 }

@@ -38,8 +38,10 @@ TEST(Schedule, FirFusedRowsAndAxisPassesAndAnyStripAreBitIdentical) {
       spec.sigma = {1.9, 2.6, 0.0};
       spec.with_border(border);
       spec.cval = 0.4 * test::type_scale(type);
-      const Plan chosen = make_plan(spec, src.view);
-      ASSERT_EQ(chosen.schedule.driver, CpuDriver::fused_rows);  // radius 8 and 10: fused (kFusedMaxRadius)
+      Plan chosen = make_plan(spec, src.view);
+      // radius 8 and 10: fused (kFusedMaxRadius); 8-bit images: fixed point, the float schedules forced
+      ASSERT_EQ(chosen.schedule.driver, type == ElementType::u8 ? CpuDriver::fixed_point : CpuDriver::fused_rows);
+      chosen.schedule.driver = CpuDriver::fused_rows;
       const test::Buffer fused = blurred(src.view, chosen, type);
       Plan passes = chosen;
       passes.schedule.driver = CpuDriver::axis_passes;
@@ -47,6 +49,59 @@ TEST(Schedule, FirFusedRowsAndAxisPassesAndAnyStripAreBitIdentical) {
       passes.schedule.strip = {0, 3, 3};  // a pixel per strip: many strips, the same sums
       EXPECT_EQ(blurred(src.view, passes, type).bytes, fused.bytes) << to_string(type) << " " << to_string(border);
     }
+}
+
+TEST(Schedule, FixedPointIsWithinOneOfTheRoundedResultAndTheSameEverywhere) {
+  // fir's 8-bit schedule against the correctly rounded float64 result: every output within 1, the
+  // fraction that differs reported; integer arithmetic, so threads, views and in place agree bit
+  // for bit. Radii up to kFixedMaxRadius, every border, 1 to 4 channels.
+  auto rng = test::rng_for_test();
+  std::size_t outputs = 0, off_by_one = 0;
+  for (double sigma : {0.6, 1.0, 2.5, 5.8})
+    for (Border border : test::all_borders())
+      for (int c : {1, 3, 4}) {
+        test::Buffer src = test::make_buffer(ElementType::u8, 83, 47, 1, c);
+        test::fill_random(src.view, rng);
+        BlurSpec spec = BlurSpec::isotropic_2d(sigma).with_border(border);
+        spec.cval = 77.3;
+        const Plan plan = make_plan(spec, src.view);
+        ASSERT_EQ(plan.schedule.driver, CpuDriver::fixed_point) << sigma;
+        const test::Buffer out = blurred(src.view, plan, ElementType::u8);
+        test::Buffer exact = test::make_buffer(ElementType::f64, 83, 47, 1, c);
+        reference::separable_blur(src.view, exact.view, spec);
+        for (std::int64_t y = 0; y < 47; ++y)
+          for (std::int64_t x = 0; x < 83; ++x)
+            for (int ch = 0; ch < c; ++ch) {
+              const double want = std::nearbyint(std::clamp(test::get(exact.view, x, y, 0, ch), 0.0, 255.0));
+              const double got = test::get(out.view, x, y, 0, ch);
+              ASSERT_LE(std::abs(got - want), 1.0) << sigma << " " << to_string(border) << " (" << x << "," << y << ")";
+              ++outputs;
+              off_by_one += got != want;
+            }
+        Plan one = plan;
+        one.schedule.threads = 1;
+        EXPECT_EQ(blurred(src.view, one, ElementType::u8).bytes, out.bytes);
+        test::Buffer in_place = src;
+        in_place.view.data = in_place.bytes.data();
+        blur(in_place.view, in_place.view, spec);
+        EXPECT_EQ(in_place.bytes, out.bytes) << "in place";
+        test::Buffer strided = test::make_buffer(ElementType::u8, 83, 47, 1, c, 2, 9, true);
+        test::Buffer strided_out = test::make_buffer(ElementType::u8, 83, 47, 1, c, 1, 3, true);
+        for (std::int64_t y = 0; y < 47; ++y)
+          for (std::int64_t x = 0; x < 83; ++x)
+            for (int ch = 0; ch < c; ++ch) test::set(strided.view, x, y, 0, ch, test::get(src.view, x, y, 0, ch));
+        blur(strided.view, strided_out.view, spec);
+        EXPECT_EQ(max_difference(strided_out.view, out.view), 0.0) << "strided and flipped";
+      }
+  const double fraction = static_cast<double>(off_by_one) / static_cast<double>(outputs);
+  std::printf("[ measured ] fixed point: %zu of %zu outputs (%.3f%%) differ from the rounded result by 1\n", off_by_one,
+              outputs, 100.0 * fraction);
+  EXPECT_LT(fraction, 0.05);
+  // Beyond its error budget the schedule is not chosen: radius 25 runs in float.
+  test::Buffer src = test::make_buffer(ElementType::u8, 64, 64, 1, 1);
+  BlurSpec wide = BlurSpec::isotropic_2d(6.2);
+  EXPECT_NE(make_plan(wide, src.view).schedule.driver, CpuDriver::fixed_point);
+  EXPECT_NE(describe(make_plan(BlurSpec::isotropic_2d(2.0), src.view)).find("fixed-point"), std::string::npos);
 }
 
 TEST(Schedule, LanesAndLinesAgreeToFloatRounding) {

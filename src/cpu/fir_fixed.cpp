@@ -1,0 +1,120 @@
+#include "cpu/fir_fixed.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "core/border.hpp"
+#include "core/overlap.hpp"
+#include "cpu/fir_fixed_simd.hpp"
+#include "fastblur/kernel.hpp"
+
+namespace fastblur::cpu {
+
+std::optional<std::vector<std::int16_t>> fixed_half_kernel(double sigma, int radius) {
+  if (radius < 1 || radius > kFixedMaxRadius) return std::nullopt;
+  const std::vector<double> w = kernel::gaussian_weights(sigma, radius);
+  std::vector<std::int16_t> h(static_cast<std::size_t>(radius) + 1);
+  long sides = 0;
+  for (int k = 1; k <= radius; ++k) {
+    const long q = std::lround(w[static_cast<std::size_t>(radius + k)] * 32768.0);
+    h[static_cast<std::size_t>(k)] = static_cast<std::int16_t>(q);  // < 0.5: at most 16384
+    sides += 2 * q;
+  }
+  const long centre = 32768 - sides;
+  if (centre < 0 || centre > 32767) return std::nullopt;
+  h[0] = static_cast<std::int16_t>(centre);
+  return h;
+}
+
+bool fixed_point_possible(const Plan& plan) {
+  if (!(plan.axes[0].active && plan.axes[1].active) || plan.axes[2].active) return false;
+  if (!(plan.spec.cval >= 0.0 && plan.spec.cval <= 255.0)) return false;
+  for (int a = 0; a < 2; ++a)
+    if (!fixed_half_kernel(plan.axes[static_cast<std::size_t>(a)].sigma, plan.axes[static_cast<std::size_t>(a)].radius))
+      return false;
+  return true;
+}
+
+void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
+  const std::int64_t W = src_in.width(), H = src_in.height();
+  const std::size_t C = static_cast<std::size_t>(src_in.channels);
+  const std::size_t L = static_cast<std::size_t>(W) * C;
+  const int rx = plan.axes[0].radius, ry = plan.axes[1].radius;
+  const std::vector<std::int16_t> wx = *fixed_half_kernel(plan.axes[0].sigma, rx);
+  const std::vector<std::int16_t> wy = *fixed_half_kernel(plan.axes[1].sigma, ry);
+  const auto cval = static_cast<std::int16_t>(std::lround(plan.spec.cval * 64.0));
+  const Border bx = plan.spec.border[0], by = plan.spec.border[1];
+  // In place (or overlapping), rows would be read after they are written: read a copy.
+  std::vector<std::uint8_t> copy;
+  View src = src_in;
+  if (core::views_overlap(src_in, dst)) {
+    copy.resize(L * static_cast<std::size_t>(H));
+    for (std::int64_t y = 0; y < H; ++y)
+      for (std::int64_t x = 0; x < W; ++x)
+        std::memcpy(copy.data() + static_cast<std::size_t>(y) * L + static_cast<std::size_t>(x) * C, src_in.pixel(x, y, 0), C);
+    src = View::packed(copy.data(), ElementType::u8, W, H, 1, src_in.channels);
+  }
+  const int threads = plan.schedule.threads;
+  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 1;
+  std::int64_t band = std::max<std::int64_t>(std::max<std::int64_t>(16, 4 * ry), (H + 4 * threads - 1) / (4 * threads));
+  band = std::min(band, H);
+  const std::int64_t bands = (H + band - 1) / band;
+  struct Scratch {
+    std::vector<std::int16_t> ring, padded;
+    std::vector<std::uint8_t> in, out;
+    std::vector<const std::int16_t*> ptrs;
+  };
+  std::vector<Scratch> scratch(static_cast<std::size_t>(threads));
+  for (Scratch& s : scratch) {
+    s.ring.resize(ring_rows * L);
+    s.padded.resize((static_cast<std::size_t>(W) + 2 * static_cast<std::size_t>(rx)) * C);
+    s.in.resize(L);
+    s.out.resize(L);
+    s.ptrs.resize(ring_rows);
+  }
+  const bool src_packed = src.stride[0] == static_cast<std::ptrdiff_t>(C);
+  const bool dst_packed = dst.stride[0] == static_cast<std::ptrdiff_t>(C);
+  const auto slot_of = [ring_rows](std::int64_t j) {
+    const auto n = static_cast<std::int64_t>(ring_rows);
+    return static_cast<std::size_t>(((j % n) + n) % n);
+  };
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+  for (std::int64_t t = 0; t < bands; ++t) {
+    Scratch& s = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+    const std::int64_t y0 = t * band, y1 = std::min(H, y0 + band);
+    std::int16_t* P = s.padded.data();
+    // Input row j (border-mapped along y) convolved along x into ring slot j mod ring_rows.
+    const auto x_row = [&](std::int64_t j) {
+      std::int16_t* slot = s.ring.data() + slot_of(j) * L;
+      const std::int64_t sy = core::border_index(j, H, by);
+      if (sy < 0) {
+        std::fill(slot, slot + L, cval);
+        return;
+      }
+      const auto* row = reinterpret_cast<const std::uint8_t*>(src.pixel(0, sy, 0));
+      if (!src_packed) {
+        for (std::int64_t x = 0; x < W; ++x)
+          std::memcpy(s.in.data() + static_cast<std::size_t>(x) * C, src.pixel(x, sy, 0), C);
+        row = s.in.data();
+      }
+      u8_to_q6(row, P + static_cast<std::size_t>(rx) * C, L);
+      core::extend_line(P, W, rx, rx, C, bx, cval);
+      fixed_convolve_line(P + static_cast<std::size_t>(rx) * C, slot, L, wx.data(), rx, C);
+    };
+    for (std::int64_t j = y0 - ry; j < y0 + ry; ++j) x_row(j);
+    for (std::int64_t j = y0; j < y1; ++j) {
+      x_row(j + ry);
+      for (std::size_t k = 0; k < ring_rows; ++k) s.ptrs[k] = s.ring.data() + slot_of(j - ry + static_cast<std::int64_t>(k)) * L;
+      auto* out = dst_packed ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j, 0)) : s.out.data();
+      fixed_convolve_rows_u8(s.ptrs.data(), out, L, wy.data(), ry);
+      if (!dst_packed)
+        for (std::int64_t x = 0; x < W; ++x) std::memcpy(dst.pixel(x, j, 0), out + static_cast<std::size_t>(x) * C, C);
+    }
+  }
+}
+
+}  // namespace fastblur::cpu

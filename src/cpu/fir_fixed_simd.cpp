@@ -1,0 +1,117 @@
+// Highway kernels of fir_fixed_simd.hpp.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/fir_fixed_simd.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "cpu/fir_fixed_simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace fastblur::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+void U8ToQ6(const std::uint8_t* HWY_RESTRICT in, std::int16_t* HWY_RESTRICT out, size_t n) {
+  const hn::ScalableTag<std::int16_t> d;
+  const hn::Rebind<std::uint8_t, decltype(d)> d8;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::ShiftLeft<6>(hn::PromoteTo(d, hn::LoadU(d8, in + i))), d, out + i);
+  for (; i < n; ++i) out[i] = static_cast<std::int16_t>(in[i] << 6);
+}
+
+// U vectors of outputs from taps at at(k) + u N (k = -r..r); integer sums, so the order is free.
+// Several vectors per pass over the taps share each weight's broadcast and row pointer, and their
+// chains run side by side.
+template <int U, class D, class At>
+HWY_INLINE void Taps(D d, const At& at, const std::int16_t* HWY_RESTRICT w, int r, hn::Vec<D>* acc) {
+  const size_t N = hn::Lanes(d);
+  const auto w0 = hn::Set(d, w[0]);
+  const std::int16_t* c = at(0);
+  for (int u = 0; u < U; ++u) acc[u] = hn::MulFixedPoint15(hn::LoadU(d, c + u * N), w0);
+  for (int k = 1; k <= r; ++k) {
+    const auto wk = hn::Set(d, w[k]);
+    const std::int16_t* lo = at(-k);
+    const std::int16_t* hi = at(k);
+    for (int u = 0; u < U; ++u)
+      acc[u] = hn::Add(acc[u], hn::MulFixedPoint15(hn::Add(hn::LoadU(d, lo + u * N), hn::LoadU(d, hi + u * N)), wk));
+  }
+}
+
+void FixedConvolveLine(const std::int16_t* HWY_RESTRICT line, std::int16_t* HWY_RESTRICT out, size_t n,
+                       const std::int16_t* HWY_RESTRICT w, int r, size_t C) {
+  const hn::ScalableTag<std::int16_t> d;
+  const size_t N = hn::Lanes(d);
+  const auto c = static_cast<std::ptrdiff_t>(C);
+  size_t i = 0;
+  hn::Vec<decltype(d)> acc[4];
+  for (; i + 4 * N <= n; i += 4 * N) {
+    const std::int16_t* p = line + i;
+    Taps<4>(d, [p, c](int k) { return p + k * c; }, w, r, acc);
+    for (int u = 0; u < 4; ++u) hn::StoreU(acc[u], d, out + i + u * N);
+  }
+  for (; i + N <= n; i += N) {
+    const std::int16_t* p = line + i;
+    Taps<1>(d, [p, c](int k) { return p + k * c; }, w, r, acc);
+    hn::StoreU(acc[0], d, out + i);
+  }
+  const hn::CappedTag<std::int16_t, 1> d1;
+  hn::Vec<decltype(d1)> one[1];
+  for (; i < n; ++i) {
+    const std::int16_t* p = line + i;
+    Taps<1>(d1, [p, c](int k) { return p + k * c; }, w, r, one);
+    hn::StoreU(one[0], d1, out + i);
+  }
+}
+
+void FixedConvolveRowsU8(const std::int16_t* const* HWY_RESTRICT rows, std::uint8_t* HWY_RESTRICT out, size_t n,
+                         const std::int16_t* HWY_RESTRICT w, int r) {
+  const hn::ScalableTag<std::int16_t> d;
+  const hn::Rebind<std::uint8_t, decltype(d)> d8;
+  const size_t N = hn::Lanes(d);
+  const std::int16_t* const* centre = rows + r;
+  const auto half = hn::Set(d, 32);
+  size_t i = 0;
+  hn::Vec<decltype(d)> acc[4];
+  for (; i + 4 * N <= n; i += 4 * N) {
+    Taps<4>(d, [centre, i](int k) { return centre[k] + i; }, w, r, acc);
+    for (int u = 0; u < 4; ++u) hn::StoreU(hn::DemoteTo(d8, hn::ShiftRight<6>(hn::Add(acc[u], half))), d8, out + i + u * N);
+  }
+  for (; i + N <= n; i += N) {
+    Taps<1>(d, [centre, i](int k) { return centre[k] + i; }, w, r, acc);
+    hn::StoreU(hn::DemoteTo(d8, hn::ShiftRight<6>(hn::Add(acc[0], half))), d8, out + i);
+  }
+  const hn::CappedTag<std::int16_t, 1> d1;
+  const hn::Rebind<std::uint8_t, decltype(d1)> d81;
+  hn::Vec<decltype(d1)> one[1];
+  for (; i < n; ++i) {
+    Taps<1>(d1, [centre, i](int k) { return centre[k] + i; }, w, r, one);
+    hn::StoreU(hn::DemoteTo(d81, hn::ShiftRight<6>(hn::Add(one[0], hn::Set(d1, 32)))), d81, out + i);
+  }
+}
+
+}  // namespace fastblur::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace fastblur::cpu {
+HWY_EXPORT(U8ToQ6);
+HWY_EXPORT(FixedConvolveLine);
+HWY_EXPORT(FixedConvolveRowsU8);
+
+void u8_to_q6(const std::uint8_t* in, std::int16_t* out, std::size_t n) { HWY_DYNAMIC_DISPATCH(U8ToQ6)(in, out, n); }
+
+void fixed_convolve_line(const std::int16_t* line, std::int16_t* out, std::size_t n, const std::int16_t* w, int r,
+                         std::size_t C) {
+  HWY_DYNAMIC_DISPATCH(FixedConvolveLine)(line, out, n, w, r, C);
+}
+
+void fixed_convolve_rows_u8(const std::int16_t* const* rows, std::uint8_t* out, std::size_t n, const std::int16_t* w,
+                            int r) {
+  HWY_DYNAMIC_DISPATCH(FixedConvolveRowsU8)(rows, out, n, w, r);
+}
+}  // namespace fastblur::cpu
+#endif

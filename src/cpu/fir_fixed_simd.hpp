@@ -1,0 +1,37 @@
+#pragma once
+// fir on 8-bit images in 16-bit fixed point, as OpenCV's bit-exact u8 path does it but with more
+// precision: pixels in Q6 (x 64) int16 lanes, weights in Q15, each product rounded to Q6
+// (MulFixedPoint15), sums exact in int16. Twice the lanes of float and no conversion to float; all
+// integer, so every target, schedule and thread count gives the same bits.
+//
+// Error bound per pass with radius r: (r + 1) products rounded by at most 1/128 of a pixel each,
+// plus the Q15 rounding of 2r + 1 weights (at most 2^-16 each, times 255): about
+// (r + 1) / 128 + (2r + 1) / 257 pixels. Two passes and the final rounding stay within 1 of the
+// correctly rounded result while that sum is below 0.5 per pass: radius <= kFixedMaxRadius.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace fastblur::cpu {
+
+inline constexpr int kFixedMaxRadius = 24;
+
+/// The Q15 half kernel w[0..r] of the sampled Gaussian, the centre adjusted so that
+/// w[0] + 2 (w[1] + ... + w[r]) is exactly 32768 (flat images stay flat); nullopt where a weight
+/// cannot be held (a centre weight of about 1: sigma far below a pixel) or r > kFixedMaxRadius.
+std::optional<std::vector<std::int16_t>> fixed_half_kernel(double sigma, int radius);
+
+/// n 8-bit values to Q6.
+void u8_to_q6(const std::uint8_t* in, std::int16_t* out, std::size_t n);
+
+/// out[i] = w[0] line[i] + sum over k = 1..r of w[k] (line[i - kC] + line[i + kC]), each product
+/// rounded to Q6, for i < n; line[-rC] .. line[n + rC - 1] are valid.
+void fixed_convolve_line(const std::int16_t* line, std::int16_t* out, std::size_t n, const std::int16_t* w, int r,
+                         std::size_t C);
+
+/// The same across 2r + 1 rows (rows[r] is the centre row), then rounded to the nearest 8-bit value.
+void fixed_convolve_rows_u8(const std::int16_t* const* rows, std::uint8_t* out, std::size_t n, const std::int16_t* w,
+                            int r);
+
+}  // namespace fastblur::cpu
