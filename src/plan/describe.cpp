@@ -29,7 +29,9 @@ std::string schedule_text(const Plan& p) {
   std::string out = "  schedule: ";
   if (s.backend == Backend::cpu) {
     out += "cpu, driver " + std::string(to_string(s.driver)) + ", " + std::to_string(s.threads) + " thread" +
-           (s.threads == 1 ? "" : "s") + ", intermediate " + std::string(to_string(s.intermediate));
+           (s.threads == 1 ? "" : "s") + ", intermediate " +
+           (s.driver == CpuDriver::fixed_point ? std::string("int16 (pixels x 64, weights in Q15)")
+                                               : std::string(to_string(s.intermediate)));
     if (s.driver == CpuDriver::axis_passes)
       for (int a = 1; a < 3; ++a)
         if (p.axes[static_cast<std::size_t>(a)].active)
