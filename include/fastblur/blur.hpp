@@ -130,6 +130,13 @@ bool has_derivative(const BlurSpec& spec);
 void set_parameter(BlurSpec& spec, std::string_view key, const ParameterValue& value);
 /// The same from text, as the command line gives it ("3", "0.5,1.5,2.5", "deriche", "true").
 void set_parameter_text(BlurSpec& spec, std::string_view key, std::string_view text);
+/// Whether the spec's algorithm takes the parameter `key`: only its own parameters count, and the
+/// automatic choice takes none (the planner sets its candidates' parameters itself). Front ends
+/// refuse a parameter the caller gave that would otherwise be ignored. Throws InvalidArgument for
+/// an unknown key.
+bool parameter_applies(const BlurSpec& spec, std::string_view key);
+/// The algorithm whose parameter `key` is. Throws InvalidArgument for an unknown key.
+Algorithm parameter_owner(std::string_view key);
 /// The value of the parameter `key` in spec. Throws InvalidArgument for an unknown key.
 ParameterValue get_parameter(const BlurSpec& spec, std::string_view key);
 

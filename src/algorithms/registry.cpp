@@ -116,6 +116,18 @@ Algorithm parse_algorithm(std::string_view name) {
   throw InvalidArgument("unknown algorithm '" + std::string(name) + "': expected one of " + known);
 }
 
+Algorithm parameter_owner(std::string_view key) {
+  (void)parameter(key);  // unknown keys: the same error as everywhere
+  for (const algo::Descriptor* d : algo::registry())
+    for (const algo::Parameter& p : d->parameters())
+      if (p.info.key == key) return d->id();
+  return Algorithm::automatic;
+}
+
+bool parameter_applies(const BlurSpec& spec, std::string_view key) {
+  return spec.algorithm != Algorithm::automatic && parameter_owner(key) == spec.algorithm;
+}
+
 void set_parameter(BlurSpec& spec, std::string_view key, const ParameterValue& value) {
   const algo::Parameter& p = parameter(key);
   p.set(spec, algo::checked_value(p.info, value));

@@ -311,6 +311,15 @@ TEST_F(Cli, EveryAlgorithmRunsFromTheCommandLine) {
   EXPECT_EQ(e.code, 2);
   EXPECT_NE(e.err.find("--sdct-order must be 2 to 8"), std::string::npos) << e.err;
   EXPECT_FALSE(fs::exists(path("e.png")));
+  // An option the algorithm does not take is refused, never ignored: another algorithm's, or any
+  // with auto (whose candidates' parameters are the planner's).
+  const Result f = run("blur " + path("a.png").string() + " " + path("f.png").string() + " -s 6 -a box --sdct-order 3");
+  EXPECT_EQ(f.code, 2);
+  EXPECT_NE(f.err.find("--sdct-order is an option of sliding-dct, not of box"), std::string::npos) << f.err;
+  const Result g = run("blur " + path("a.png").string() + " " + path("g.png").string() + " -s 6 --passes 4");
+  EXPECT_EQ(g.code, 2);
+  EXPECT_NE(g.err.find("--passes is an option of box and kawase: name the algorithm"), std::string::npos) << g.err;
+  EXPECT_FALSE(fs::exists(path("f.png")) || fs::exists(path("g.png")));
 }
 
 TEST_F(Cli, AnalyzePrintsMetricsJsonAndPlots) {

@@ -333,6 +333,15 @@ def test_devices_and_the_vulkan_backend(rng):
         fastblur.gaussian_filter(a, 2.0, device="vulkan:no-such-device-name")
 
 
+def test_an_option_the_algorithm_does_not_take_is_refused():
+    a = np.zeros((12, 10), np.float32)
+    with pytest.raises(ValueError, match="'sliding_dct_order' is sliding-dct's, not box's"):
+        fastblur.gaussian_filter(a, 2.0, algorithm="box", options={"sliding_dct_order": 3})
+    with pytest.raises(ValueError, match="pass algorithm='box'"):
+        fastblur.gaussian_filter(a, 2.0, options={"box_passes": 4})
+    fastblur.gaussian_filter(a, 2.0, algorithm="box", options={"box_passes": 4})
+
+
 def test_planar_algorithms_and_their_options(rng):
     # dual-kawase and mip-poisson blur two axes together: 2D arrays, or the first two axes of HxWxC.
     a = random_array(rng, (48, 56, 3), "float32")

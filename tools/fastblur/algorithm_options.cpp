@@ -59,27 +59,24 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
     const CLI::Option* option = options_.at(flag);
     if (option->count() == 0) continue;
     const std::string text = switches_.count(flag) ? (switches_.at(flag) ? "true" : "false") : values_.at(flag);
-    // The named algorithm's parameter, or (auto, another algorithm) each whose range admits the value.
-    std::vector<const Target*> chosen;
+    // The named algorithm's parameter (a flag may be shared: --passes is box's and kawase's).
+    const Target* chosen = nullptr;
     for (const Target& t : targets)
-      if (t.algorithm->id == spec.algorithm) chosen.push_back(&t);
-    const bool named = !chosen.empty();
-    if (!named)
-      for (const Target& t : targets) chosen.push_back(&t);
-    bool set = false;
-    std::string first_error;
-    for (const Target* t : chosen) {
-      try {
-        set_parameter_text(spec, t->parameter->key, text);
-        set = true;
-      } catch (const InvalidArgument&) {
-        if (first_error.empty())
-          first_error = "--" + flag + (targets.size() > 1 ? " for " + std::string(t->algorithm->name) : std::string()) +
-                        " must be " + t->parameter->range_text() + "; got '" + text + "'";
-        if (named) break;
-      }
+      if (parameter_applies(spec, t.parameter->key)) chosen = &t;
+    if (!chosen) {  // no option is silently ignored
+      std::string owners;
+      for (const Target& t : targets) owners += (owners.empty() ? "" : " and ") + std::string(t.algorithm->name);
+      throw InvalidArgument("--" + flag + " is an option of " + owners +
+                            (spec.algorithm == Algorithm::automatic
+                                 ? ": name the algorithm with --algorithm (auto chooses its candidates' parameters)"
+                                 : ", not of " + std::string(to_string(spec.algorithm))));
     }
-    if (!set || (named && !first_error.empty())) throw InvalidArgument(first_error);
+    try {
+      set_parameter_text(spec, chosen->parameter->key, text);
+    } catch (const InvalidArgument&) {
+      throw InvalidArgument("--" + flag + (targets.size() > 1 ? " for " + std::string(chosen->algorithm->name) : std::string()) +
+                            " must be " + chosen->parameter->range_text() + "; got '" + text + "'");
+    }
   }
 }
 
