@@ -59,7 +59,7 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
     src = View::packed(copy.data(), ElementType::u8, W, H, 1, src_in.channels);
   }
   const int threads = plan.schedule.threads;
-  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 1;
+  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 2;  // output rows are made in pairs
   std::int64_t band = std::max<std::int64_t>(std::max<std::int64_t>(16, 4 * ry), (H + 4 * threads - 1) / (4 * threads));
   band = std::min(band, H);
   const std::int64_t bands = (H + band - 1) / band;
@@ -73,7 +73,7 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
     s.ring.resize(ring_rows * L);
     s.padded.resize((static_cast<std::size_t>(W) + 2 * static_cast<std::size_t>(rx)) * C);
     s.in.resize(L);
-    s.out.resize(L);
+    s.out.resize(2 * L);
     s.ptrs.resize(ring_rows);
   }
   const bool src_packed = src.stride[0] == static_cast<std::ptrdiff_t>(C);
@@ -106,13 +106,22 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
       fixed_convolve_line(P + static_cast<std::size_t>(rx) * C, slot, L, wx.data(), rx, C);
     };
     for (std::int64_t j = y0 - ry; j < y0 + ry; ++j) x_row(j);
-    for (std::int64_t j = y0; j < y1; ++j) {
+    for (std::int64_t j = y0; j < y1; j += 2) {
+      const bool pair = j + 1 < y1;
       x_row(j + ry);
+      if (pair) x_row(j + ry + 1);
       for (std::size_t k = 0; k < ring_rows; ++k) s.ptrs[k] = s.ring.data() + slot_of(j - ry + static_cast<std::int64_t>(k)) * L;
-      auto* out = dst_packed ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j, 0)) : s.out.data();
-      fixed_convolve_rows_u8(s.ptrs.data(), out, L, wy.data(), ry);
+      auto* out0 = dst_packed ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j, 0)) : s.out.data();
+      if (pair) {
+        auto* out1 = dst_packed ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j + 1, 0)) : s.out.data() + L;
+        fixed_convolve_rows2_u8(s.ptrs.data(), out0, out1, L, wy.data(), ry);
+      } else {
+        fixed_convolve_rows_u8(s.ptrs.data(), out0, L, wy.data(), ry);
+      }
       if (!dst_packed)
-        for (std::int64_t x = 0; x < W; ++x) std::memcpy(dst.pixel(x, j, 0), out + static_cast<std::size_t>(x) * C, C);
+        for (std::int64_t row = j; row < j + (pair ? 2 : 1); ++row)
+          for (std::int64_t x = 0; x < W; ++x)
+            std::memcpy(dst.pixel(x, row, 0), s.out.data() + static_cast<std::size_t>(row - j) * L + static_cast<std::size_t>(x) * C, C);
     }
   }
 }

@@ -93,6 +93,50 @@ void FixedConvolveRowsU8(const std::int16_t* const* HWY_RESTRICT rows, std::uint
   }
 }
 
+// Two output rows from 2r + 2 rows (rows[0] = row j - r): out0 is row j, out1 row j + 1. With
+// L(m) = row j + m, out0 sums w[k] (L(-k) + L(k)) and out1 w[k] (L(1 - k) + L(1 + k)); L(1 - k) and
+// L(k) were loaded at step k - 1, so each step loads two rows for both outputs (one row at a time
+// loads four).
+void FixedConvolveRows2U8(const std::int16_t* const* HWY_RESTRICT rows, std::uint8_t* HWY_RESTRICT out0,
+                          std::uint8_t* HWY_RESTRICT out1, size_t n, const std::int16_t* HWY_RESTRICT w, int r) {
+  const hn::ScalableTag<std::int16_t> d;
+  const hn::Rebind<std::uint8_t, decltype(d)> d8;
+  const size_t N = hn::Lanes(d);
+  const auto half = hn::Set(d, 32);
+  const std::int16_t* const* L = rows + r;  // L[m] = row j + m, m = -r .. r + 1
+  size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    hn::Vec<decltype(d)> a[2], b[2], lo[2], hi[2];
+    const auto w0 = hn::Set(d, w[0]);
+    for (int u = 0; u < 2; ++u) {
+      lo[u] = hn::LoadU(d, L[0] + i + u * N);
+      hi[u] = hn::LoadU(d, L[1] + i + u * N);
+      a[u] = hn::MulFixedPoint15(lo[u], w0);
+      b[u] = hn::MulFixedPoint15(hi[u], w0);
+    }
+    for (int k = 1; k <= r; ++k) {
+      const auto wk = hn::Set(d, w[k]);
+      for (int u = 0; u < 2; ++u) {
+        const auto new_lo = hn::LoadU(d, L[-k] + i + u * N), new_hi = hn::LoadU(d, L[k + 1] + i + u * N);
+        a[u] = hn::Add(a[u], hn::MulFixedPoint15(hn::Add(new_lo, hi[u]), wk));  // L(-k) + L(k)
+        b[u] = hn::Add(b[u], hn::MulFixedPoint15(hn::Add(lo[u], new_hi), wk));  // L(1 - k) + L(1 + k)
+        lo[u] = new_lo;
+        hi[u] = new_hi;
+      }
+    }
+    for (int u = 0; u < 2; ++u) {
+      hn::StoreU(hn::DemoteTo(d8, hn::ShiftRight<6>(hn::Add(a[u], half))), d8, out0 + i + u * N);
+      hn::StoreU(hn::DemoteTo(d8, hn::ShiftRight<6>(hn::Add(b[u], half))), d8, out1 + i + u * N);
+    }
+  }
+  if (i < n) {  // the tails, one row at a time (the same sums)
+    const std::int16_t* tail[2 * kFixedMaxRadius + 2];
+    for (int k = 0; k <= 2 * r + 1; ++k) tail[k] = rows[k] + i;
+    FixedConvolveRowsU8(tail, out0 + i, n - i, w, r);
+    FixedConvolveRowsU8(tail + 1, out1 + i, n - i, w, r);
+  }
+}
+
 }  // namespace fastblur::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -101,6 +145,7 @@ namespace fastblur::cpu {
 HWY_EXPORT(U8ToQ6);
 HWY_EXPORT(FixedConvolveLine);
 HWY_EXPORT(FixedConvolveRowsU8);
+HWY_EXPORT(FixedConvolveRows2U8);
 
 void u8_to_q6(const std::uint8_t* in, std::int16_t* out, std::size_t n) { HWY_DYNAMIC_DISPATCH(U8ToQ6)(in, out, n); }
 
@@ -112,6 +157,11 @@ void fixed_convolve_line(const std::int16_t* line, std::int16_t* out, std::size_
 void fixed_convolve_rows_u8(const std::int16_t* const* rows, std::uint8_t* out, std::size_t n, const std::int16_t* w,
                             int r) {
   HWY_DYNAMIC_DISPATCH(FixedConvolveRowsU8)(rows, out, n, w, r);
+}
+
+void fixed_convolve_rows2_u8(const std::int16_t* const* rows, std::uint8_t* out0, std::uint8_t* out1, std::size_t n,
+                             const std::int16_t* w, int r) {
+  HWY_DYNAMIC_DISPATCH(FixedConvolveRows2U8)(rows, out0, out1, n, w, r);
 }
 }  // namespace fastblur::cpu
 #endif

@@ -34,4 +34,9 @@ void fixed_convolve_line(const std::int16_t* line, std::int16_t* out, std::size_
 void fixed_convolve_rows_u8(const std::int16_t* const* rows, std::uint8_t* out, std::size_t n, const std::int16_t* w,
                             int r);
 
+/// Output rows j and j + 1 at once from rows j - r .. j + r + 1 (rows[0] is row j - r): the same
+/// sums as two calls above, each row loaded once for both.
+void fixed_convolve_rows2_u8(const std::int16_t* const* rows, std::uint8_t* out0, std::uint8_t* out1, std::size_t n,
+                             const std::int16_t* w, int r);
+
 }  // namespace fastblur::cpu
