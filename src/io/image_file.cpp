@@ -128,6 +128,63 @@ void probe_header_in_child(const std::filesystem::path& path, const OIIO::ImageS
 
 }  // namespace
 
+struct ImageMetadata {
+  OIIO::ParamValueList attributes;
+};
+
+namespace {
+
+// Attributes that describe how the source file was encoded, or that OpenImageIO sets itself: not
+// metadata of the image, and wrong for the file written.
+bool is_encoding_detail(const std::string& name) {
+  static const char* const kExact[] = {"compression", "Compression", "CompressionQuality", "planarconfig",
+                                       "Software", "DocumentName", "HostComputer", "PixelAspectRatio"};
+  for (const char* e : kExact)
+    if (name == e) return true;
+  const auto prefix = [&](const char* p) { return name.rfind(p, 0) == 0; };
+  if (prefix("oiio:")) return name != "oiio:ColorSpace" && name != "oiio:Gamma";
+  return prefix("tiff:") || prefix("png:") || prefix("jpeg:") || prefix("openexr:") || prefix("webp:") ||
+         prefix("heif:") || prefix("bmp:") || prefix("targa:") || prefix("dpx:") || prefix("fits:") ||
+         prefix("Exif:PixelXDimension") || prefix("Exif:PixelYDimension");
+}
+
+std::shared_ptr<const ImageMetadata> metadata_of(const OIIO::ImageSpec& spec) {
+  auto m = std::make_shared<ImageMetadata>();
+  for (const OIIO::ParamValue& p : spec.extra_attribs)
+    if (!is_encoding_detail(p.name().string())) m->attributes.push_back(p);
+  return m;
+}
+
+// The options as the writer for `format` takes them.
+void apply_write_options(OIIO::ImageSpec& spec, const std::string& format, const WriteOptions& o,
+                         const std::filesystem::path& path) {
+  if (o.quality && (*o.quality < 1 || *o.quality > 100))
+    throw InvalidArgument("--quality must be 1 to 100; got " + std::to_string(*o.quality));
+  const int quality = o.quality.value_or(95);
+  if (format == "jpeg" || format == "webp" || format == "heif") {
+    spec.attribute("Compression", format + ":" + std::to_string(quality));
+    spec.attribute("CompressionQuality", quality);
+    if (!o.compression.empty())
+      throw InvalidArgument("--compression is for PNG, TIFF and OpenEXR; " + format + " takes --quality");
+    return;
+  }
+  if (o.quality) throw InvalidArgument("--quality is for JPEG, WebP and HEIF; '" + path.string() + "' is " + format);
+  if (format == "png") {
+    int level = 3;
+    if (!o.compression.empty()) {
+      const std::string& c = o.compression;
+      if (c.size() != 1 || c[0] < '0' || c[0] > '9')
+        throw InvalidArgument("--compression for PNG is a zlib level 0 to 9; got '" + c + "'");
+      level = c[0] - '0';
+    }
+    spec.attribute("png:compressionLevel", level);
+    return;
+  }
+  if (!o.compression.empty()) spec.attribute("Compression", o.compression);
+}
+
+}  // namespace
+
 View Image::channel_view(int first, int count) {
   View v;
   const std::size_t es = element_size(type);
@@ -159,6 +216,7 @@ Image read_image(const std::filesystem::path& path, std::uint64_t max_pixel_byte
   im.height = spec.height;
   im.channels = spec.nchannels;
   im.format = in->format_name();
+  im.metadata = metadata_of(spec);
   switch (spec.format.basetype) {
     case OIIO::TypeDesc::UINT8: im.type = ElementType::u8; break;
     case OIIO::TypeDesc::UINT16: im.type = ElementType::u16; break;
@@ -196,20 +254,40 @@ bool is_writable_image_path(const std::filesystem::path& path) {
   return out != nullptr;
 }
 
-void write_image(const std::filesystem::path& path, const Image& image, std::optional<ElementType> file_type) {
+void write_image(const std::filesystem::path& path, const Image& image, std::optional<ElementType> file_type,
+                 const WriteOptions& options) {
   AtomicFile file(path);
-  QuietStderr quiet;
-  auto out = OIIO::ImageOutput::create(file.temporary_path().string());
-  if (!out) throw IoError("cannot write '" + path.string() + "': " + first_line(OIIO::geterror()));
-  OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), image.channels,
-                       oiio_type(file_type.value_or(image.type)));
-  spec.attribute("oiio:UnassociatedAlpha", 1);
-  if (!out->open(file.temporary_path().string(), spec))
-    throw IoError("cannot write '" + path.string() + "': " + first_line(out->geterror()));
-  const bool ok = out->write_image(oiio_type(image.type), image.pixels.data());
-  const bool closed = out->close();
-  if (!ok || !closed) throw IoError("cannot write '" + path.string() + "': " + first_line(out->geterror()));
-  file.commit();
+  // Once with the image's metadata; a writer that refuses it (libpng checks ICC profiles that
+  // libjpeg passed) gets the pixels without it and a warning, rather than no file.
+  std::string metadata_error;
+  {
+    QuietStderr quiet;  // codecs' own messages; ours are printed after it
+    for (const bool with_metadata : {true, false}) {
+      if (!with_metadata && !image.metadata) break;
+      auto out = OIIO::ImageOutput::create(file.temporary_path().string());
+      if (!out) throw IoError("cannot write '" + path.string() + "': " + first_line(OIIO::geterror()));
+      OIIO::ImageSpec spec(static_cast<int>(image.width), static_cast<int>(image.height), image.channels,
+                           oiio_type(file_type.value_or(image.type)));
+      if (with_metadata && image.metadata)
+        for (const OIIO::ParamValue& p : image.metadata->attributes) spec.attribute(p.name().string(), p.type(), p.data());
+      spec.attribute("oiio:UnassociatedAlpha", 1);
+      apply_write_options(spec, out->format_name(), options, path);
+      bool ok = out->open(file.temporary_path().string(), spec);
+      ok = ok && out->write_image(oiio_type(image.type), image.pixels.data());
+      ok = out->close() && ok;
+      if (ok) {
+        file.commit();
+        if (with_metadata) metadata_error.clear();
+        break;
+      }
+      const std::string error = first_line(out->geterror());
+      if (!with_metadata || !image.metadata) throw IoError("cannot write '" + path.string() + "': " + error);
+      metadata_error = error;
+    }
+  }
+  if (!metadata_error.empty())
+    std::fprintf(stderr, "fastblur: warning: '%s' was written without the input's metadata (%s)\n",
+                 path.string().c_str(), metadata_error.c_str());
 }
 
 }  // namespace fastblur::io

@@ -157,6 +157,25 @@ TEST_F(Cli, ImagesKeepTheirTypeAndChannelsAreNotBlurred) {
   }
 }
 
+TEST_F(Cli, QualityCompressionAndMetadataReachTheOutput) {
+  io::Image im = random_image(ElementType::u8, 64, 48, 3);
+  io::write_image(path("a.jpg"), im);
+  const std::string a = path("a.jpg").string();
+  ASSERT_EQ(run("blur " + a + " " + path("q30.jpg").string() + " -s 1 --quality 30").code, 0);
+  ASSERT_EQ(run("blur " + a + " " + path("q95.jpg").string() + " -s 1").code, 0);
+  EXPECT_LT(fs::file_size(path("q30.jpg")), fs::file_size(path("q95.jpg")));
+  ASSERT_EQ(run("blur " + a + " " + path("c9.png").string() + " -s 1 --compression 9").code, 0);
+  ASSERT_EQ(run("blur " + a + " " + path("c0.png").string() + " -s 1 --compression 0").code, 0);
+  EXPECT_LT(fs::file_size(path("c9.png")), fs::file_size(path("c0.png")));
+  const Result q = run("blur " + a + " " + path("bad.png").string() + " -s 1 --quality 50");
+  EXPECT_EQ(q.code, 2);
+  EXPECT_NE(q.err.find("--quality is for JPEG"), std::string::npos) << q.err;
+  const Result c = run("blur " + a + " " + path("bad.png").string() + " -s 1 --compression fast");
+  EXPECT_EQ(c.code, 2);
+  EXPECT_NE(c.err.find("zlib level 0 to 9"), std::string::npos) << c.err;
+  EXPECT_FALSE(fs::exists(path("bad.png")));
+}
+
 TEST_F(Cli, InPlaceReplacesTheInputOnlyWhenAsked) {
   io::Image im = random_image(ElementType::u8, 20, 20, 3);
   io::write_image(path("a.png"), im);

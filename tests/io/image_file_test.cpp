@@ -112,6 +112,99 @@ TEST_F(ImageFile, SizesFromTheHeaderAreCheckedBeforeAllocating) {
   EXPECT_EQ(io::read_image(dir_ / "a.png", 64 * 32 * 3 * 2).pixels.size(), 12288u);
 }
 
+TEST_F(ImageFile, MetadataIsCarriedToTheOutputAndEncodingOptionsApply) {
+  // A phone photo's metadata: EXIF orientation 6 (shown rotated), an ICC profile, resolution, a
+  // capture date. Blurred output must keep them where the format holds them.
+  const int w = 40, h = 24;
+  std::vector<std::uint8_t> pixels(static_cast<std::size_t>(w * h * 3));
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>((i * 37) % 251);
+  // A minimal valid ICC v2 RGB display profile (libpng checks the header): 128-byte header, no tags.
+  std::vector<std::uint8_t> icc(132, 0);
+  const auto be32 = [&](std::size_t at, std::uint32_t v) {
+    for (int b = 0; b < 4; ++b) icc[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (24 - 8 * b));
+  };
+  be32(0, 132);
+  be32(8, 0x02100000);
+  std::memcpy(&icc[12], "mntrRGB XYZ ", 12);
+  std::memcpy(&icc[36], "acsp", 4);
+  be32(68, 0x0000F6D6), be32(72, 0x00010000), be32(76, 0x0000D32D);  // D50
+  {
+    auto out = OIIO::ImageOutput::create((dir_ / "photo.jpg").string());
+    OIIO::ImageSpec spec(w, h, 3, OIIO::TypeDesc::UINT8);
+    spec.attribute("Orientation", 6);
+    spec.attribute("ICCProfile", OIIO::TypeDesc(OIIO::TypeDesc::UINT8, static_cast<int>(icc.size())), icc.data());
+    spec.attribute("XResolution", 300.0f);
+    spec.attribute("YResolution", 300.0f);
+    spec.attribute("ResolutionUnit", "in");
+    spec.attribute("Exif:DateTimeOriginal", "2026:11:24 10:00:00");
+    ASSERT_TRUE(out->open((dir_ / "photo.jpg").string(), spec));
+    ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, pixels.data()));
+    out->close();
+  }
+  const io::Image photo = io::read_image(dir_ / "photo.jpg");
+  ASSERT_NE(photo.metadata, nullptr);
+  for (const char* ext : {"jpg", "tif", "png"}) {
+    const fs::path out = dir_ / (std::string("out.") + ext);
+    testing::internal::CaptureStderr();
+    io::write_image(out, photo);
+    const std::string warning = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(warning, "") << ext;
+    auto in = OIIO::ImageInput::open(out.string());
+    ASSERT_TRUE(in) << ext;
+    const OIIO::ImageSpec& spec = in->spec();
+    EXPECT_NEAR(spec.get_float_attribute("XResolution"), 300.0f, 0.5f) << ext;
+    if (std::string(ext) != "png") {  // OpenImageIO 2.4's PNG writer holds no EXIF and no orientation
+      EXPECT_EQ(spec.get_int_attribute("Orientation", 1), 6) << ext;
+      const OIIO::ParamValue* p = spec.find_attribute("ICCProfile");
+      ASSERT_NE(p, nullptr) << ext;
+      ASSERT_EQ(static_cast<std::size_t>(p->type().basesize() * p->type().numelements()), icc.size()) << ext;
+      EXPECT_EQ(std::memcmp(p->data(), icc.data(), icc.size()), 0) << ext;
+      EXPECT_EQ(spec.get_string_attribute("Exif:DateTimeOriginal"), "2026:11:24 10:00:00") << ext;
+    }
+    in->close();
+  }
+  // Metadata a writer refuses (an ICC profile libpng rejects, that libjpeg wrote): the pixels are
+  // written without it, with a warning.
+  {
+    std::vector<std::uint8_t> broken(300, 7);
+    auto out = OIIO::ImageOutput::create((dir_ / "broken.jpg").string());
+    OIIO::ImageSpec spec(w, h, 3, OIIO::TypeDesc::UINT8);
+    spec.attribute("ICCProfile", OIIO::TypeDesc(OIIO::TypeDesc::UINT8, 300), broken.data());
+    ASSERT_TRUE(out->open((dir_ / "broken.jpg").string(), spec));
+    ASSERT_TRUE(out->write_image(OIIO::TypeDesc::UINT8, pixels.data()));
+    out->close();
+    const io::Image b = io::read_image(dir_ / "broken.jpg");
+    testing::internal::CaptureStderr();
+    io::write_image(dir_ / "broken.png", b);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(err.find("written without the input's metadata"), std::string::npos) << err;
+    EXPECT_EQ(io::read_image(dir_ / "broken.png").pixels, b.pixels);
+  }
+  // Quality and compression: lower quality, smaller file; a PNG level changes size, not pixels.
+  io::WriteOptions low, high;
+  low.quality = 20;
+  high.quality = 98;
+  io::write_image(dir_ / "low.jpg", photo, std::nullopt, low);
+  io::write_image(dir_ / "high.jpg", photo, std::nullopt, high);
+  EXPECT_LT(fs::file_size(dir_ / "low.jpg"), fs::file_size(dir_ / "high.jpg"));
+  io::WriteOptions none, best;
+  none.compression = "0";
+  best.compression = "9";
+  io::write_image(dir_ / "none.png", photo, std::nullopt, none);
+  io::write_image(dir_ / "best.png", photo, std::nullopt, best);
+  EXPECT_GT(fs::file_size(dir_ / "none.png"), fs::file_size(dir_ / "best.png"));
+  EXPECT_EQ(io::read_image(dir_ / "none.png").pixels, io::read_image(dir_ / "best.png").pixels);
+  io::WriteOptions bad;
+  bad.quality = 101;
+  EXPECT_THROW(io::write_image(dir_ / "bad.jpg", photo, std::nullopt, bad), InvalidArgument);
+  bad.quality = 50;
+  EXPECT_THROW(io::write_image(dir_ / "bad.png", photo, std::nullopt, bad), InvalidArgument);
+  bad = {};
+  bad.compression = "fast";
+  EXPECT_THROW(io::write_image(dir_ / "bad.png", photo, std::nullopt, bad), InvalidArgument);
+  EXPECT_FALSE(fs::exists(dir_ / "bad.png") || fs::exists(dir_ / "bad.jpg"));
+}
+
 TEST_F(ImageFile, ADpxHeaderThatCrashesOpenImageIOIsRefused) {
   // fuzz_image: a DPX header promising 0xFFFF0000 bytes of user data made OpenImageIO 2.4.7
   // allocate 4 GiB and abort (tests/fuzz/regressions/image/dpx-user-data-4gib-abort).

@@ -25,6 +25,7 @@ struct BlurOptions {
   double cval = 0.0, truncate = 4.0;
   int threads = 0;
   bool in_place = false, explain = false;
+  io::WriteOptions write;
 };
 
 bool is_npy_file(const fs::path& path) {
@@ -128,7 +129,7 @@ int run_image(const BlurOptions& o, std::optional<ElementType> out_type) {
     const int count = std::min(4, in.channels - first);
     blur(in.channel_view(first, count), out.channel_view(first, count), spec, device);
   }
-  io::write_image(o.output, out);
+  io::write_image(o.output, out, std::nullopt, o.write);  // with the input's metadata (EXIF, ICC, ...)
   return 0;
 }
 
@@ -179,6 +180,10 @@ Command add_blur_command(CLI::App& app) {
                   "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "
                   "outputs are rounded to nearest and saturated");
   sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)");
+  sub->add_option("--quality", o->write.quality, "JPEG / WebP / HEIF quality, 1 to 100 (default 95)");
+  sub->add_option("--compression", o->write.compression,
+                  "PNG: zlib level 0-9 (default 3: fast, a few per cent larger than 6); TIFF: none, lzw, zip "
+                  "(default), ...; OpenEXR: none, zip (default), piz, dwaa, ...");
   return {sub, [o]() -> int {
             const BlurOptions& opt = *o;
             std::error_code ec;
@@ -197,6 +202,8 @@ Command add_blur_command(CLI::App& app) {
             if (npy_in != npy_out)
               throw InvalidArgument(npy_in ? "the input is a .npy array, so the output must be a .npy file too"
                                            : "the input is an image, so the output must be an image file, not .npy");
+            if (npy_out && (opt.write.quality || !opt.write.compression.empty()))
+              throw InvalidArgument("--quality and --compression are for image files; the output is a .npy array");
             return npy_in ? run_npy(opt, out_type) : run_image(opt, out_type);
           }};
 }
