@@ -148,10 +148,24 @@ bool is_encoding_detail(const std::string& name) {
          prefix("Exif:PixelXDimension") || prefix("Exif:PixelYDimension");
 }
 
+// Values a writer encodes without surprises: single ints, floats and (bounded) strings, and the
+// ICC profile as bytes. A damaged file's other attributes (arrays of odd types from fuzzed EXIF)
+// are not carried: writers were never meant to re-encode them.
+bool carried_value(const OIIO::ParamValue& p) {
+  const OIIO::TypeDesc t = p.type();
+  if (p.name() == "ICCProfile")
+    return t.basetype == OIIO::TypeDesc::UINT8 && p.nvalues() == 1 && t.numelements() > 0 && t.numelements() <= (16 << 20);
+  if (p.nvalues() != 1 || t.arraylen != 0 || t.aggregate != OIIO::TypeDesc::SCALAR) return false;
+  if (t.basetype == OIIO::TypeDesc::STRING) return p.get_string().size() <= 65536;
+  return t.basetype == OIIO::TypeDesc::INT32 || t.basetype == OIIO::TypeDesc::UINT32 ||
+         t.basetype == OIIO::TypeDesc::INT16 || t.basetype == OIIO::TypeDesc::UINT16 ||
+         t.basetype == OIIO::TypeDesc::FLOAT || t.basetype == OIIO::TypeDesc::DOUBLE;
+}
+
 std::shared_ptr<const ImageMetadata> metadata_of(const OIIO::ImageSpec& spec) {
   auto m = std::make_shared<ImageMetadata>();
   for (const OIIO::ParamValue& p : spec.extra_attribs)
-    if (!is_encoding_detail(p.name().string())) m->attributes.push_back(p);
+    if (!is_encoding_detail(p.name().string()) && carried_value(p)) m->attributes.push_back(p);
   return m;
 }
 
