@@ -9,6 +9,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace fastblur {
@@ -55,5 +56,14 @@ struct View {
 void validate_source(const View& view);
 /// As validate_source, and additionally no two pixels of the view may overlap in memory.
 void validate_destination(const View& view);
+
+/// The array/channel rule every front end applies to an N-dimensional array (the CLI's .npy files,
+/// the Python module's arrays): the axis that is not blurred, has 1 to 4 elements and is adjacent in
+/// memory (stride = element size) in both source and destination is interleaved channels; every
+/// other axis is spatial. An HxWx4 array with sigma (s, s, 0) is a 4-channel image, not a volume of
+/// depth W. Returns that axis (the last such), or -1. Strides in bytes.
+int channel_axis(std::span<const std::int64_t> shape, std::span<const std::ptrdiff_t> src_strides,
+                 std::size_t src_element_bytes, std::span<const std::ptrdiff_t> dst_strides,
+                 std::size_t dst_element_bytes, std::span<const bool> blurred);
 
 }  // namespace fastblur

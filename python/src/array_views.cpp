@@ -1,6 +1,8 @@
 #include "array_views.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <span>
 #include <cstdint>
 #include <string>
 
@@ -41,15 +43,18 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
       throw InvalidArgument("filtered axes must be distinct and within the array's rank");
     used[static_cast<std::size_t>(a.axis)] = true;
   }
-  // A remaining axis of 2-4 elements, packed in both arrays, is the channel axis.
-  int channel_axis = -1;
-  for (int d = ndim - 1; d >= 0; --d)
-    if (!used[static_cast<std::size_t>(d)] && src.shape(d) >= 2 && src.shape(d) <= 4 &&
-        src.strides(d) == static_cast<py::ssize_t>(element_size(st)) &&
-        dst.strides(d) == static_cast<py::ssize_t>(element_size(dt))) {
-      channel_axis = d;
-      break;
-    }
+  // The channel axis, by the rule every front end shares (fastblur::channel_axis).
+  std::vector<std::int64_t> shape(static_cast<std::size_t>(ndim));
+  std::vector<std::ptrdiff_t> s_strides(shape.size()), d_strides(shape.size());
+  std::unique_ptr<bool[]> blurred(new bool[shape.size()]);
+  for (int d = 0; d < ndim; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    shape[i] = src.shape(d), s_strides[i] = src.strides(d), d_strides[i] = dst.strides(d);
+    blurred[i] = used[i];
+  }
+  int channel_axis = fastblur::channel_axis(shape, s_strides, element_size(st), d_strides, element_size(dt),
+                                            std::span<const bool>(blurred.get(), shape.size()));
+  if (channel_axis >= 0 && src.shape(channel_axis) == 1) channel_axis = -1;  // one channel: nothing to interleave
   std::vector<int> batch;
   for (int d = 0; d < ndim; ++d)
     if (!used[static_cast<std::size_t>(d)] && d != channel_axis && src.shape(d) > 1) batch.push_back(d);

@@ -90,4 +90,14 @@ void validate_destination(const View& view) {
   }
 }
 
+int channel_axis(std::span<const std::int64_t> shape, std::span<const std::ptrdiff_t> src_strides,
+                 std::size_t src_element_bytes, std::span<const std::ptrdiff_t> dst_strides,
+                 std::size_t dst_element_bytes, std::span<const bool> blurred) {
+  for (std::size_t d = shape.size(); d-- > 0;)
+    if (!blurred[d] && shape[d] >= 1 && shape[d] <= 4 && src_strides[d] == static_cast<std::ptrdiff_t>(src_element_bytes) &&
+        dst_strides[d] == static_cast<std::ptrdiff_t>(dst_element_bytes))
+      return static_cast<int>(d);
+  return -1;
+}
+
 }  // namespace fastblur

@@ -98,10 +98,11 @@ std::int64_t NpyArray::element_count() const {
   return n;
 }
 
-View NpyArray::view() {
+View NpyArray::view(int channels) {
   std::int64_t ext[3] = {1, 1, 1};
-  for (std::size_t a = 0; a < shape.size(); ++a) ext[a] = shape[shape.size() - 1 - a];
-  return View::packed(data.data(), type, ext[0], ext[1], ext[2], 1);
+  const std::size_t spatial = shape.size() - (channels > 1 ? 1 : 0);
+  for (std::size_t a = 0; a < spatial; ++a) ext[a] = shape[spatial - 1 - a];
+  return View::packed(data.data(), type, ext[0], ext[1], ext[2], channels);
 }
 
 NpyHeader parse_npy_header(std::span<const std::byte> file) {

@@ -17,7 +17,9 @@ struct NpyArray {
   std::vector<std::byte> data;      ///< packed, C order
   std::int64_t element_count() const;
   /// A view with numpy's last axis as x: shape (D,H,W) -> x=W, y=H, z=D, one channel.
-  View view();
+  /// The array as a packed view, x along its last axis; with `channels` > 1 the last axis is
+  /// interleaved channels (fastblur::channel_axis) and x is the one before it.
+  View view(int channels = 1);
 };
 
 /// What a .npy header says: the element type, the shape and where the data starts.

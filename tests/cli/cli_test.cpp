@@ -109,13 +109,29 @@ TEST_F(Cli, NpyMatchesTheLibraryForEveryDtypeAndAxisRule) {
     io::NpyArray got = io::read_npy(path("out.npy"));
     ASSERT_EQ(got.type, t);
     ASSERT_EQ(got.shape, a.shape);
+    // The array/channel rule (fastblur::channel_axis, the Python module's too): the trailing axis of
+    // 3, not blurred, is channels - a 17x13 RGB image blurred along x by 1.5 and y by 2.
     io::NpyArray want = a;
     BlurSpec spec;
-    spec.sigma = {0.0, 1.5, 2.0};  // numpy order (2, 1.5, 0) reversed onto x, y, z
+    spec.sigma = {1.5, 2.0, 0.0};
     spec.with_border(Border::wrap);
-    blur(a.view(), want.view(), spec);
+    blur(a.view(3), want.view(3), spec);
     EXPECT_EQ(got.data, want.data) << to_string(t);
   }
+  // A trailing axis of 5 is not channels: a volume, as it always was (and so is a blurred one).
+  io::NpyArray v;
+  v.type = ElementType::f32;
+  v.shape = {6, 7, 5};
+  v.data.resize(6 * 7 * 5 * 4);
+  test::fill_random(v.view(), rng);
+  write_npy("vol.npy", v);
+  const Result vol = run("blur " + path("vol.npy").string() + " " + path("vol_out.npy").string() + " --sigma 2,1.5,0 --explain");
+  ASSERT_EQ(vol.code, 0) << vol.err;
+  EXPECT_NE(vol.out.find("axis z: sigma 2"), std::string::npos) << vol.out;
+  const Result rgb = run("blur " + path("in.npy").string() + " " + path("out.npy").string() + " --sigma 2,1.5,0 --explain");
+  ASSERT_EQ(rgb.code, 0) << rgb.err;
+  EXPECT_NE(rgb.out.find("axis y: sigma 2"), std::string::npos) << rgb.out;
+  EXPECT_EQ(rgb.out.find("axis z"), std::string::npos) << rgb.out;
 }
 
 TEST_F(Cli, NpyDtypeOptionAndOneDimensionalArrays) {

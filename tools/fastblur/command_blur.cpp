@@ -51,15 +51,15 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
   if (!o.radius.empty()) radius = parse_nonnegative_list(o.radius, "--radius");
   for (double r : radius)
     if (r != std::floor(r)) throw InvalidArgument("--radius '" + o.radius + "' must be whole numbers");
-  if (channel_axis) {  // images: (rows, columns[, channels])
-    if (sigma.size() == 3) {
+  if (channel_axis) {  // images: (rows, columns[, channels]); arrays: (spatial axes..., channels)
+    if (sigma.size() == static_cast<std::size_t>(ndim) + 1) {
       if (sigma[2] != 0.0)
         throw InvalidArgument("--sigma '" + o.sigma + "': the channels of an image are never blurred, so the third "
                               "value (the channel axis) must be 0");
       sigma.pop_back();
     }
-    if (border.size() == 3) border.pop_back();
-    if (radius.size() == 3) radius.pop_back();
+    if (border.size() == static_cast<std::size_t>(ndim) + 1) border.pop_back();
+    if (radius.size() == static_cast<std::size_t>(ndim) + 1) radius.pop_back();
   }
   spec.sigma = to_xyz(sigma, ndim, "--sigma", 0.0);
   spec.border = to_xyz(border, ndim, "--border", Border::reflect);
@@ -102,13 +102,33 @@ Device parse_device(const std::string& text) {
 int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
   const Device device = parse_device(o.device);
   io::NpyArray in = io::read_npy(o.input);
-  const BlurSpec spec = make_spec(o, static_cast<int>(in.shape.size()), false);
-  explain(o, spec, in.view(), device);
+  const int ndim = static_cast<int>(in.shape.size());
+  BlurSpec spec = make_spec(o, ndim, false);
   io::NpyArray out;
   out.type = out_type.value_or(in.type);
   out.shape = in.shape;
   out.data.resize(static_cast<std::size_t>(in.element_count()) * element_size(out.type));
-  blur(in.view(), out.view(), spec, device);
+  // The array/channel rule the Python module applies too: a trailing axis of 1-4 left unblurred is
+  // channels (an HxWx4 array with --sigma 8,8,0 is an RGBA image, not a volume of depth W).
+  std::vector<bool> blurred(in.shape.size());
+  std::vector<std::ptrdiff_t> s_strides(in.shape.size()), d_strides(in.shape.size());
+  std::ptrdiff_t s_step = static_cast<std::ptrdiff_t>(element_size(in.type)), d_step = static_cast<std::ptrdiff_t>(element_size(out.type));
+  for (std::size_t d = in.shape.size(); d-- > 0;) {
+    blurred[d] = spec.sigma[in.shape.size() - 1 - d] > 0.0;
+    s_strides[d] = s_step, d_strides[d] = d_step;
+    s_step *= in.shape[d], d_step *= in.shape[d];
+  }
+  std::unique_ptr<bool[]> flags(new bool[blurred.size()]);
+  std::copy(blurred.begin(), blurred.end(), flags.get());
+  const int channels_at = channel_axis(in.shape, s_strides, element_size(in.type), d_strides, element_size(out.type),
+                                       std::span<const bool>(flags.get(), blurred.size()));
+  int channels = 1;
+  if (ndim >= 2 && channels_at == ndim - 1 && in.shape.back() > 1) {
+    channels = static_cast<int>(in.shape.back());
+    spec = make_spec(o, ndim - 1, true);
+  }
+  explain(o, spec, in.view(channels), device);
+  blur(in.view(channels), out.view(channels), spec, device);
   io::write_file_atomically(o.output, io::encode_npy(out));
   return 0;
 }
