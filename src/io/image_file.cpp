@@ -184,7 +184,7 @@ void apply_write_options(OIIO::ImageSpec& spec, const std::string& format, const
   }
   if (o.quality) throw InvalidArgument("--quality is for JPEG, WebP and HEIF; '" + path.string() + "' is " + format);
   if (format == "png") {
-    int level = 3;
+    int level = 4;
     if (!o.compression.empty()) {
       const std::string& c = o.compression;
       if (c.size() != 1 || c[0] < '0' || c[0] > '9')

@@ -202,7 +202,7 @@ Command add_blur_command(CLI::App& app) {
   sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)");
   sub->add_option("--quality", o->write.quality, "JPEG / WebP / HEIF quality, 1 to 100 (default 95)");
   sub->add_option("--compression", o->write.compression,
-                  "PNG: zlib level 0-9 (default 3: fast, a few per cent larger than 6); TIFF: none, lzw, zip "
+                  "PNG: zlib level 0-9 (default 4: faster than 6, about 10% larger); TIFF: none, lzw, zip "
                   "(default), ...; OpenEXR: none, zip (default), piz, dwaa, ...");
   return {sub, [o]() -> int {
             const BlurOptions& opt = *o;
