@@ -16,9 +16,9 @@ struct NpyArray {
   std::vector<std::int64_t> shape;  ///< numpy order: the last axis is contiguous
   std::vector<std::byte> data;      ///< packed, C order
   std::int64_t element_count() const;
-  /// A view with numpy's last axis as x: shape (D,H,W) -> x=W, y=H, z=D, one channel.
-  /// The array as a packed view, x along its last axis; with `channels` > 1 the last axis is
-  /// interleaved channels (fastblur::channel_axis) and x is the one before it.
+  /// The array as a packed view, x along its last axis (shape (D,H,W) -> x=W, y=H, z=D); with
+  /// `channels` > 1 the last axis is interleaved channels (fastblur::channel_axis) and x is the one
+  /// before it.
   View view(int channels = 1);
 };
 

@@ -192,6 +192,43 @@ TEST_F(Cli, QualityCompressionAndMetadataReachTheOutput) {
   EXPECT_FALSE(fs::exists(path("bad.png")));
 }
 
+TEST_F(Cli, ImagesAndArraysConvertEitherWay) {
+  // An image written as .npy is (H, W, C) of the image's type; the same blur either way.
+  io::Image im = random_image(ElementType::u16, 31, 19, 3);
+  io::write_image(path("a.png"), im);
+  const std::string a = path("a.png").string();
+  ASSERT_EQ(run("blur " + a + " " + path("a.npy").string() + " -s 1.5").code, 0);
+  ASSERT_EQ(run("blur " + a + " " + path("b.png").string() + " -s 1.5").code, 0);
+  const io::NpyArray as_npy = io::read_npy(path("a.npy"));
+  EXPECT_EQ(as_npy.type, ElementType::u16);
+  EXPECT_EQ(as_npy.shape, (std::vector<std::int64_t>{19, 31, 3}));
+  EXPECT_EQ(as_npy.data, io::read_image(path("b.png")).pixels);
+  // And back: an (H, W, C) array (the channel rule) or an (H, W) array to an image file.
+  ASSERT_EQ(run("blur " + path("a.npy").string() + " " + path("c.png").string() + " -s 0").code, 0);
+  EXPECT_EQ(io::read_image(path("c.png")).pixels, as_npy.data);
+  io::NpyArray gray;
+  gray.type = ElementType::u8;
+  gray.shape = {9, 14};
+  gray.data.assign(9 * 14, std::byte{200});
+  write_npy("gray.npy", gray);
+  ASSERT_EQ(run("blur " + path("gray.npy").string() + " " + path("gray.png").string() + " -s 2").code, 0);
+  const io::Image g = io::read_image(path("gray.png"));
+  EXPECT_EQ(g.width, 14);
+  EXPECT_EQ(g.height, 9);
+  EXPECT_EQ(g.channels, 1);
+  EXPECT_EQ(g.pixels, gray.data);  // flat stays flat
+  // A volume has no image form.
+  io::NpyArray vol;
+  vol.type = ElementType::f32;
+  vol.shape = {5, 6, 7};
+  vol.data.assign(5 * 6 * 7 * 4, std::byte{0});
+  write_npy("vol.npy", vol);
+  const Result r = run("blur " + path("vol.npy").string() + " " + path("vol.png").string() + " -s 1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("is a volume"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("vol.png")));
+}
+
 TEST_F(Cli, InPlaceReplacesTheInputOnlyWhenAsked) {
   io::Image im = random_image(ElementType::u8, 20, 20, 3);
   io::write_image(path("a.png"), im);
@@ -221,7 +258,6 @@ TEST_F(Cli, BadArguments) {
   expect_failure("blur " + in + " " + out + " -s 1e12", "a.png", "b.png", "beyond the maximum");
   expect_failure("blur " + in + " " + path("nodir/b.png").string() + " -s 1", "a.png", "nodir/b.png", "does not exist");
   expect_failure("blur " + in + " " + path("b.xyz").string() + " -s 1", "a.png", "b.xyz", "unknown image format");
-  expect_failure("blur " + in + " " + path("b.npy").string() + " -s 1", "a.png", "b.npy", "must be an image");
   expect_failure("blur " + path("missing.png").string() + " " + out + " -s 1", "missing.png", "b.png", "no such file");
   fs::create_directories(path("adir"));
   expect_failure("blur " + path("adir").string() + " " + out + " -s 1", "adir", "b.png", "is a directory");

@@ -99,7 +99,24 @@ Device parse_device(const std::string& text) {
   }
 }
 
-int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
+void require_image_output(const std::string& output) {
+  if (!io::is_writable_image_path(output))
+    throw IoError("cannot write '" + output + "': unknown image format for its extension (use .png, .jpg, .tif, "
+                  ".exr, .hdr, ... or .npy for arrays)");
+}
+
+// Conversions: an image's pixels as a .npy array of shape (H, W[, C]), and back.
+void write_as_npy(const std::string& path, const io::Image& im) {
+  io::NpyArray a;
+  a.type = im.type;
+  a.shape = {im.height, im.width};
+  if (im.channels > 1) a.shape.push_back(im.channels);
+  a.data = im.pixels;
+  io::write_file_atomically(path, io::encode_npy(a));
+}
+
+int run_npy(const BlurOptions& o, std::optional<ElementType> out_type, bool image_out) {
+  if (image_out) require_image_output(o.output);
   const Device device = parse_device(o.device);
   io::NpyArray in = io::read_npy(o.input);
   const int ndim = static_cast<int>(in.shape.size());
@@ -127,16 +144,28 @@ int run_npy(const BlurOptions& o, std::optional<ElementType> out_type) {
     channels = static_cast<int>(in.shape.back());
     spec = make_spec(o, ndim - 1, true);
   }
+  if (image_out && ndim - (channels > 1 ? 1 : 0) > 2)
+    throw InvalidArgument("'" + o.input + "' is a volume (" + std::to_string(ndim) +
+                          " spatial axes): it can be written as .npy, not as an image file");
   explain(o, spec, in.view(channels), device);
   blur(in.view(channels), out.view(channels), spec, device);
-  io::write_file_atomically(o.output, io::encode_npy(out));
+  if (!image_out) {
+    io::write_file_atomically(o.output, io::encode_npy(out));
+    return 0;
+  }
+  io::Image im;
+  const View v = out.view(channels);
+  im.width = v.width();
+  im.height = v.height();
+  im.channels = channels;
+  im.type = out.type;
+  im.pixels = std::move(out.data);
+  io::write_image(o.output, im, std::nullopt, o.write);
   return 0;
 }
 
-int run_image(const BlurOptions& o, std::optional<ElementType> out_type) {
-  if (!io::is_writable_image_path(o.output))
-    throw IoError("cannot write '" + o.output + "': unknown image format for its extension (use .png, .jpg, .tif, "
-                  ".exr, .hdr, ... or .npy for arrays)");
+int run_image(const BlurOptions& o, std::optional<ElementType> out_type, bool npy_out) {
+  if (!npy_out) require_image_output(o.output);
   const Device device = parse_device(o.device);
   io::Image in = io::read_image(o.input);
   const BlurSpec spec = make_spec(o, 2, true);
@@ -149,7 +178,8 @@ int run_image(const BlurOptions& o, std::optional<ElementType> out_type) {
     const int count = std::min(4, in.channels - first);
     blur(in.channel_view(first, count), out.channel_view(first, count), spec, device);
   }
-  io::write_image(o.output, out, std::nullopt, o.write);  // with the input's metadata (EXIF, ICC, ...)
+  if (npy_out) write_as_npy(o.output, out);
+  else io::write_image(o.output, out, std::nullopt, o.write);  // with the input's metadata (EXIF, ICC, ...)
   return 0;
 }
 
@@ -160,8 +190,9 @@ Command add_blur_command(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("blur", "Blur an image file or a .npy array and write the result");
   sub->add_option("input", o->input, "Input: an image (PNG, JPEG, TIFF, EXR, HDR, ...) or a .npy array")->required();
   sub->add_option("output", o->output,
-                  "Output path; its extension picks the format. Written to a temporary file and renamed, so it "
-                  "appears only when complete")
+                  "Output path; its extension picks the format (an image may be written as .npy, shape (H, W[, C]), "
+                  "and a 2D array as an image). Written to a temporary file and renamed, so it appears only when "
+                  "complete")
       ->required();
   sub->add_option("-s,--sigma", o->sigma,
                   "Gaussian standard deviation in pixels: one value for every axis, or one per axis in array order "
@@ -219,12 +250,11 @@ Command add_blur_command(CLI::App& app) {
             if (!opt.dtype.empty()) out_type = parse_element_type(opt.dtype);
             const bool npy_in = is_npy_file(opt.input) || has_npy_extension(opt.input);
             const bool npy_out = has_npy_extension(opt.output);
-            if (npy_in != npy_out)
-              throw InvalidArgument(npy_in ? "the input is a .npy array, so the output must be a .npy file too"
-                                           : "the input is an image, so the output must be an image file, not .npy");
             if (npy_out && (opt.write.quality || !opt.write.compression.empty()))
               throw InvalidArgument("--quality and --compression are for image files; the output is a .npy array");
-            return npy_in ? run_npy(opt, out_type) : run_image(opt, out_type);
+            // Either kind in, either kind out: an image written as .npy is (H, W[, C]); an array
+            // written as an image must be 2D (with the channel rule's channels).
+            return npy_in ? run_npy(opt, out_type, !npy_out) : run_image(opt, out_type, npy_out);
           }};
 }
 
