@@ -180,16 +180,11 @@ void correlate_rows(const Rows& r, int nthreads) {
                               : std::clamp<std::int64_t>(want / (r.outer * chunks), 1, std::max<std::int64_t>(1, r.n / (8 * taps)));
   const std::int64_t piece_rows = (r.n + pieces - 1) / pieces;
   const std::int64_t blocks = r.outer * chunks * pieces;
-  const std::size_t len = static_cast<std::size_t>(r.n + taps - 1);
   const auto aligned = [](const void* p, std::ptrdiff_t a, std::ptrdiff_t b) {
     return reinterpret_cast<std::uintptr_t>(p) % alignof(double) == 0 && a % 8 == 0 && b % 8 == 0;
   };
-  bool strides_aligned = true;
-  for (std::size_t k = 0; k < r.ext.size(); ++k) strides_aligned = strides_aligned && r.s_str[k] % 8 == 0;
   // Rows are always copied into the ring, float64 too: read in place, rows a power of two apart map
   // to the same L1 sets, and a few dozen taps thrash them (65 taps ran 3x slower than the copy).
-  const bool direct_in = false;
-  (void)strides_aligned;
   bool dst_aligned = true;
   for (std::size_t k = 0; k < r.ext.size(); ++k) dst_aligned = dst_aligned && r.d_str[k] % 8 == 0;
   const bool direct_out = r.dt == Numeric::f64 && r.d_lane == 8 && dst_aligned && aligned(r.dbase, r.d_step, 8);
@@ -199,8 +194,8 @@ void correlate_rows(const Rows& r, int nthreads) {
     std::vector<double> cval_row(static_cast<std::size_t>(S), r.cval), out(static_cast<std::size_t>(S));
     // Ring rows one cache line longer than the strip, so that successive rows start in different sets.
     const std::int64_t pitch = S + 8;
-    std::vector<double> ring(direct_in ? 0 : static_cast<std::size_t>(taps * pitch));
-    std::vector<const double*> rows(direct_in ? len : static_cast<std::size_t>(taps));
+    std::vector<double> ring(static_cast<std::size_t>(taps * pitch));
+    std::vector<const double*> rows(static_cast<std::size_t>(taps));
 #pragma omp for schedule(static)
     for (std::int64_t block = 0; block < blocks; ++block) {
       const std::int64_t l0 = (block % pieces) * piece_rows, l1 = std::min(r.n, l0 + piece_rows);
@@ -221,24 +216,13 @@ void correlate_rows(const Rows& r, int nthreads) {
         }
         with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.sbase + so + map[j] * r.s_step, element_bytes(r.st), count, to); });
       };
-      if (direct_in) {
-        for (std::size_t j = 0; j < len; ++j)
-          rows[j] = map[j] < 0 ? cval_row.data()
-                               : reinterpret_cast<const double*>(r.sbase + so + map[j] * r.s_step);
-      } else {
-        for (std::int64_t j = l0; j + 1 < l0 + taps; ++j)
-          convert_row(static_cast<std::size_t>(j), ring.data() + (j % taps) * pitch);
-      }
+      // Output row l reads extended rows l .. l + taps - 1: the ring holds them, slot j mod taps.
+      for (std::int64_t j = l0; j + 1 < l0 + taps; ++j) convert_row(static_cast<std::size_t>(j), ring.data() + (j % taps) * pitch);
       for (std::int64_t l = l0; l < l1; ++l) {
-        const double* const* centre;
-        if (direct_in) {
-          centre = rows.data() + l + r.size1;
-        } else {
-          const std::int64_t newest = l + taps - 1;  // extended row entering the ring
-          convert_row(static_cast<std::size_t>(newest), ring.data() + (newest % taps) * pitch);
-          for (std::int64_t t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = ring.data() + ((l + t) % taps) * pitch;
-          centre = rows.data() + r.size1;
-        }
+        const std::int64_t newest = l + taps - 1;  // extended row entering the ring
+        convert_row(static_cast<std::size_t>(newest), ring.data() + (newest % taps) * pitch);
+        for (std::int64_t t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = ring.data() + ((l + t) % taps) * pitch;
+        const double* const* centre = rows.data() + r.size1;
         std::byte* to = r.dbase + doff + l * r.d_step;
         if (direct_out) {
           cpu::ordered_correlate_rows(centre, 0, reinterpret_cast<double*>(to), static_cast<std::size_t>(count), r.fw,
