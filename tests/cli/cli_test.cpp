@@ -229,6 +229,49 @@ TEST_F(Cli, ImagesAndArraysConvertEitherWay) {
   EXPECT_FALSE(fs::exists(path("vol.png")));
 }
 
+TEST_F(Cli, BatchesWriteEveryGoodFileAndReportTheBadOnes) {
+  std::string inputs;
+  for (int k = 0; k < 4; ++k) {
+    io::write_image(path("in" + std::to_string(k) + ".png"), random_image(ElementType::u8, 20 + k, 15, 3));
+    inputs += " " + path("in" + std::to_string(k) + ".png").string();
+  }
+  spit(path("in2.png"), "not a png at all\n");  // a corrupt file in the middle
+  fs::create_directories(path("out"));
+  const Result r = run("blur" + inputs + " -o " + path("out").string() + " -s 1.5");
+  EXPECT_EQ(r.code, 1) << r.err;
+  for (int k : {0, 1, 3}) {
+    const fs::path out = path("out/in" + std::to_string(k) + ".png");
+    ASSERT_TRUE(fs::exists(out)) << out;
+    // The same bytes as a single call gives.
+    ASSERT_EQ(run("blur " + path("in" + std::to_string(k) + ".png").string() + " " + path("one.png").string() + " -s 1.5").code, 0);
+    EXPECT_EQ(io::read_image(out).pixels, io::read_image(path("one.png")).pixels);
+  }
+  EXPECT_FALSE(fs::exists(path("out/in2.png")));
+  EXPECT_NE(r.err.find("in2.png"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3 of 4 files blurred, 1 failed"), std::string::npos) << r.err;
+  // A pattern, and conversions through it.
+  const Result p = run("blur " + path("in0.png").string() + " " + path("in1.png").string() + " -o " +
+                       path("{stem}_blurred.npy").string() + " -s 1");
+  EXPECT_EQ(p.code, 0) << p.err;
+  EXPECT_TRUE(fs::exists(path("in0_blurred.npy")) && fs::exists(path("in1_blurred.npy")));
+  // Refused before any file is written: two inputs to one output, a missing directory, a pattern
+  // without an input of its own; bad arguments for every file exit 2.
+  const Result same = run("blur " + path("in0.png").string() + " " + path("in1.png").string() + " -o " +
+                          path("fixed.png").string() + " -s 1");
+  EXPECT_EQ(same.code, 2);
+  const Result clash = run("blur " + path("in0.png").string() + " " + path("out/../in0.png").string() + " -o " +
+                           path("c_{name}").string() + " -s 1");
+  EXPECT_EQ(clash.code, 2);
+  EXPECT_NE(clash.err.find("would both be written"), std::string::npos) << clash.err;
+  const Result bad = run("blur " + path("in0.png").string() + " " + path("in1.png").string() + " -o " +
+                         path("out").string() + " -s -1");
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  const Result three = run("blur " + path("in0.png").string() + " " + path("in1.png").string() + " " + path("x.png").string() + " -s 1");
+  EXPECT_EQ(three.code, 2);
+  EXPECT_NE(three.err.find("--output"), std::string::npos) << three.err;
+  EXPECT_FALSE(fs::exists(path("x.png")) || fs::exists(path("c_in0.png")));
+}
+
 TEST_F(Cli, InPlaceReplacesTheInputOnlyWhenAsked) {
   io::Image im = random_image(ElementType::u8, 20, 20, 3);
   io::write_image(path("a.png"), im);

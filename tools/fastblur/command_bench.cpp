@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "progress.hpp"
 #include "fastblur/fastblur.hpp"
 #include "parse.hpp"
 
@@ -42,27 +43,6 @@ double median_ms(const std::function<void()>& fn, int repeats) {
   return t[t.size() / 2];
 }
 
-// A progress bar on stderr when it is a terminal, one line per step otherwise.
-class Progress {
- public:
-  explicit Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
-  void step(const std::string& what) {
-    ++done_;
-    const int width = 30, filled = width * done_ / total_;
-    if (tty_) {
-      std::fprintf(stderr, "\r[%s%s] %2d/%d %-40s", std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                   std::string(static_cast<std::size_t>(width - filled), '-').c_str(), done_, total_, what.c_str());
-      if (done_ == total_) std::fprintf(stderr, "\n");
-    } else {
-      std::fprintf(stderr, "[%d/%d] %s\n", done_, total_, what.c_str());
-    }
-    std::fflush(stderr);
-  }
-
- private:
-  int total_, done_ = 0;
-  bool tty_;
-};
 
 int run_bench(const BenchOptions& o) {
   if (o.repeats < 1 || o.repeats > 1000) throw InvalidArgument("--repeats must be 1 to 1000");

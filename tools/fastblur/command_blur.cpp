@@ -13,6 +13,7 @@
 #include "io/image_file.hpp"
 #include "io/npy.hpp"
 #include "parse.hpp"
+#include "progress.hpp"
 
 namespace fastblur::cli {
 namespace {
@@ -20,6 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct BlurOptions {
+  std::vector<std::string> files;  ///< as given: INPUT OUTPUT, or (with --output) the inputs
+  std::string batch_output;        ///< --output: a directory or a pattern with {stem}
   std::string input, output, sigma, border = "reflect", dtype, radius, device = "cpu";
   AlgorithmOptions algorithm;
   double cval = 0.0, truncate = 4.0;
@@ -183,17 +186,108 @@ int run_image(const BlurOptions& o, std::optional<ElementType> out_type, bool np
   return 0;
 }
 
+// One input to one output (the checks, then the blur of an image or an array).
+int blur_one(const BlurOptions& opt) {
+  std::error_code ec;
+  if (!fs::exists(opt.input, ec)) throw IoError("cannot read '" + opt.input + "': no such file");
+  if (fs::is_directory(opt.input, ec)) throw IoError("cannot read '" + opt.input + "': it is a directory");
+  {
+    std::ifstream probe(opt.input, std::ios::binary);
+    if (!probe) throw IoError("cannot read '" + opt.input + "': permission denied or unreadable");
+  }
+  if (!opt.in_place && same_file(opt.input, opt.output))
+    throw InvalidArgument("the output '" + opt.output + "' is the input file; pass --in-place to replace it");
+  std::optional<ElementType> out_type;
+  if (!opt.dtype.empty()) out_type = parse_element_type(opt.dtype);
+  const bool npy_in = is_npy_file(opt.input) || has_npy_extension(opt.input);
+  const bool npy_out = has_npy_extension(opt.output);
+  if (npy_out && (opt.write.quality || !opt.write.compression.empty()))
+    throw InvalidArgument("--quality and --compression are for image files; the output is a .npy array");
+  // Either kind in, either kind out: an image written as .npy is (H, W[, C]); an array written as
+  // an image must be 2D (with the channel rule's channels).
+  return npy_in ? run_npy(opt, out_type, !npy_out) : run_image(opt, out_type, npy_out);
+}
+
+// --output's target for one input: DIR/NAME, or the pattern with {stem}, {name}, {ext} filled in.
+std::string batch_target(const std::string& pattern, const fs::path& input) {
+  if (pattern.find('{') == std::string::npos) return (fs::path(pattern) / input.filename()).string();
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size();) {
+    bool done = false;
+    for (const auto& [key, value] : {std::pair<std::string, std::string>{"{stem}", input.stem().string()},
+                                     {"{name}", input.filename().string()},
+                                     {"{ext}", input.has_extension() ? input.extension().string().substr(1) : ""}})
+      if (pattern.compare(i, key.size(), key) == 0) {
+        out += value;
+        i += key.size();
+        done = true;
+        break;
+      }
+    if (!done) out += pattern[i++];
+  }
+  return out;
+}
+
+int run_blur_command(const BlurOptions& o) {
+  if (o.batch_output.empty()) {
+    if (o.files.size() != 2)
+      throw InvalidArgument("blur takes INPUT OUTPUT (" + std::to_string(o.files.size()) +
+                            " paths given); for many inputs give --output DIR or a pattern with {stem}");
+    BlurOptions one = o;
+    one.input = o.files[0];
+    one.output = o.files[1];
+    return blur_one(one);
+  }
+  const bool pattern = o.batch_output.find('{') != std::string::npos;
+  std::error_code ec;
+  if (!pattern && !fs::is_directory(o.batch_output, ec))
+    throw InvalidArgument("--output '" + o.batch_output + "' is neither a directory nor a pattern with {stem}");
+  // Every input's target first: two inputs may not write one file.
+  std::vector<std::string> targets;
+  for (const std::string& in : o.files) {
+    targets.push_back(batch_target(o.batch_output, in));
+    for (std::size_t k = 0; k + 1 < targets.size(); ++k)
+      if (targets[k] == targets.back())
+        throw InvalidArgument("'" + o.files[k] + "' and '" + in + "' would both be written to '" + targets.back() + "'");
+  }
+  Progress progress(static_cast<int>(o.files.size()), false);
+  int failed = 0, refused = 0;  // refused: bad arguments (exit status 2 when every file was)
+  for (std::size_t k = 0; k < o.files.size(); ++k) {
+    BlurOptions one = o;
+    one.input = o.files[k];
+    one.output = targets[k];
+    try {
+      blur_one(one);
+    } catch (const std::exception& e) {
+      ++failed;
+      refused += dynamic_cast<const InvalidArgument*>(&e) != nullptr;
+      if (progress.on_terminal()) std::fprintf(stderr, "\n");
+      std::fprintf(stderr, "fastblur: error: %s: %s\n", one.input.c_str(), e.what());
+    }
+    progress.step(one.input);
+  }
+  if (failed > 0 || progress.on_terminal())
+    std::fprintf(stderr, "fastblur: %zu of %zu files blurred%s\n", o.files.size() - static_cast<std::size_t>(failed),
+                 o.files.size(), failed ? (", " + std::to_string(failed) + " failed").c_str() : "");
+  return failed == 0 ? 0 : refused == static_cast<int>(o.files.size()) ? 2 : 1;
+}
+
 }  // namespace
 
 Command add_blur_command(CLI::App& app) {
   auto o = std::make_shared<BlurOptions>();
   CLI::App* sub = app.add_subcommand("blur", "Blur an image file or a .npy array and write the result");
-  sub->add_option("input", o->input, "Input: an image (PNG, JPEG, TIFF, EXR, HDR, ...) or a .npy array")->required();
-  sub->add_option("output", o->output,
-                  "Output path; its extension picks the format (an image may be written as .npy, shape (H, W[, C]), "
-                  "and a 2D array as an image). Written to a temporary file and renamed, so it appears only when "
-                  "complete")
+  sub->add_option("files", o->files,
+                  "INPUT OUTPUT: an image (PNG, JPEG, TIFF, EXR, HDR, ...) or a .npy array, and the output path, "
+                  "whose extension picks the format (an image may be written as .npy, shape (H, W[, C]), and a 2D "
+                  "array as an image). Written to a temporary file and renamed, so it appears only when complete. "
+                  "With --output, every FILE is an input")
       ->required();
+  sub->add_option("-o,--output", o->batch_output,
+                  "Many inputs in one process: a directory (each output keeps its input's name) or a pattern with "
+                  "{stem} (the input's name without extension), {name} and {ext}, e.g. 'out/{stem}_blur.png'. Files "
+                  "are done one after another, each written atomically; a failing file is reported and the rest "
+                  "continue; the exit status is 1 if any failed");
   sub->add_option("-s,--sigma", o->sigma,
                   "Gaussian standard deviation in pixels: one value for every axis, or one per axis in array order "
                   "(numpy's: rows first). For an HxWxC .npy, '2,2,0' blurs rows and columns and leaves the last axis "
@@ -235,27 +329,7 @@ Command add_blur_command(CLI::App& app) {
   sub->add_option("--compression", o->write.compression,
                   "PNG: zlib level 0-9 (default 4: faster than 6, about 10% larger); TIFF: none, lzw, zip "
                   "(default), ...; OpenEXR: none, zip (default), piz, dwaa, ...");
-  return {sub, [o]() -> int {
-            const BlurOptions& opt = *o;
-            std::error_code ec;
-            if (!fs::exists(opt.input, ec)) throw IoError("cannot read '" + opt.input + "': no such file");
-            if (fs::is_directory(opt.input, ec)) throw IoError("cannot read '" + opt.input + "': it is a directory");
-            {
-              std::ifstream probe(opt.input, std::ios::binary);
-              if (!probe) throw IoError("cannot read '" + opt.input + "': permission denied or unreadable");
-            }
-            if (!opt.in_place && same_file(opt.input, opt.output))
-              throw InvalidArgument("the output '" + opt.output + "' is the input file; pass --in-place to replace it");
-            std::optional<ElementType> out_type;
-            if (!opt.dtype.empty()) out_type = parse_element_type(opt.dtype);
-            const bool npy_in = is_npy_file(opt.input) || has_npy_extension(opt.input);
-            const bool npy_out = has_npy_extension(opt.output);
-            if (npy_out && (opt.write.quality || !opt.write.compression.empty()))
-              throw InvalidArgument("--quality and --compression are for image files; the output is a .npy array");
-            // Either kind in, either kind out: an image written as .npy is (H, W[, C]); an array
-            // written as an image must be 2D (with the channel rule's channels).
-            return npy_in ? run_npy(opt, out_type, !npy_out) : run_image(opt, out_type, npy_out);
-          }};
+  return {sub, [o]() -> int { return run_blur_command(*o); }};
 }
 
 }  // namespace fastblur::cli
