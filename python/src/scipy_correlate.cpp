@@ -372,6 +372,8 @@ void scipy_correlate1d(const py::array& src, py::array& dst, int axis, const std
         auto* to = reinterpret_cast<double*>(dbase + doff);
         if (B == 1) {
           cpu::ordered_correlate(center, to, static_cast<std::size_t>(n), fw, size1, size2, sym, 1);
+        } else if (count == B && d_step == B * d_lane) {  // pixels: the whole line in one run
+          cpu::ordered_correlate(center, to, static_cast<std::size_t>(n * B), fw, size1, size2, sym, Bz);
         } else {
           for (std::int64_t l = 0; l < n; ++l)
             cpu::ordered_correlate(center + static_cast<std::size_t>(l) * Bz, reinterpret_cast<double*>(dbase + doff + l * d_step),
