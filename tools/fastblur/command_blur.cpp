@@ -130,18 +130,17 @@ int run_npy(const BlurOptions& o, std::optional<ElementType> out_type, bool imag
   out.data.resize(static_cast<std::size_t>(in.element_count()) * element_size(out.type));
   // The array/channel rule the Python module applies too: a trailing axis of 1-4 left unblurred is
   // channels (an HxWx4 array with --sigma 8,8,0 is an RGBA image, not a volume of depth W).
-  std::vector<bool> blurred(in.shape.size());
-  std::vector<std::ptrdiff_t> s_strides(in.shape.size()), d_strides(in.shape.size());
+  const std::size_t rank = in.shape.size();
+  std::unique_ptr<bool[]> blurred(new bool[rank]);  // not vector<bool>: channel_axis takes a span
+  std::vector<std::ptrdiff_t> s_strides(rank), d_strides(rank);
   std::ptrdiff_t s_step = static_cast<std::ptrdiff_t>(element_size(in.type)), d_step = static_cast<std::ptrdiff_t>(element_size(out.type));
-  for (std::size_t d = in.shape.size(); d-- > 0;) {
-    blurred[d] = spec.sigma[in.shape.size() - 1 - d] > 0.0;
+  for (std::size_t d = rank; d-- > 0;) {
+    blurred[d] = spec.sigma[rank - 1 - d] > 0.0;
     s_strides[d] = s_step, d_strides[d] = d_step;
     s_step *= in.shape[d], d_step *= in.shape[d];
   }
-  std::unique_ptr<bool[]> flags(new bool[blurred.size()]);
-  std::copy(blurred.begin(), blurred.end(), flags.get());
   const int channels_at = channel_axis(in.shape, s_strides, element_size(in.type), d_strides, element_size(out.type),
-                                       std::span<const bool>(flags.get(), blurred.size()));
+                                       std::span<const bool>(blurred.get(), rank));
   int channels = 1;
   if (ndim >= 2 && channels_at == ndim - 1 && in.shape.back() > 1) {
     channels = static_cast<int>(in.shape.back());
