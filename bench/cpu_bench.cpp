@@ -1,6 +1,6 @@
 // fastblur on the CPU against OpenCV (cv::GaussianBlur) and libvips (vips_gaussblur) on the seed
 // grid of DESIGN.md - kernel sizes 7, 35, 127 (sigma = (size-1)/6) and sigma 20, 50, at 720p to 4K,
-// RGBA8 / RGBA16F / RGBA32F / R32F - and the 256^3 float volume at sigma 1, 4, 16, every library on
+// RGBA8 / RGBA16F / RGBA32F / R32F / RGBA16 (uint16) - and the 256^3 float volume at sigma 1, 4, 16, every library on
 // the same threads and the same kernel (radius int(4 sigma + 0.5)). fastblur runs twice per case:
 // exact (tolerance 0: fir or fft) and within max error 1e-2 (volumes: 1e-3), the planner's choice.
 // The machine's copy bandwidth is measured in the same run (a parallel memcpy), so each case also
@@ -41,7 +41,8 @@ struct Format {
 const Format kFormats[] = {{"RGBA8", fastblur::ElementType::u8, 4, CV_8U, VIPS_FORMAT_UCHAR},
                            {"RGBA16F", fastblur::ElementType::f16, 4, -1, VIPS_FORMAT_NOTSET},
                            {"RGBA32F", fastblur::ElementType::f32, 4, CV_32F, VIPS_FORMAT_FLOAT},
-                           {"R32F", fastblur::ElementType::f32, 1, CV_32F, VIPS_FORMAT_FLOAT}};
+                           {"R32F", fastblur::ElementType::f32, 1, CV_32F, VIPS_FORMAT_FLOAT},
+                           {"RGBA16", fastblur::ElementType::u16, 4, CV_16U, VIPS_FORMAT_USHORT}};
 struct Shape {
   std::int64_t w, h, d;
   std::string name() const {
@@ -67,7 +68,8 @@ std::vector<std::byte>& image_of(const Format& f, const Shape& s) {
     std::vector<float> values(count);
     std::mt19937 rng(42);
     std::uniform_real_distribution<float> u(0.0f, 1.0f);
-    for (float& v : values) v = u(rng) * (f.type == fastblur::ElementType::u8 ? 255.0f : 1.0f);
+    const float scale = f.type == fastblur::ElementType::u8 ? 255.0f : f.type == fastblur::ElementType::u16 ? 65535.0f : 1.0f;
+    for (float& v : values) v = u(rng) * scale;
     fastblur::blur(fastblur::View::packed(values.data(), fastblur::ElementType::f32, s.w, s.h, s.d, f.channels),
                    fastblur::View::packed(img.data(), f.type, s.w, s.h, s.d, f.channels), fastblur::BlurSpec{});
   }
