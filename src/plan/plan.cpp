@@ -112,10 +112,7 @@ void predict_error(const Descriptor& d, Plan& plan) {
 // The pieces of a Vulkan plan: the whole image where it fits the device, else tiles with the plan's
 // halos, starting on multiples of its block grid.
 void schedule_pieces(const Descriptor& d, Plan& plan, const Shape& shape) {
-  std::array<std::int64_t, 3> halo{};
-  std::int64_t align = 1;
-  for (std::size_t a = 0; a < 3; ++a) align = std::max(align, plan.axes[a].align);
-  for (std::size_t a = 0; a < 3; ++a) halo[a] = (plan.axes[a].support + align - 1) / align * align;
+  const auto [halo, align] = tiling::piece_grid(plan);
   const bool textures = d.info().capabilities.vulkan && !d.info().capabilities.vulkan_volumes;
   const auto fits = [&](std::array<std::int64_t, 3> e) {
     const double floats = static_cast<double>(e[0]) * static_cast<double>(e[1]) * static_cast<double>(e[2]) * shape.channels;

@@ -9,6 +9,13 @@
 
 namespace fastblur::tiling {
 
+PieceGrid piece_grid(const Plan& plan) {
+  PieceGrid g;
+  for (const AxisPlan& a : plan.axes) g.align = std::max(g.align, a.align);
+  for (std::size_t a = 0; a < 3; ++a) g.halo[a] = (plan.axes[a].support + g.align - 1) / g.align * g.align;
+  return g;
+}
+
 std::vector<Piece> pieces(std::array<std::int64_t, 3> n, std::array<std::int64_t, 3> tile,
                           std::array<std::int64_t, 3> halo) {
   std::vector<Piece> out;

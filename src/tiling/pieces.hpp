@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fastblur/blur.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::tiling {
 
@@ -20,6 +21,14 @@ struct Piece {
     return {hi[0] - lo[0] + 2 * halo[0], hi[1] - lo[1] + 2 * halo[1], hi[2] - lo[2] + 2 * halo[2]};
   }
 };
+
+/// The plan's piece grid: pieces start on multiples of `align` (the block grid of algorithms that are
+/// not shift-invariant) and carry `halo` samples per axis (the plan's support rounded up to it).
+struct PieceGrid {
+  std::array<std::int64_t, 3> halo{};
+  std::int64_t align = 1;
+};
+PieceGrid piece_grid(const Plan& plan);
 
 /// The pieces of interior size `tile` covering `extent`, each with `halo` along the axes that are cut.
 std::vector<Piece> pieces(std::array<std::int64_t, 3> extent, std::array<std::int64_t, 3> tile,

@@ -109,11 +109,7 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
   const std::int64_t W = src.width(), H = src.height(), D = src.depth();
   const int C = src.channels;
   if (std::max({W, H, D}) > (1 << 30)) throw Unsupported("an axis longer than 2^30 samples on the Vulkan backend");
-  std::array<std::int64_t, 3> halo{};
-  std::int64_t align = 1;
-  for (std::size_t a = 0; a < 3; ++a) align = std::max(align, plan.axes[a].align);
-  for (std::size_t a = 0; a < 3; ++a) halo[a] = (plan.axes[a].support + align - 1) / align * align;
-  const std::vector<tiling::Piece> pieces = tiling::pieces(src.extent, plan.schedule.tile, halo);
+  const std::vector<tiling::Piece> pieces = tiling::pieces(src.extent, plan.schedule.tile, tiling::piece_grid(plan).halo);
   if (timing) timing->pieces = static_cast<int>(pieces.size());
 
   if (pieces.size() == 1) {

@@ -142,7 +142,9 @@ TEST_F(CliSafety, InterruptedWhileWritingLeavesTheOldOutputAndNoTemporaryFile) {
 }
 
 TEST_F(CliSafety, InterruptedInPlaceRunLeavesTheInputWhole) {
-  write_array("in.npy", 1200, 1200);
+  // Big enough to be still running after 150 ms (start-up takes a few ms since the image libraries
+  // load on demand): a 4000x4000 float64 array at sigma 400 takes about 0.6 s.
+  write_array("in.npy", 4000, 4000);
   const std::string before = slurp(path("in.npy"));
   const pid_t pid = start({"blur", path("in.npy").string(), path("in.npy").string(), "-s", "400", "--in-place"});
   ASSERT_GT(pid, 0);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "algorithm_options.hpp"
+#include "band_blur.hpp"
 #include "commands.hpp"
 #include "fastblur/fastblur.hpp"
 #include "io/atomic_file.hpp"
@@ -27,6 +28,7 @@ struct BlurOptions {
   AlgorithmOptions algorithm;
   double cval = 0.0, truncate = 4.0;
   int threads = 0;
+  std::int64_t band_rows = 0;  ///< --band-rows (hidden; tests): at most this many rows per band
   bool in_place = false, explain = false;
   io::WriteOptions write;
 };
@@ -169,19 +171,45 @@ int run_npy(const BlurOptions& o, std::optional<ElementType> out_type, bool imag
 int run_image(const BlurOptions& o, std::optional<ElementType> out_type, bool npy_out) {
   if (!npy_out) require_image_output(o.output);
   const Device device = parse_device(o.device);
-  io::Image in = io::read_image(o.input);
+  std::unique_ptr<io::ImageRowReader> reader = io::open_image_rows(o.input);
+  const io::ImageHeader& h = reader->header();
   const BlurSpec spec = make_spec(o, 2, true);
-  io::Image out = in;
-  out.type = out_type.value_or(in.type);
-  out.pixels.assign(static_cast<std::size_t>(in.width * in.height * in.channels) * element_size(out.type), std::byte{0});
-  explain(o, spec, in.channel_view(0, std::min(4, in.channels)), device);
-  // Views hold at most 4 channels: wider images are blurred in groups of 4.
-  for (int first = 0; first < in.channels; first += 4) {
-    const int count = std::min(4, in.channels - first);
-    blur(in.channel_view(first, count), out.channel_view(first, count), spec, device);
+  const ElementType type = out_type.value_or(h.type);
+  // The plan of the whole image (every band runs it); views hold at most 4 channels, so wider
+  // images are blurred in groups of 4.
+  const View shape = View::packed(nullptr, h.type, h.width, h.height, 1, std::min(4, h.channels));
+  const Plan plan = make_plan(spec, shape, type, device);
+  const std::int64_t row_bytes = h.width * h.channels * static_cast<std::int64_t>(element_size(h.type) + element_size(type));
+  Bands bands = choose_bands(plan, h.height, row_bytes, o.band_rows);
+  if (npy_out) bands = Bands{h.height, 0, "a .npy output is written whole"};
+  if (o.explain) {
+    std::printf("%s", describe(plan).c_str());
+    if (bands.rows < h.height)
+      std::printf("streamed: bands of %lld rows, each read with %lld rows above and below\n",
+                  static_cast<long long>(bands.rows), static_cast<long long>(bands.halo));
+    else
+      std::printf("whole image in memory%s%s\n", bands.whole_reason.empty() ? "" : ": ", bands.whole_reason.c_str());
   }
-  if (npy_out) write_as_npy(o.output, out);
-  else io::write_image(o.output, out, std::nullopt, o.write);  // with the input's metadata (EXIF, ICC, ...)
+  if (npy_out) {
+    io::Image in;
+    in.width = h.width, in.height = h.height, in.channels = h.channels, in.type = h.type;
+    in.pixels.resize(static_cast<std::size_t>(h.width * h.height * h.channels) * element_size(h.type));
+    reader->read_rows(0, h.height, in.pixels.data());
+    io::Image out = in;
+    out.type = type;
+    out.pixels.assign(static_cast<std::size_t>(h.width * h.height * h.channels) * element_size(type), std::byte{0});
+    for (int first = 0; first < h.channels; first += 4) {
+      const int count = std::min(4, h.channels - first);
+      blur(in.channel_view(first, count), out.channel_view(first, count), plan.spec, device);
+    }
+    write_as_npy(o.output, out);
+    return 0;
+  }
+  io::ImageHeader out_header = h;  // with the input's metadata (EXIF, ICC, ...)
+  out_header.type = type;
+  std::unique_ptr<io::ImageRowWriter> writer = io::create_image_rows(o.output, out_header, std::nullopt, o.write);
+  blur_in_bands(*reader, *writer, plan, bands, type, device);
+  writer->commit();
   return 0;
 }
 
@@ -279,7 +307,10 @@ Command add_blur_command(CLI::App& app) {
   sub->add_option("files", o->files,
                   "INPUT OUTPUT: an image (PNG, JPEG, TIFF, EXR, HDR, ...) or a .npy array, and the output path, "
                   "whose extension picks the format (an image may be written as .npy, shape (H, W[, C]), and a 2D "
-                  "array as an image). Written to a temporary file and renamed, so it appears only when complete. "
+                  "array as an image). Images are streamed: read, blurred and written in bands of rows (each with "
+                  "a halo of the kernel's reach), so memory follows the width, not the height; the whole image is "
+                  "held only for a wrap border along y, dual-kawase and mip-poisson, and .npy in or out. Written "
+                  "to a temporary file and renamed, so it appears only when complete. "
                   "With --output, every FILE is an input")
       ->required();
   sub->add_option("-o,--output", o->batch_output,
@@ -323,6 +354,7 @@ Command add_blur_command(CLI::App& app) {
   sub->add_option("--dtype", o->dtype,
                   "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "
                   "outputs are rounded to nearest and saturated");
+  sub->add_option("--band-rows", o->band_rows, "At most this many rows per streamed band (for tests)")->group("");
   sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)");
   sub->add_option("--quality", o->write.quality, "JPEG / WebP / HEIF quality, 1 to 100 (default 95)");
   sub->add_option("--compression", o->write.compression,
