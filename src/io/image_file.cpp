@@ -6,7 +6,6 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "io/image_codecs.hpp"
 #include "io/jpeg_codec.hpp"
 #include "io/png_codec.hpp"
+#include "io/tiff_codec.hpp"
 
 namespace fastblur::io {
 namespace {
@@ -93,13 +93,15 @@ View Image::channel_view(int first, int count) {
 
 namespace {
 
-// PNG and JPEG are read by their own codecs (png_codec, jpeg_codec) unless the file is one they
-// leave to the image module (interlaced PNG, CMYK JPEG). Null: the module's turn.
+// PNG, JPEG and TIFF are read by their own codecs (png_codec, jpeg_codec, tiff_codec) unless the file
+// is one they leave to the image module (interlaced PNG, CMYK JPEG, tiled TIFF, ...). Null: the
+// module's turn.
 std::unique_ptr<ImageRowReader> open_in_process(const fs::path& path, std::uint64_t max_memory) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return nullptr;  // the module's messages for the rest
   if (png::is_png(path)) return png::open_rows(path);
   if (jpeg::is_jpeg(path)) return jpeg::open_rows(path, max_memory);
+  if (tiff::is_tiff(path)) return tiff::open_rows(path);
   return nullptr;
 }
 
@@ -111,19 +113,23 @@ std::string lower_extension(const fs::path& path) {
 
 bool is_png_path(const fs::path& p) { return lower_extension(p) == ".png"; }
 bool is_jpeg_path(const fs::path& p) { return lower_extension(p) == ".jpg" || lower_extension(p) == ".jpeg"; }
+bool is_tiff_path(const fs::path& p) { return lower_extension(p) == ".tif" || lower_extension(p) == ".tiff"; }
 
-// Whether PNG and JPEG targets of this type and channel count are written in process (else by the
+// Whether a target of this format, type, channels and metadata is written in process (else by the
 // image module, which converts what these codecs do not hold).
-bool writes_in_process(const fs::path& target, ElementType file_type, int channels) {
-  return (is_png_path(target) && png::writes(file_type, channels)) || (is_jpeg_path(target) && jpeg::writes(file_type, channels));
+bool writes_in_process(const fs::path& target, const ImageHeader& h, ElementType file_type, const WriteOptions& options) {
+  return (is_png_path(target) && png::writes(file_type, h.channels)) ||
+         (is_jpeg_path(target) && jpeg::writes(file_type, h.channels)) ||
+         (is_tiff_path(target) && tiff::writes(file_type, h.channels, h.metadata.get(), options));
 }
 
 // The in-process writer for this target, type and channels; null: the module's turn.
 std::unique_ptr<ImageRowWriter> create_in_process(const fs::path& temp, const fs::path& target, const ImageHeader& h,
                                                   ElementType file_type, const WriteOptions& options) {
-  if (!writes_in_process(target, file_type, h.channels)) return nullptr;
+  if (!writes_in_process(target, h, file_type, options)) return nullptr;
   if (is_png_path(target)) return png::create_rows(temp, target, h, file_type, options);
-  return jpeg::create_rows(temp, target, h, file_type, options);
+  if (is_jpeg_path(target)) return jpeg::create_rows(temp, target, h, file_type, options);
+  return tiff::create_rows(temp, target, h, file_type, options);
 }
 
 // The file's size limit, checked from the header before any pixel memory is allocated.
@@ -164,7 +170,7 @@ void write_image(const fs::path& path, const Image& image, std::optional<Element
                  const WriteOptions& options) {
   const ImageHeader header{image.width, image.height, image.channels, image.type, image.format, image.metadata};
   const ElementType stored = file_type.value_or(image.type);
-  if (!writes_in_process(path, stored, image.channels)) {
+  if (!writes_in_process(path, header, stored, options)) {
     const ImageCodecs& c = codecs();
     AtomicFile file(path);
     c.write_image(file.temporary_path(), path, image, file_type, options);
@@ -177,7 +183,7 @@ void write_image(const fs::path& path, const Image& image, std::optional<Element
 }
 
 bool is_writable_image_path(const fs::path& path) {
-  if (is_png_path(path) || is_jpeg_path(path)) return true;
+  if (is_png_path(path) || is_jpeg_path(path) || is_tiff_path(path)) return true;
   return codecs().is_writable_image_path(path);
 }
 
@@ -216,16 +222,6 @@ class AtomicRowWriter final : public ImageRowWriter {
 std::unique_ptr<ImageRowWriter> create_image_rows(const fs::path& path, const ImageHeader& header,
                                                   std::optional<ElementType> file_type, const WriteOptions& options) {
   return std::make_unique<AtomicRowWriter>(path, header, file_type, options);
-}
-
-bool image_module_loaded() {
-  // Asked of the process's mappings, not of our own flag: it sees whatever pulled OpenImageIO in.
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line))
-    if (line.find("libOpenImageIO") != std::string::npos || line.find(FASTBLUR_IMAGE_MODULE_NAME) != std::string::npos)
-      return true;
-  return false;
 }
 
 }  // namespace fastblur::io

@@ -59,12 +59,13 @@ inline constexpr std::uint64_t kNoPixelLimit = ~std::uint64_t{0};
 /// is checked from the header before any pixel memory is allocated.
 Image read_image(const std::filesystem::path& path, std::uint64_t max_pixel_bytes = kNoPixelLimit);
 
-/// How write_image encodes. Defaults: JPEG and WebP quality 95; PNG zlib level 4 (on an 11 MPix
-/// image, bench/RESULTS.md: 0.86 s and 1.21 MB for the whole blur against level 6's 1.02 s and
-/// 1.09 MB); TIFF and OpenEXR their library's own (zip).
+/// How write_image encodes. Defaults: JPEG and WebP quality 95; PNG Paeth prediction with
+/// run-length deflate (png_codec; bench/RESULTS.md: on an 11 MPix photo 0.48 s and 7.8 MB for the
+/// whole blur, against 0.86 s and 8.1 MB with zlib level 4 and adaptive filters); TIFF uncompressed
+/// (as vips and PIL write it); OpenEXR its library's own (zip).
 struct WriteOptions {
   std::optional<int> quality;  ///< JPEG / WebP / HEIF quality, 1 to 100
-  std::string compression;     ///< PNG: a zlib level 0-9; TIFF: none, lzw, zip, ...; EXR: none, zip, piz, dwaa, ...
+  std::string compression;     ///< PNG: a zlib level 0-9; TIFF: none, lzw, zip[:1-9], packbits, ...; EXR: none, zip, piz, dwaa, ...
 };
 
 /// Writes the image to `path` atomically; the format comes from the extension. The file stores
@@ -108,8 +109,5 @@ std::unique_ptr<ImageRowReader> open_image_rows(const std::filesystem::path& pat
 std::unique_ptr<ImageRowWriter> create_image_rows(const std::filesystem::path& path, const ImageHeader& header,
                                                   std::optional<ElementType> file_type = std::nullopt,
                                                   const WriteOptions& options = {});
-
-/// Whether the image module (libfastblur_image.so, where OpenImageIO is) is loaded in this process.
-bool image_module_loaded();
 
 }  // namespace fastblur::io

@@ -176,8 +176,9 @@ class Writer final : public ImageRowWriter {
     const ImageMetadata* m = header.metadata.get();
     std::vector<JOCTET> exif;
     if (m && !m->exif.empty() && m->exif.size() + 6 <= 65533) {
-      exif = {0x45, 0x78, 0x69, 0x66, 0, 0};  // "Exif\0\0"
-      exif.insert(exif.end(), m->exif.begin(), m->exif.end());
+      exif.resize(6 + m->exif.size());
+      std::memcpy(exif.data(), kExif, 6);  // "Exif\0\0"
+      std::memcpy(exif.data() + 6, m->exif.data(), m->exif.size());
     }
     const bool ok = guarded(errors_, [&] {
       jpeg_stdio_dest(&info_, file_);
@@ -223,7 +224,7 @@ class Writer final : public ImageRowWriter {
     for (std::int64_t y = y0; y < y1; ++y) {
       const std::byte* row = rows + (y - y0) * in_row;
       if (type != ElementType::u8) {
-        convert_to_integer(row, type, converted_.data(), ElementType::u8, count);
+        convert_row(row, type, converted_.data(), ElementType::u8, count);
         row = converted_.data();
       }
       JSAMPROW r[1] = {reinterpret_cast<JSAMPROW>(const_cast<std::byte*>(row))};

@@ -172,7 +172,7 @@ class Writer final : public ImageRowWriter {
     for (std::int64_t y = y0; y < y1; ++y) {
       const std::byte* row = rows + (y - y0) * in_row;
       if (type != type_) {
-        convert_to_integer(row, type, converted_.data(), type_, count);
+        convert_row(row, type, converted_.data(), type_, count);
         row = converted_.data();
       }
       if (!guarded(png_, [&] { png_write_row(png_, reinterpret_cast<png_const_bytep>(row)); }))

@@ -24,10 +24,13 @@ Bands choose_bands(const Plan& plan, std::int64_t height, std::int64_t row_bytes
     return b;
   }
   const std::int64_t halo = y.active ? grid.halo[1] : 0;
-  // Enough bands to overlap reading, blurring and writing (8), a halo small against the band (at most
-  // a quarter of what is read twice), a window of at most 32 MiB unless the halo needs more.
-  std::int64_t rows = std::max<std::int64_t>({(height + 7) / 8, 4 * halo, 16});
-  rows = std::min(rows, std::max<std::int64_t>(4 * halo, (std::int64_t{32} << 20) / std::max<std::int64_t>(row_bytes, 1)));
+  // Enough bands to overlap reading, blurring and writing (8), each of a size that does not grow with
+  // the height (256 rows, or 16 MiB in and out), but at least 8 halos (the rows read twice cost 25% at
+  // most) within a 96 MiB window unless the halo needs more.
+  const std::int64_t bytes = std::max<std::int64_t>(row_bytes, 1);
+  std::int64_t rows = std::min<std::int64_t>((height + 7) / 8, std::max<std::int64_t>(256, (std::int64_t{16} << 20) / bytes));
+  rows = std::max<std::int64_t>({rows, 8 * halo, 16});
+  rows = std::min(rows, std::max<std::int64_t>(8 * halo, (std::int64_t{96} << 20) / bytes));
   if (max_band_rows > 0) rows = std::min(rows, max_band_rows);
   rows = std::max<std::int64_t>(1, (rows + grid.align - 1) / grid.align * grid.align);
   if (rows + 2 * halo >= height) return b;  // one band reads the whole image anyway
