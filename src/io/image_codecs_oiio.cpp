@@ -119,9 +119,21 @@ void probe_header_in_child(const std::filesystem::path& path, const OIIO::ImageS
     auto in = OIIO::ImageInput::open(path.string(), &config);
     ::_exit(in ? 0 : 1);  // no destructors, no atexit: the parent owns every resource
   }
+  // A child forked while another thread held one of OpenImageIO's locks (batches run files in
+  // parallel) could wait on it forever: after 20 s it is stopped and the file read without a verdict.
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return;
+  for (int waited_ms = 0;; waited_ms += 5) {
+    const pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid) break;
+    if (r < 0 && errno != EINTR) return;
+    if (waited_ms >= 20000) {
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return;
+    }
+    ::usleep(5000);
+  }
   if (WIFSIGNALED(status))
     throw IoError("cannot read '" + path.string() + "': corrupt file (OpenImageIO's reader crashed on its header, signal " +
                   std::to_string(WTERMSIG(status)) + ")");
