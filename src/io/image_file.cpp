@@ -70,8 +70,8 @@ const ImageCodecs& codecs() {
       loaded = table;
       return;
     }
-    failure = "image files need the image module " FASTBLUR_IMAGE_MODULE_NAME
-              " (OpenImageIO), which is not installed (looked in: " + tried + "); .npy arrays work without it";
+    failure = "this file's format needs the image module " FASTBLUR_IMAGE_MODULE_NAME
+              " (OpenImageIO), which is not installed (looked in: " + tried + "); PNG, JPEG, TIFF and .npy work without it";
   });
   if (!loaded) throw IoError(failure);
   return *loaded;

@@ -204,77 +204,130 @@ NpyArray parse_npy(std::span<const std::byte> file) {
   return a;
 }
 
+namespace {
+
+// Reads up to `n` more bytes of `in` onto `bytes`; returns how many came.
+std::size_t read_more(std::istream& in, const std::filesystem::path& path, std::vector<std::byte>& bytes, std::size_t n) {
+  const std::size_t old = bytes.size();
+  bytes.resize(old + n);
+  in.read(reinterpret_cast<char*>(bytes.data() + old), static_cast<std::streamsize>(n));
+  const auto got = static_cast<std::size_t>(in.gcount());
+  bytes.resize(old + got);
+  if (in.bad()) throw IoError("cannot read '" + path.string() + "'");
+  return got;
+}
+
+// The header, read and checked before anything of the data is allocated, and the data bytes read
+// with it (a v1 header is followed by data at 10+len, and 12 bytes are read first). A regular file
+// tells its size: a truncated one is refused here.
+struct Head {
+  NpyHeader header;
+  std::vector<std::byte> early;
+};
+Head read_head(std::istream& in, const std::filesystem::path& path) {
+  std::vector<std::byte> head;
+  read_more(in, path, head, 12);
+  std::size_t header_end = head.size();
+  if (head.size() >= 10) {
+    const auto u8 = [&](std::size_t k) { return static_cast<std::size_t>(head[k]); };
+    if (u8(6) == 1) header_end = 10 + (u8(8) | (u8(9) << 8));
+    else if ((u8(6) == 2 || u8(6) == 3) && head.size() >= 12)
+      header_end = 12 + (u8(8) | (u8(9) << 8) | (u8(10) << 16) | (u8(11) << 24));
+  }
+  if (header_end > head.size()) read_more(in, path, head, std::min(header_end, kMaxNpyHeaderBytes + 13) - head.size());
+  Head h{parse_npy_header(head), {}};
+  if (head.size() > h.header.data_offset) h.early.assign(head.begin() + static_cast<std::ptrdiff_t>(h.header.data_offset), head.end());
+  std::error_code ec;
+  const auto file_size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec)
+                                                                    : static_cast<std::uintmax_t>(-1);
+  if (!ec && file_size != static_cast<std::uintmax_t>(-1) && file_size - h.header.data_offset < h.header.data_bytes)
+    fail_truncated(h.header.data_bytes, file_size - h.header.data_offset);
+  return h;
+}
+
+// Fills `out` (n bytes) from what `early` still holds, then from `in`.
+void read_data(std::istream& in, std::vector<std::byte>& early, std::size_t& early_used, std::byte* out, std::size_t n,
+               std::uint64_t total, std::uint64_t& have, const std::filesystem::path& path) {
+  const std::size_t from_head = std::min(early.size() - early_used, n);
+  std::memcpy(out, early.data() + early_used, from_head);
+  early_used += from_head;
+  std::size_t done = from_head;
+  have += from_head;
+  while (done < n) {
+    in.read(reinterpret_cast<char*>(out + done), static_cast<std::streamsize>(n - done));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (in.bad()) throw IoError("cannot read '" + path.string() + "'");
+    if (got == 0) fail_truncated(total, have);
+    done += got;
+    have += got;
+  }
+}
+
+}  // namespace
+
 NpyArray read_npy(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw IoError("cannot open '" + path.string() + "' for reading");
-  // Reads up to `n` more bytes onto `bytes`; returns how many came.
-  const auto read_more = [&](std::vector<std::byte>& bytes, std::size_t n) {
-    const std::size_t old = bytes.size();
-    bytes.resize(old + n);
-    in.read(reinterpret_cast<char*>(bytes.data() + old), static_cast<std::streamsize>(n));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    bytes.resize(old + got);
-    if (in.bad()) throw IoError("cannot read '" + path.string() + "'");
-    return got;
-  };
   try {
-    // Magic, version and header length first, then exactly the header: nothing of the data is
-    // read or allocated before the header has been checked.
-    std::vector<std::byte> head;
-    read_more(head, 12);
-    std::size_t header_end = head.size();
-    if (head.size() >= 10) {
-      const auto u8 = [&](std::size_t k) { return static_cast<std::size_t>(head[k]); };
-      if (u8(6) == 1) header_end = 10 + (u8(8) | (u8(9) << 8));
-      else if ((u8(6) == 2 || u8(6) == 3) && head.size() >= 12)
-        header_end = 12 + (u8(8) | (u8(9) << 8) | (u8(10) << 16) | (u8(11) << 24));
-    }
-    if (header_end > head.size())
-      read_more(head, std::min(header_end, kMaxNpyHeaderBytes + 13) - head.size());
-    const NpyHeader h = parse_npy_header(head);
-    // Bytes of the data already read with the header (a v1 header is followed by data at 10+len,
-    // and 12 bytes were read first).
-    const std::size_t early = head.size() - std::min(head.size(), h.data_offset);
-    // A regular file tells its size: refuse a truncated one before allocating its data.
-    std::error_code ec;
-    const auto file_size = std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec)
-                                                                      : static_cast<std::uintmax_t>(-1);
-    if (!ec && file_size != static_cast<std::uintmax_t>(-1) && file_size - h.data_offset < h.data_bytes)
-      fail_truncated(h.data_bytes, file_size - h.data_offset);
+    Head h = read_head(in, path);
     NpyArray a;
-    a.type = h.type;
-    a.shape = h.shape;
-    a.data = allocate_data(h.data_bytes);
-    const std::size_t from_head = std::min<std::size_t>(early, a.data.size());
-    std::memcpy(a.data.data(), head.data() + h.data_offset, from_head);
-    std::size_t have = from_head;
-    while (have < a.data.size()) {
-      in.read(reinterpret_cast<char*>(a.data.data() + have), static_cast<std::streamsize>(a.data.size() - have));
-      const auto got = static_cast<std::size_t>(in.gcount());
-      if (in.bad()) throw IoError("cannot read '" + path.string() + "'");
-      if (got == 0) fail_truncated(h.data_bytes, have);
-      have += got;
-    }
+    a.type = h.header.type;
+    a.shape = h.header.shape;
+    a.data = allocate_data(h.header.data_bytes);
+    std::size_t used = 0;
+    std::uint64_t have = 0;
+    read_data(in, h.early, used, a.data.data(), a.data.size(), h.header.data_bytes, have, path);
     return a;
   } catch (const IoError& e) {
     throw IoError(path.string() + ": " + e.what());
   }
 }
 
-std::vector<std::byte> encode_npy(const NpyArray& a) {
-  std::string header = "{'descr': '" + descr_of(a.type) + "', 'fortran_order': False, 'shape': (";
-  for (std::size_t i = 0; i < a.shape.size(); ++i) header += (i ? ", " : "") + std::to_string(a.shape[i]);
-  header += a.shape.size() == 1 ? ",), }" : "), }";
+NpySliceReader::NpySliceReader(const std::filesystem::path& path) : path_(path), in_(path, std::ios::binary) {
+  if (!in_) throw IoError("cannot open '" + path.string() + "' for reading");
+  try {
+    Head h = read_head(in_, path);
+    header_ = h.header;
+    early_ = std::move(h.early);
+  } catch (const IoError& e) {
+    throw IoError(path.string() + ": " + e.what());
+  }
+  std::uint64_t slice = element_size(header_.type);
+  for (std::size_t a = 1; a < header_.shape.size(); ++a) slice *= static_cast<std::uint64_t>(header_.shape[a]);
+  slice_bytes_ = slice;  // a 0-d array is one slice of one element
+}
+
+void NpySliceReader::read(std::int64_t first, std::int64_t end, std::byte* out) {
+  const std::int64_t slices = header_.shape.empty() ? 1 : header_.shape[0];
+  if (first != next_ || end < first || end > slices) throw IoError("cannot read '" + path_.string() + "': slices out of order");
+  try {
+    read_data(in_, early_, early_used_, out, static_cast<std::size_t>((end - first) * static_cast<std::int64_t>(slice_bytes_)),
+              header_.data_bytes, have_, path_);
+  } catch (const IoError& e) {
+    throw IoError(path_.string() + ": " + e.what());
+  }
+  next_ = end;
+}
+
+std::vector<std::byte> encode_npy_header(ElementType type, const std::vector<std::int64_t>& shape) {
+  std::string header = "{'descr': '" + descr_of(type) + "', 'fortran_order': False, 'shape': (";
+  for (std::size_t i = 0; i < shape.size(); ++i) header += (i ? ", " : "") + std::to_string(shape[i]);
+  header += shape.size() == 1 ? ",), }" : "), }";
   // Pad with spaces so the data starts on a 64-byte boundary; the header ends with '\n'.
   const std::size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';
-  std::vector<std::byte> out(10 + header.size() + a.data.size());
+  std::vector<std::byte> out(10 + header.size());
   std::memcpy(out.data(), "\x93NUMPY\x01\x00", 8);
   out[8] = static_cast<std::byte>(header.size() & 0xFF);
   out[9] = static_cast<std::byte>(header.size() >> 8);
   std::memcpy(out.data() + 10, header.data(), header.size());
-  if (!a.data.empty()) std::memcpy(out.data() + 10 + header.size(), a.data.data(), a.data.size());
+  return out;
+}
+
+std::vector<std::byte> encode_npy(const NpyArray& a) {
+  std::vector<std::byte> out = encode_npy_header(a.type, a.shape);
+  out.insert(out.end(), a.data.begin(), a.data.end());
   return out;
 }
 

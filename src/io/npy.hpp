@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <span>
 #include <vector>
 
@@ -44,5 +45,26 @@ NpyArray parse_npy(std::span<const std::byte> file);
 NpyArray read_npy(const std::filesystem::path& path);
 /// The bytes of a version 1.0 .npy file holding the array.
 std::vector<std::byte> encode_npy(const NpyArray& array);
+/// The header of that file alone: the data follows it, C order.
+std::vector<std::byte> encode_npy_header(ElementType type, const std::vector<std::int64_t>& shape);
+
+/// A .npy file read in slices along its first axis, in order, each once (streaming; pipes too).
+/// The header is read and checked on construction, as read_npy does. Throws IoError.
+class NpySliceReader {
+ public:
+  explicit NpySliceReader(const std::filesystem::path& path);
+  const NpyHeader& header() const { return header_; }
+  /// Reads slices [first, end) of the first axis into `out`.
+  void read(std::int64_t first, std::int64_t end, std::byte* out);
+
+ private:
+  std::filesystem::path path_;
+  std::ifstream in_;
+  NpyHeader header_;
+  std::vector<std::byte> early_;  // data bytes read with the header
+  std::size_t early_used_ = 0;
+  std::uint64_t slice_bytes_ = 0, have_ = 0;
+  std::int64_t next_ = 0;
+};
 
 }  // namespace fastblur::io

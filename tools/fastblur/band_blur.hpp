@@ -1,34 +1,51 @@
 #pragma once
-// Streaming: an image file blurred in bands of rows, each read with a halo of the plan's support, so
-// that memory is O(width x (band + 2 halo)) whatever the height, and reading, blurring and writing
-// of neighbouring bands overlap on threads. Each band is one piece of the whole call (tiling/pieces:
-// a halo as wide as the support gives the whole call's result), so fir is bit-identical to blurring
-// the whole image, and the approximations differ only by rounding.
+// Streaming: a file blurred in bands - of rows for an image, of slices for a volume - each read with
+// a halo of the plan's support, so that memory follows one band, not the whole height or depth, and
+// reading, blurring and writing of neighbouring bands overlap on threads. Each band is one piece of
+// the whole call (tiling/pieces: a halo as wide as the support gives the whole call's result), so fir
+// is bit-identical to blurring the whole at once, and the approximations differ only by rounding.
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "fastblur/device.hpp"
 #include "fastblur/plan.hpp"
-#include "io/image_file.hpp"
 
 namespace fastblur::cli {
 
-/// How an image of `height` rows (of `row_bytes` bytes in and out together) is cut into bands.
-struct Bands {
-  std::int64_t rows = 0;  ///< interior rows per band (the last may be shorter); the height: one band
-  std::int64_t halo = 0;  ///< rows read above and below a band (0 at the image's top and bottom)
-  std::string whole_reason;  ///< why the image is one band ("" when it is cut, or small enough)
+/// The data as the bands see it: packed, `extent` (x, y, z) with `channels` interleaved (any number:
+/// blurred in groups of 4), cut along `axis`, its outermost (y for images, z for volumes) - a slice
+/// is everything at one index of it.
+struct Banded {
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  int channels = 1;
+  int axis = 1;
+  ElementType in = ElementType::u8, out = ElementType::u8;
+  /// Elements in one slice (all channels).
+  std::int64_t slice_elements() const;
 };
 
-/// The bands for `plan` (made for the whole image). One band when the image is small, or when the
-/// plan cannot be cut along y: a wrap border along y (the top needs the bottom), or a planar
-/// algorithm whose levels depend on the image's size (dual-kawase, mip-poisson). `max_band_rows`
-/// (0: chosen) caps the interior rows, for tests.
-Bands choose_bands(const Plan& plan, std::int64_t height, std::int64_t row_bytes, std::int64_t max_band_rows = 0);
+/// How the data is cut into bands.
+struct Bands {
+  std::int64_t slices = 0;   ///< interior slices per band (the last may be shorter); the length: one band
+  std::int64_t halo = 0;     ///< slices read before and after a band (0 at the data's ends)
+  std::string whole_reason;  ///< why the data is one band ("" when it is cut, or small enough)
+};
 
-/// Reads `in` band by band, blurs each with `plan.spec` on `device` into `out_type`, and writes the
-/// interiors to `out` (which the caller commits). Channels beyond 4 are blurred in groups of 4.
-void blur_in_bands(io::ImageRowReader& in, io::ImageRowWriter& out, const Plan& plan, const Bands& bands,
-                   ElementType out_type, const Device& device);
+/// The bands for `plan` (made for the shape of one band's window, or the whole). One band when the
+/// data is small, or when the plan cannot be cut along the axis: a wrap border there (the start
+/// needs the end), or a planar algorithm whose levels depend on the size (dual-kawase, mip-poisson).
+/// `max_band` (0: chosen) caps the interior slices, for tests.
+Bands choose_bands(const Plan& plan, const Banded& data, std::int64_t max_band = 0);
+
+/// Reads slices [first, end) into `out` (packed, `Banded::in`); called in order, each slice once.
+using ReadSlices = std::function<void(std::int64_t first, std::int64_t end, std::byte* out)>;
+/// Writes slices [first, end) from `slices` (packed, `Banded::out`); called in order, each once.
+using WriteSlices = std::function<void(std::int64_t first, std::int64_t end, const std::byte* slices)>;
+
+/// Reads the data band by band, blurs each with `plan.spec` on `device`, and writes the interiors.
+void blur_in_bands(const ReadSlices& read, const WriteSlices& write, const Banded& data, const Plan& plan,
+                   const Bands& bands, const Device& device);
 
 }  // namespace fastblur::cli

@@ -1,12 +1,13 @@
 // fastblur blur IN OUT --sigma S[,S[,S]] ...: images through OpenImageIO, arrays as .npy.
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <optional>
-#include <atomic>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "algorithm_options.hpp"
@@ -113,117 +114,145 @@ void require_image_output(const std::string& output) {
                   ".exr, .hdr, ... or .npy for arrays)");
 }
 
-// Conversions: an image's pixels as a .npy array of shape (H, W[, C]), and back.
-void write_as_npy(const std::string& path, const io::Image& im) {
-  io::NpyArray a;
-  a.type = im.type;
-  a.shape = {im.height, im.width};
-  if (im.channels > 1) a.shape.push_back(im.channels);
-  a.data = im.pixels;
-  io::write_file_atomically(path, io::encode_npy(a));
-}
+// What is read: an image (rows, channels interleaved, its metadata) or a .npy array (slices of its
+// first axis), either way as the bands see it.
+struct Source {
+  Banded data;
+  ReadSlices read;
+  std::vector<std::int64_t> npy_shape;  // the shape a .npy output gets
+  std::shared_ptr<io::ImageRowReader> image;
+  std::shared_ptr<io::NpySliceReader> npy;
+  BlurSpec spec;
+};
 
-int run_npy(const BlurOptions& o, std::optional<ElementType> out_type, bool image_out) {
-  if (image_out) require_image_output(o.output);
-  const Device device = parse_device(o.device);
-  io::NpyArray in = io::read_npy(o.input);
-  const int ndim = static_cast<int>(in.shape.size());
-  BlurSpec spec = make_spec(o, ndim, false);
-  io::NpyArray out;
-  out.type = out_type.value_or(in.type);
-  out.shape = in.shape;
-  out.data.resize(static_cast<std::size_t>(in.element_count()) * element_size(out.type));
+Source open_npy(const BlurOptions& o) {
+  Source s;
+  s.npy = std::make_shared<io::NpySliceReader>(o.input);
+  const io::NpyHeader& h = s.npy->header();
+  const std::size_t rank = h.shape.size();
+  const int ndim = static_cast<int>(rank);
+  s.spec = make_spec(o, ndim, false);
   // The array/channel rule the Python module applies too: a trailing axis of 1-4 left unblurred is
   // channels (an HxWx4 array with --sigma 8,8,0 is an RGBA image, not a volume of depth W).
-  const std::size_t rank = in.shape.size();
   std::unique_ptr<bool[]> blurred(new bool[rank]);  // not vector<bool>: channel_axis takes a span
-  std::vector<std::ptrdiff_t> s_strides(rank), d_strides(rank);
-  std::ptrdiff_t s_step = static_cast<std::ptrdiff_t>(element_size(in.type)), d_step = static_cast<std::ptrdiff_t>(element_size(out.type));
+  std::vector<std::ptrdiff_t> strides(rank);
+  std::ptrdiff_t step = static_cast<std::ptrdiff_t>(element_size(h.type));
   for (std::size_t d = rank; d-- > 0;) {
-    blurred[d] = spec.sigma[rank - 1 - d] > 0.0;
-    s_strides[d] = s_step, d_strides[d] = d_step;
-    s_step *= in.shape[d], d_step *= in.shape[d];
+    blurred[d] = s.spec.sigma[rank - 1 - d] > 0.0;
+    strides[d] = step;
+    step *= h.shape[d];
   }
-  const int channels_at = channel_axis(in.shape, s_strides, element_size(in.type), d_strides, element_size(out.type),
+  const int channels_at = channel_axis(h.shape, strides, element_size(h.type), strides, element_size(h.type),
                                        std::span<const bool>(blurred.get(), rank));
   int channels = 1;
-  if (ndim >= 2 && channels_at == ndim - 1 && in.shape.back() > 1) {
-    channels = static_cast<int>(in.shape.back());
-    spec = make_spec(o, ndim - 1, true);
+  if (ndim >= 2 && channels_at == ndim - 1 && h.shape.back() > 1) {
+    channels = static_cast<int>(h.shape.back());
+    s.spec = make_spec(o, ndim - 1, true);
   }
-  if (image_out && ndim - (channels > 1 ? 1 : 0) > 2)
-    throw InvalidArgument("'" + o.input + "' is a volume (" + std::to_string(ndim) +
-                          " spatial axes): it can be written as .npy, not as an image file");
-  explain(o, spec, in.view(channels), device);
-  blur(in.view(channels), out.view(channels), spec, device);
-  if (!image_out) {
-    io::write_file_atomically(o.output, io::encode_npy(out));
-    return 0;
-  }
-  io::Image im;
-  const View v = out.view(channels);
-  im.width = v.width();
-  im.height = v.height();
-  im.channels = channels;
-  im.type = out.type;
-  im.pixels = std::move(out.data);
-  io::write_image(o.output, im, std::nullopt, o.write);
-  return 0;
+  const int spatial = ndim - (channels > 1 ? 1 : 0);
+  for (int a = 0; a < spatial; ++a) s.data.extent[static_cast<std::size_t>(a)] = h.shape[static_cast<std::size_t>(spatial - 1 - a)];
+  s.data.channels = channels;
+  s.data.axis = std::max(0, spatial - 1);
+  s.data.in = h.type;
+  s.npy_shape = h.shape;
+  s.read = [r = s.npy](std::int64_t first, std::int64_t end, std::byte* out) { r->read(first, end, out); };
+  return s;
 }
 
-int run_image(const BlurOptions& o, std::optional<ElementType> out_type, bool npy_out) {
+Source open_image(const BlurOptions& o) {
+  Source s;
+  s.image = io::open_image_rows(o.input);
+  const io::ImageHeader& h = s.image->header();
+  s.spec = make_spec(o, 2, true);
+  s.data.extent = {h.width, h.height, 1};
+  s.data.channels = h.channels;
+  s.data.axis = 1;
+  s.data.in = h.type;
+  s.npy_shape = {h.height, h.width};
+  if (h.channels > 1) s.npy_shape.push_back(h.channels);
+  s.read = [r = s.image](std::int64_t first, std::int64_t end, std::byte* out) { r->read_rows(first, end, out); };
+  return s;
+}
+
+// A .npy output written slice by slice into the temporary file of an atomic write.
+class NpySliceWriter {
+ public:
+  NpySliceWriter(const std::string& path, ElementType type, const std::vector<std::int64_t>& shape) : file_(path) {
+    out_.open(file_.temporary_path(), std::ios::binary);
+    const std::vector<std::byte> header = io::encode_npy_header(type, shape);
+    out_.write(reinterpret_cast<const char*>(header.data()), static_cast<std::streamsize>(header.size()));
+    check();
+  }
+  void write(const std::byte* data, std::size_t bytes) {
+    out_.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+    check();
+  }
+  void commit() {
+    out_.close();
+    check();
+    file_.commit();
+  }
+
+ private:
+  void check() {
+    if (!out_) throw IoError("cannot write '" + file_.target_path().string() + "': " + std::strerror(errno));
+  }
+  io::AtomicFile file_;
+  std::ofstream out_;
+};
+
+int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy_in, bool npy_out) {
   if (!npy_out) require_image_output(o.output);
   const Device device = parse_device(o.device);
-  std::unique_ptr<io::ImageRowReader> reader = io::open_image_rows(o.input);
-  const io::ImageHeader& h = reader->header();
-  const BlurSpec spec = make_spec(o, 2, true);
-  const ElementType type = out_type.value_or(h.type);
-  // The plan of the whole image (every band runs it); views hold at most 4 channels, so wider
-  // images are blurred in groups of 4.
-  const View shape = View::packed(nullptr, h.type, h.width, h.height, 1, std::min(4, h.channels));
-  Plan plan = make_plan(spec, shape, type, device);
-  const std::int64_t row_bytes = h.width * h.channels * static_cast<std::int64_t>(element_size(h.type) + element_size(type));
-  Bands bands = choose_bands(plan, h.height, row_bytes, o.band_rows);
-  if (npy_out) bands = Bands{h.height, 0, "a .npy output is written whole"};
-  // Streamed, the work is a band's window: the planner chooses for that shape (for a 40000x30000
-  // scan it chose fft for the whole, while fir is 3x faster on its 240-row windows), and the bands
-  // follow the chosen algorithm's support.
-  for (int again = 0; again < 2 && bands.rows < h.height; ++again) {
+  Source src = npy_in ? open_npy(o) : open_image(o);
+  Banded& data = src.data;
+  data.out = out_type.value_or(data.in);
+  if (!npy_out && data.extent[2] > 1)
+    throw InvalidArgument("'" + o.input + "' is a volume (" + std::to_string(data.axis + 1) +
+                          " spatial axes): it can be written as .npy, not as an image file");
+  // The plan of one band's window (the planner chooses for the shape it will run on: for a
+  // 40000x30000 scan it chose fft for the whole, while fir is 3x faster on its windows); the bands
+  // follow the chosen algorithm's support. Views hold at most 4 channels: wider images are blurred
+  // in groups of 4.
+  View shape = View::packed(nullptr, data.in, data.extent[0], data.extent[1], data.extent[2], std::min(4, data.channels));
+  Plan plan = make_plan(src.spec, shape, data.out, device);
+  Bands bands = choose_bands(plan, data, o.band_rows);
+  for (int again = 0; again < 2 && bands.slices < data.extent[static_cast<std::size_t>(data.axis)]; ++again) {
     View window = shape;
-    window.extent[1] = std::min(h.height, bands.rows + 2 * bands.halo);
-    window.stride[2] = window.stride[1] * window.extent[1];
-    Plan for_window = make_plan(spec, window, type, device);
+    window.extent[static_cast<std::size_t>(data.axis)] = bands.slices + 2 * bands.halo;
+    Plan for_window = make_plan(src.spec, window, data.out, device);
     if (for_window.spec.algorithm == plan.spec.algorithm) break;
     plan = std::move(for_window);
-    bands = choose_bands(plan, h.height, row_bytes, o.band_rows);
+    bands = choose_bands(plan, data, o.band_rows);
   }
   if (o.explain) {
     std::printf("%s", describe(plan).c_str());
-    if (bands.rows < h.height)
-      std::printf("streamed: bands of %lld rows, each read with %lld rows above and below\n",
-                  static_cast<long long>(bands.rows), static_cast<long long>(bands.halo));
+    const char* what = data.axis == 2 ? "slices" : "rows";
+    if (bands.slices < data.extent[static_cast<std::size_t>(data.axis)])
+      std::printf("streamed: bands of %lld %s, each read with %lld %s before and after\n",
+                  static_cast<long long>(bands.slices), what, static_cast<long long>(bands.halo), what);
     else
-      std::printf("whole image in memory%s%s\n", bands.whole_reason.empty() ? "" : ": ", bands.whole_reason.c_str());
+      std::printf("whole in memory%s%s\n", bands.whole_reason.empty() ? "" : ": ", bands.whole_reason.c_str());
   }
+  const std::size_t out_slice = static_cast<std::size_t>(data.slice_elements()) * element_size(data.out);
   if (npy_out) {
-    io::Image in;
-    in.width = h.width, in.height = h.height, in.channels = h.channels, in.type = h.type;
-    in.pixels.resize(static_cast<std::size_t>(h.width * h.height * h.channels) * element_size(h.type));
-    reader->read_rows(0, h.height, in.pixels.data());
-    io::Image out = in;
-    out.type = type;
-    out.pixels.assign(static_cast<std::size_t>(h.width * h.height * h.channels) * element_size(type), std::byte{0});
-    for (int first = 0; first < h.channels; first += 4) {
-      const int count = std::min(4, h.channels - first);
-      blur(in.channel_view(first, count), out.channel_view(first, count), plan.spec, device);
-    }
-    write_as_npy(o.output, out);
+    NpySliceWriter writer(o.output, data.out, src.npy_shape);
+    blur_in_bands(src.read, [&](std::int64_t first, std::int64_t end, const std::byte* slices) {
+      writer.write(slices, static_cast<std::size_t>(end - first) * out_slice);
+    }, data, plan, bands, device);
+    writer.commit();
     return 0;
   }
-  io::ImageHeader out_header = h;  // with the input's metadata (EXIF, ICC, ...)
-  out_header.type = type;
-  std::unique_ptr<io::ImageRowWriter> writer = io::create_image_rows(o.output, out_header, std::nullopt, o.write);
-  blur_in_bands(*reader, *writer, plan, bands, type, device);
+  io::ImageHeader header;  // an image keeps its metadata (EXIF, ICC, ...); an array has none
+  if (src.image) header = src.image->header();
+  header.width = data.extent[0];
+  header.height = data.extent[1];
+  header.channels = data.channels;
+  header.type = data.out;
+  std::unique_ptr<io::ImageRowWriter> writer = io::create_image_rows(o.output, header, std::nullopt, o.write);
+  blur_in_bands(src.read, [&](std::int64_t first, std::int64_t end, const std::byte* rows) {
+    writer->write_rows(first, end, rows, data.out);
+  }, data, plan, bands, device);
   writer->commit();
   return 0;
 }
@@ -247,7 +276,7 @@ int blur_one(const BlurOptions& opt) {
     throw InvalidArgument("--quality and --compression are for image files; the output is a .npy array");
   // Either kind in, either kind out: an image written as .npy is (H, W[, C]); an array written as
   // an image must be 2D (with the channel rule's channels).
-  return npy_in ? run_npy(opt, out_type, !npy_out) : run_image(opt, out_type, npy_out);
+  return run_file(opt, out_type, npy_in, npy_out);
 }
 
 // --output's target for one input: DIR/NAME, or the pattern with {stem}, {name}, {ext} filled in.
@@ -343,10 +372,10 @@ Command add_blur_command(CLI::App& app) {
   sub->add_option("files", o->files,
                   "INPUT OUTPUT: an image (PNG, JPEG, TIFF, EXR, HDR, ...) or a .npy array, and the output path, "
                   "whose extension picks the format (an image may be written as .npy, shape (H, W[, C]), and a 2D "
-                  "array as an image). Images are streamed: read, blurred and written in bands of rows (each with "
-                  "a halo of the kernel's reach), so memory follows the width, not the height; the whole image is "
-                  "held only for a wrap border along y, dual-kawase and mip-poisson, and .npy in or out. Written "
-                  "to a temporary file and renamed, so it appears only when complete. "
+                  "array as an image). Streamed: read, blurred and written in bands of rows (images, 2D arrays) or "
+                  "slices (volumes), each with a halo of the kernel's reach, so memory follows one band, not the "
+                  "height or depth; held whole only for a wrap border along the banded axis, dual-kawase and "
+                  "mip-poisson. Written to a temporary file and renamed, so it appears only when complete. "
                   "With --output, every FILE is an input")
       ->required();
   sub->add_option("-o,--output", o->batch_output,
