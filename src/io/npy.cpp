@@ -249,7 +249,7 @@ Head read_head(std::istream& in, const std::filesystem::path& path) {
 void read_data(std::istream& in, std::vector<std::byte>& early, std::size_t& early_used, std::byte* out, std::size_t n,
                std::uint64_t total, std::uint64_t& have, const std::filesystem::path& path) {
   const std::size_t from_head = std::min(early.size() - early_used, n);
-  std::memcpy(out, early.data() + early_used, from_head);
+  if (from_head > 0) std::memcpy(out, early.data() + early_used, from_head);  // memcpy of nothing may not take null
   early_used += from_head;
   std::size_t done = from_head;
   have += from_head;
