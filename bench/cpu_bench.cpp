@@ -2,7 +2,7 @@
 // grid of DESIGN.md - kernel sizes 7, 35, 127 (sigma = (size-1)/6) and sigma 20, 50, at 720p to 4K,
 // RGBA8 / RGBA16F / RGBA32F / R32F / RGBA16 (uint16) - and the 256^3 float volume at sigma 1, 4, 16, every library on
 // the same threads and the same kernel (radius int(4 sigma + 0.5)). fastblur runs twice per case:
-// exact (tolerance 0: fir or fft) and within max error 1e-2 (volumes: 1e-3), the planner's choice.
+// exact (tolerance 0: fir, or fft or sliding-dct fitted to fir's kernel where cheaper) and within max error 1e-2 (volumes: 1e-3), the planner's choice.
 // The machine's copy bandwidth is measured in the same run (a parallel memcpy), so each case also
 // reads as a multiple of its copy floor (one read and one write of the image). The volume is also
 // timed at border nearest against ITK's SmoothingRecursiveGaussianImageFilter when ITK is installed

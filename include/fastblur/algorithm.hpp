@@ -17,7 +17,7 @@ namespace fastblur {
 /// Which algorithm computes the blur (algorithms() describes each; DESIGN.md's catalogue cites
 /// their sources).
 enum class Algorithm {
-  automatic,        ///< the planner's choice: exact (fir or fft) at the default tolerance of 0
+  automatic,        ///< the planner's choice: exact (fir, or fft or sliding-dct fitted to fir's kernel) at tolerance 0
   fir,              ///< exact separable convolution with the sampled, normalised Gaussian
   box,              ///< n passes of an extended box per axis; O(1) per pixel (seeds 001, 002)
   kawase,           ///< passes of four diagonal bilinear taps, offsets solved for sigma (seed 002)

@@ -56,6 +56,12 @@ enum class IirVariant {
   young_van_vliet,  ///< Young & van Vliet 1995, 3rd order: causal then anticausal (Triggs-Sdika borders)
 };
 
+/// What sliding-dct's cosine series approximates (kernel_sliding_dct.hpp).
+enum class SlidingDctFit {
+  gaussian,  ///< the Gaussian itself, on the window with the least error: an O(1) approximation
+  fir,       ///< fir's kernel, truncated at the spec's radius: the exact blur (within 1e-5) at O(1) cost
+};
+
 /// What to blur and how. The algorithms' own parameters (box_passes ... mip_poisson_frame) are declared,
 /// with their ranges and defaults, by the registry (algorithm.hpp); set_parameter sets them by name.
 struct BlurSpec {
@@ -87,6 +93,7 @@ struct BlurSpec {
   int downsample_factor = 0;             ///< downsample
   IirVariant iir_variant = IirVariant::deriche;  ///< iir
   int sliding_dct_order = 0;             ///< sliding-dct
+  SlidingDctFit sliding_dct_fit = SlidingDctFit::gaussian;  ///< sliding-dct
   int dual_kawase_levels = 0;            ///< dual-kawase
   double dual_kawase_offset = 0.0;       ///< dual-kawase
   int mip_poisson_samples = 0;           ///< mip-poisson

@@ -195,6 +195,10 @@ double Descriptor::planar_error(const BlurSpec&) const {
 
 std::vector<BlurSpec> Descriptor::candidates(const BlurSpec&, const Shape&) const { return {}; }
 
+std::vector<BlurSpec> Descriptor::exact_candidates(const BlurSpec& spec, const Shape& shape) const {
+  return info().capabilities.exact ? candidates(spec, shape) : std::vector<BlurSpec>{};
+}
+
 double max_error_1d(const EquivalentKernel& k) {
   const int half = static_cast<int>(k.weights.size() / 2);
   const std::vector<double> g = analysis::reference_gaussian(k.sigma, half + 1);

@@ -120,6 +120,11 @@ class Descriptor {
   /// capabilities().exact are also weighed at tolerance 0.
   virtual std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape& shape) const;
 
+  /// The variants the planner weighs at tolerance 0 besides fir: those whose result equals fir's
+  /// within kExactAgreement (relative to the impulse response's peak). Default: candidates() for
+  /// algorithms with capabilities().exact, none for the others.
+  virtual std::vector<BlurSpec> exact_candidates(const BlurSpec& spec, const Shape& shape) const;
+
  private:
   AlgorithmInfo info_;
   std::vector<Parameter> parameters_;
@@ -159,6 +164,10 @@ double measured_planar_error(const BlurSpec& spec);
 /// A line's length with `pad` samples of border extension on each side, relative to the line
 /// (costs of drivers that extend lines).
 double padded_ratio(const Shape& shape, int axis, double pad);
+
+/// "Exact" (DESIGN.md): an impulse response within this of fir's own, relative to its peak - float
+/// rounding's order, far below fir's truncation (2e-4 at truncate 4).
+inline constexpr double kExactAgreement = 1e-5;
 
 /// The tolerance from which float64 data may run in float SIMD lanes: float's rounding (about 6e-8
 /// of the data's range) is then under 1% of what the caller allows.

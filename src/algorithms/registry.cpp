@@ -75,9 +75,9 @@ const std::vector<AlgorithmInfo>& algorithms() {
     AlgorithmInfo planner;
     planner.id = Algorithm::automatic;
     planner.name = "auto";
-    planner.summary = "the planner's choice; exact (fir or fft) unless a tolerance allows an approximation";
+    planner.summary = "the planner's choice; exact (fir, or fft or sliding-dct fitted to fir's kernel, equal to it within 1e-5) unless a tolerance allows an approximation";
     planner.description =
-        "Weighs every algorithm the backend runs on this shape: exact at tolerance 0 (fir, or fft where cheaper), "
+        "Weighs every algorithm the backend runs on this shape: exact at tolerance 0 (fir, or where cheaper what equals it within 1e-5: fft, or sliding-dct fitted to fir's kernel at a cost independent of sigma), "
         "otherwise the cheapest whose predicted max error is within the tolerance. --explain shows the candidates.";
     planner.capabilities.derivatives = true;
     planner.capabilities.exact = true;

@@ -4,9 +4,11 @@
 #include "algorithms/sliding_dct.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "algorithms/cost_model.hpp"
+#include "fastblur/kernel.hpp"
 
 namespace fastblur::algo {
 namespace {
@@ -20,6 +22,21 @@ int order_of(const BlurSpec& spec) {
   return spec.sliding_dct_order ? spec.sliding_dct_order : kernel::kSlidingDctDefaultOrder;
 }
 
+bool fits_fir(const BlurSpec& spec) { return spec.sliding_dct_fit == SlidingDctFit::fir; }
+
+// The series along an axis: of the Gaussian, or of fir's kernel at the spec's radius.
+kernel::SlidingDctKernel series(const BlurSpec& spec, double sigma, int radius) {
+  return fits_fir(spec) ? kernel::sliding_dct_kernel_matching_fir(sigma, spec.sliding_dct_order, radius)
+                        : kernel::sliding_dct_kernel(sigma, spec.sliding_dct_order);
+}
+
+// The orders tried for the exact blur: 6 is within 1e-5 of fir at truncate 4 (about 4e-6), 7 and 8
+// where a longer truncation needs them.
+constexpr int kExactOrders[] = {6, 7, 8};
+
+// Per term and sample the split recurrence (a period longer than the window) has one more FMA.
+constexpr double kSplitEnds = 1.25;
+
 class SlidingDct final : public Descriptor {
  public:
   SlidingDct()
@@ -30,26 +47,43 @@ class SlidingDct final : public Descriptor {
              "The Gaussian on a window of 2R+1 samples written as its first K+1 DFT terms; convolving a line with "
              "one term obeys a second-order recurrence (the shift property of DCT-5), restarted directly every 4096 "
              "samples since it is marginally stable. Max error 2.3e-3 at order 3, 5e-4 at 4, 7e-5 at 5, 2e-5 at 6. "
-             "Every border is exact (the line driver extends lines). CPU only.",
+             "With --sdct-fit fir the series is fir's own kernel (truncated at the radius) on cosines longer than "
+             "the window: within 4e-6 of fir at order 6, so the planner takes it as the exact blur where it is "
+             "cheaper than fir (large sigma). Every border is exact (the line driver extends lines). CPU only.",
              Capabilities{.separable = true, .max_dimensions = 3, .cpu = true, .vulkan = false}},
             {field({.key = "sliding_dct_order", .flag = "sdct-order", .kind = ParameterInfo::Kind::integer,
                     .doc = "cosine terms after the constant one (max error 2.3e-3 at 3, 5e-4 at 4, 7e-5 "
                            "at 5, 2e-5 at 6)",
                     .default_text = "5", .min = kernel::kSlidingDctMinOrder, .max = kernel::kSlidingDctMaxOrder,
                     .zero_chooses = true},
-                   &BlurSpec::sliding_dct_order)}) {}
+                   &BlurSpec::sliding_dct_order),
+             Parameter{{.key = "sliding_dct_fit", .flag = "sdct-fit", .kind = ParameterInfo::Kind::choice,
+                        .doc = "what the series approximates: gaussian (the Gaussian itself, the window chosen for "
+                               "the least error) or fir (fir's kernel truncated at the radius: the exact blur, "
+                               "within 4e-6 of fir at order 6, 6e-7 at 7, 6e-8 at 8, at a cost independent of sigma)",
+                        .default_text = "gaussian", .choices = {"gaussian", "fir"}},
+                       [](const BlurSpec& s) -> ParameterValue {
+                         return std::string(s.sliding_dct_fit == SlidingDctFit::fir ? "fir" : "gaussian");
+                       },
+                       [](BlurSpec& s, const ParameterValue& v) {
+                         s.sliding_dct_fit = std::get<std::string>(v) == "fir" ? SlidingDctFit::fir : SlidingDctFit::gaussian;
+                       }}}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     auto r = std::make_shared<SlidingDctResolved>();
     plan.spec.sliding_dct_order = order_of(spec);
     add_parameter(plan, "sliding_dct_order", std::int64_t{order_of(spec)});
+    add_parameter(plan, "sliding_dct_fit", std::string(fits_fir(spec) ? "fir" : "gaussian"));
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
       if (!(ax.sigma > 1e-15)) continue;
-      const kernel::SlidingDctKernel k = kernel::sliding_dct_kernel(ax.sigma, spec.sliding_dct_order);
+      const int fir_radius = effective_radius(spec, a);
+      const kernel::SlidingDctKernel k = series(spec, ax.sigma, std::max(1, fir_radius));
+      if (fits_fir(spec)) ax.radius = k.radius;
       ax.support = k.radius + 1;  // the recurrence reads one sample beyond the window
       ax.achieved_sigma = ax.sigma;
       add_parameter(plan, "window_radius", std::int64_t{k.radius}, a);
+      if (fits_fir(spec)) add_parameter(plan, "period", k.period, a);
       r->axes[static_cast<std::size_t>(a)] = k;
     }
     plan.resolved = std::move(r);
@@ -61,18 +95,46 @@ class SlidingDct final : public Descriptor {
 
   // An FIR kernel exactly: its cosine series on the window.
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
-    const double s = std::min(spec.sigma[static_cast<std::size_t>(axis)], kLargeSigma);
-    return EquivalentKernel{kernel::sliding_dct_weights(kernel::sliding_dct_kernel(s, spec.sliding_dct_order)), s};
+    const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
+    const double s = std::min(sigma, kLargeSigma);
+    // fir's radius scaled with the sigma, so the clamped kernel keeps the truncation's shape.
+    const int radius = std::max(1, static_cast<int>(std::lround(effective_radius(spec, axis) * (s / sigma))));
+    return EquivalentKernel{kernel::sliding_dct_weights(series(spec, s, radius)), s};
   }
 
   double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {
     if (plan.schedule.backend != Backend::cpu) return 1e9;
     const double terms = order_of(plan.spec) + 1;
-    // The window reaches about 4.4 sigma each side (kernel::sliding_dct_kernel's radius).
-    const double pad = 4.4 * plan.axes[static_cast<std::size_t>(axis)].sigma + 1.0;
+    // The window reaches about 4.4 sigma each side (kernel::sliding_dct_kernel's radius), or fir's.
+    const AxisPlan& ax = plan.axes[static_cast<std::size_t>(axis)];
+    const double pad = fits_fir(plan.spec) ? ax.support : 4.4 * ax.sigma + 1.0;
     if (plan.schedule.driver == CpuDriver::lanes)
-      return cost::kLaneDriver + kPerTermLanes * terms * padded_ratio(shape, axis, pad);
+      return cost::kLaneDriver +
+             kPerTermLanes * terms * (fits_fir(plan.spec) ? kSplitEnds : 1.0) * padded_ratio(shape, axis, pad);
     return (cost::kLineDriver + 3.0 + kPerTermLines * terms) * padded_ratio(shape, axis, pad);
+  }
+
+  // fir's kernel as a series, where it equals fir's within kExactAgreement on every filtered axis and
+  // runs in float lanes (float64 data at tolerance 0 is promised a double computation: fir).
+  std::vector<BlurSpec> exact_candidates(const BlurSpec& spec, const Shape& shape) const override {
+    if (!float_lanes_allowed(spec, shape) || has_derivative(spec)) return {};
+    for (int order : kExactOrders) {
+      BlurSpec s = with_algorithm(spec, Algorithm::sliding_dct);
+      s.sliding_dct_order = order;
+      s.sliding_dct_fit = SlidingDctFit::fir;
+      bool agrees = true;
+      for (int a = 0; a < 3 && agrees; ++a) {
+        if (!axis_active(spec, shape, a)) continue;
+        const double sigma = spec.sigma[static_cast<std::size_t>(a)];
+        const double clamped = std::min(sigma, kLargeSigma);
+        const int radius = std::max(1, static_cast<int>(std::lround(effective_radius(spec, a) * (clamped / sigma))));
+        agrees = radius > order &&
+                 kernel::sliding_dct_error_against(kernel::sliding_dct_kernel_matching_fir(clamped, order, radius),
+                                                   kernel::gaussian_weights(clamped, radius)) <= kExactAgreement;
+      }
+      if (agrees) return {s};  // the lowest order that agrees is the cheapest
+    }
+    return {};
   }
 
   std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape&) const override {

@@ -24,15 +24,17 @@ std::int64_t restart_interval(int radius) { return std::max<std::int64_t>(4096, 
 
 LineFilter sliding_dct_line_filter(const kernel::SlidingDctKernel& k) {
   const int r = k.radius, terms = k.order() + 1;
-  const double period = 2.0 * r + 1.0;
-  // Per term: 2 cos(w), cos(w R) (= cos(w (R+1)) since w (2R+1) is a multiple of 2 pi), and the
-  // window's cosines for direct restarts.
-  std::vector<double> c2(static_cast<std::size_t>(terms)), cr(c2.size());
+  const double period = k.cosine_period();
+  // Per term: 2 cos(w), cos(w R) and cos(w (R+1)) (equal for the classic series, whose period is
+  // the window's: then one coefficient serves both ends), and the window's cosines for restarts.
+  const bool split = k.period > 0.0;
+  std::vector<double> c2(static_cast<std::size_t>(terms)), cr(c2.size()), cr1(c2.size());
   std::vector<double> window(static_cast<std::size_t>(terms) * (2 * static_cast<std::size_t>(r) + 1));
   for (int j = 0; j < terms; ++j) {
     const double w = 2.0 * std::numbers::pi * j / period;
     c2[static_cast<std::size_t>(j)] = 2.0 * std::cos(w);
     cr[static_cast<std::size_t>(j)] = std::cos(w * r);
+    cr1[static_cast<std::size_t>(j)] = std::cos(w * (r + 1));
     for (int n = -r; n <= r; ++n)
       window[static_cast<std::size_t>(j) * (2 * static_cast<std::size_t>(r) + 1) + static_cast<std::size_t>(n + r)] =
           std::cos(w * n);
@@ -60,9 +62,11 @@ LineFilter sliding_dct_line_filter(const kernel::SlidingDctKernel& k) {
         direct(i, z);
       } else {
         // Z(i) from Z(i-1) and Z(i-2) and the samples at the window's two ends.
-        const double ends = (x[i + r] + x[i - r - 2]) - (x[i + r - 1] + x[i - r - 1]);
+        const double outer = x[i + r] + x[i - r - 2], inner = x[i + r - 1] + x[i - r - 1];
+        const double ends = outer - inner;
         for (std::size_t j = 0; j < t; ++j) {
-          const double next = c2[j] * z[j] - prev[j] + cr[j] * ends;
+          const double next = split ? c2[j] * z[j] - prev[j] + (cr[j] * outer - cr1[j] * inner)
+                                    : c2[j] * z[j] - prev[j] + cr[j] * ends;
           prev[j] = z[j];
           z[j] = next;
         }

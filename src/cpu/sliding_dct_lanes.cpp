@@ -26,7 +26,7 @@ constexpr size_t kChunks = kLaneGroups * (HWY_TARGET == HWY_SCALAR ? 1 : 2);
 // independent recurrences, enough to hide the FMA latency, and their 2 T state vectors fill the
 // registers (all of them on AVX-512; on AVX2 orders above 5 spill some); the chunks are therefore
 // swept one after another, not side by side.
-template <size_t T>
+template <size_t T, bool kSplit>
 static void SlidingDctChunk(const float* in, float* out, int64_t n, const SlidingDctLaneCoefficients& k, size_t c) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;  // the floats of one double vector
@@ -46,10 +46,11 @@ static void SlidingDctChunk(const float* in, float* out, int64_t n, const Slidin
       for (size_t j = 0; j < T; ++j) z[j] = hn::MulAdd(hn::Set(dd, w[j]), xv, z[j]);
     }
   };
-  VD c2[T], cr[T], beta[T], z[T], prev[T];
+  VD c2[T], cr[T], cr1[T], beta[T], z[T], prev[T];
   for (size_t j = 0; j < T; ++j) {
     c2[j] = hn::Set(dd, k.two_cos[j]);
     cr[j] = hn::Set(dd, k.cos_radius[j]);
+    cr1[j] = hn::Set(dd, kSplit ? k.cos_radius1[j] : k.cos_radius[j]);
     beta[j] = hn::Set(dd, k.beta[j]);
   }
   const auto emit = [&](int64_t i) {
@@ -68,12 +69,15 @@ static void SlidingDctChunk(const float* in, float* out, int64_t n, const Slidin
     VD hi = load(start + r), lo = load(start - r - 1);
     for (int64_t i = start + 1; i < end; ++i) {
       const VD hi_next = load(i + r), lo_next = load(i - r - 1);
-      const VD ends = hn::Sub(hn::Add(hi_next, lo), hn::Add(hi, lo_next));
+      const VD outer = hn::Add(hi_next, lo), inner = hn::Add(hi, lo_next);
+      const VD ends = hn::Sub(outer, inner);
       hi = hi_next, lo = lo_next;
       for (size_t j = 0; j < T; ++j) {
-        // Z(i) = 2 cos(w) Z(i-1) - Z(i-2) + cos(w R) ends; the FMA on Z(i-1) is the only one
-        // on the recurrence's critical path.
-        const VD next = hn::MulAdd(c2[j], z[j], hn::MulSub(cr[j], ends, prev[j]));
+        // Z(i) = 2 cos(w) Z(i-1) - Z(i-2) + cos(w R) ends (split: cos(w R) outer - cos(w (R+1))
+        // inner); the FMA on Z(i-1) is the only one on the recurrence's critical path.
+        const VD forced = kSplit ? hn::NegMulAdd(cr1[j], inner, hn::MulSub(cr[j], outer, prev[j]))
+                                 : hn::MulSub(cr[j], ends, prev[j]);
+        const VD next = hn::MulAdd(c2[j], z[j], forced);
         prev[j] = z[j];
         z[j] = next;
       }
@@ -84,7 +88,10 @@ static void SlidingDctChunk(const float* in, float* out, int64_t n, const Slidin
 
 template <size_t T>
 static void SlidingDctT(const float* in, float* out, int64_t n, const SlidingDctLaneCoefficients& k) {
-  for (size_t c = 0; c < kChunks; ++c) SlidingDctChunk<T>(in, out, n, k, c);
+  for (size_t c = 0; c < kChunks; ++c) {
+    if (k.split_ends) SlidingDctChunk<T, true>(in, out, n, k, c);
+    else SlidingDctChunk<T, false>(in, out, n, k, c);
+  }
 }
 
 static void SlidingDct(const float* in, float* out, int64_t n, const SlidingDctLaneCoefficients& k) {
@@ -123,12 +130,15 @@ SlidingDctLaneCoefficients sliding_dct_lane_coefficients(const kernel::SlidingDc
   c.beta = k.beta;
   c.two_cos.resize(static_cast<std::size_t>(terms));
   c.cos_radius.resize(static_cast<std::size_t>(terms));
+  c.cos_radius1.resize(static_cast<std::size_t>(terms));
+  c.split_ends = k.period > 0.0;
   c.window.resize(static_cast<std::size_t>(terms) * (2 * static_cast<std::size_t>(r) + 1));
-  const double period = 2.0 * r + 1.0;
+  const double period = k.cosine_period();
   for (int j = 0; j < terms; ++j) {
     const double w = 2.0 * std::numbers::pi * j / period;
     c.two_cos[static_cast<std::size_t>(j)] = 2.0 * std::cos(w);
     c.cos_radius[static_cast<std::size_t>(j)] = std::cos(w * r);
+    c.cos_radius1[static_cast<std::size_t>(j)] = std::cos(w * (r + 1));
     for (int m = -r; m <= r; ++m)
       c.window[static_cast<std::size_t>(m + r) * static_cast<std::size_t>(terms) + static_cast<std::size_t>(j)] =
           std::cos(w * m);

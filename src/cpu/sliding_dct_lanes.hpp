@@ -13,13 +13,16 @@
 
 namespace fastblur::cpu {
 
-/// What the filter precomputes once per kernel, with w_j = 2 pi j / (2R+1): per term j, beta_j,
-/// 2 cos(w_j), cos(w_j R) (the end-sample coefficient) and the window's cosines for restarts.
+/// What the filter precomputes once per kernel, with w_j = 2 pi j / P (P = 2R+1 for the classic
+/// series): per term j, beta_j, 2 cos(w_j), cos(w_j R) (the end-sample coefficient; and cos(w_j (R+1))
+/// where P is longer) and the window's cosines for restarts.
 struct SlidingDctLaneCoefficients {
   int radius = 0;
   int terms = 0;                       ///< order + 1
   std::int64_t restart_interval = 0;   ///< max(4096, 8 R), as sliding_dct.cpp
   std::vector<double> beta, two_cos, cos_radius;
+  std::vector<double> cos_radius1;     ///< cos(w_j (R+1)): the inner ends' coefficient where it differs
+  bool split_ends = false;             ///< the period is not the window's (SlidingDctKernel::period)
   std::vector<double> window;          ///< cos(w_j m) at [(m + R) * terms + j], |m| <= R
 };
 /// Throws InvalidArgument for a radius below 1 or more than kSlidingDctMaxOrder + 1 terms.

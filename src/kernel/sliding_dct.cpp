@@ -6,6 +6,7 @@
 
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
+#include "fastblur/kernel.hpp"
 #include "fastblur/kernel_sliding_dct.hpp"
 
 namespace fastblur::kernel {
@@ -44,7 +45,7 @@ SlidingDctKernel sliding_dct_kernel_for_radius(double sigma, int order, int radi
 }
 
 std::vector<double> sliding_dct_weights(const SlidingDctKernel& k) {
-  const double period = 2.0 * k.radius + 1.0;
+  const double period = k.cosine_period();
   std::vector<double> h(2 * static_cast<std::size_t>(k.radius) + 1, 0.0);
   for (int n = -k.radius; n <= k.radius; ++n) {
     double s = 0.0;
@@ -97,6 +98,60 @@ SlidingDctKernel sliding_dct_kernel(double sigma, int order) {
   if (sigma <= kSearchedUpTo) return best;
   const double best_rho = best.radius / kSearchedUpTo;
   return sliding_dct_kernel_for_radius(sigma, order, static_cast<int>(std::lround(best_rho * sigma)));
+}
+
+double sliding_dct_error_against(const SlidingDctKernel& k, const std::vector<double>& weights) {
+  const std::vector<double> h = sliding_dct_weights(k);
+  if (h.size() != weights.size()) throw InvalidArgument("sliding-dct: the weights are not the window's");
+  double worst = 0.0, peak = 0.0;
+  for (std::size_t i = 0; i < h.size(); ++i) worst = std::max(worst, std::abs(h[i] - weights[i]));
+  for (double v : weights) peak = std::max(peak, v);
+  return worst / peak;
+}
+
+namespace {
+
+// The series of fir's kernel with cosines of period P: the Fourier coefficients of the Gaussian's
+// periodic sum (Poisson summation), scaled by fir's normalisation over the window.
+SlidingDctKernel matching_fir_with_period(double sigma, int order, int radius, double period, double scale) {
+  SlidingDctKernel k;
+  k.radius = radius;
+  k.period = period;
+  k.beta.resize(static_cast<std::size_t>(order) + 1);
+  const double area = scale * sigma * std::sqrt(2.0 * std::numbers::pi) / period;
+  for (int j = 0; j <= order; ++j) {
+    const double f = 2.0 * std::numbers::pi * j * sigma / period;
+    k.beta[static_cast<std::size_t>(j)] = (j == 0 ? 1.0 : 2.0) * area * std::exp(-0.5 * f * f);
+  }
+  return k;
+}
+
+}  // namespace
+
+SlidingDctKernel sliding_dct_kernel_matching_fir(double sigma, int order, int radius) {
+  check(sigma, order);
+  if (order == 0) order = kSlidingDctDefaultOrder;
+  if (radius < 1) throw InvalidArgument("sliding-dct: radius must be >= 1");
+  // Searched on the kernel itself up to sigma 64 (at most 64 periods, from just past the window to 12
+  // sigma beyond it); beyond, on the same kernel scaled to sigma 64, its best period scaled back.
+  constexpr double kSearchedUpTo = 64.0;
+  const double shrink = std::min(1.0, kSearchedUpTo / sigma);
+  const double s = sigma * shrink;
+  const int r = std::max(1, static_cast<int>(std::lround(radius * shrink)));
+  const std::vector<double> w = gaussian_weights(s, r);
+  double raw = 0.0;  // fir's normalisation: 1 / the window's sum of exp(-m^2 / (2 s^2))
+  for (int m = -r; m <= r; ++m) raw += std::exp(-0.5 * (m / s) * (m / s));
+  const double lo = r + 1.0, hi = r + 1.0 + 12.0 * s;
+  double best_period = lo, best_error = INFINITY;
+  for (int i = 0; i <= 64; ++i) {
+    const double p = lo + (hi - lo) * i / 64.0;
+    const double e = sliding_dct_error_against(matching_fir_with_period(s, order, r, p, 1.0 / raw), w);
+    if (e < best_error) best_error = e, best_period = p;
+  }
+  if (shrink == 1.0) return matching_fir_with_period(sigma, order, radius, best_period, 1.0 / raw);
+  double full = 0.0;
+  for (int m = -radius; m <= radius; ++m) full += std::exp(-0.5 * (m / sigma) * (m / sigma));
+  return matching_fir_with_period(sigma, order, radius, best_period / shrink, 1.0 / full);
 }
 
 }  // namespace fastblur::kernel

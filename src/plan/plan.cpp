@@ -228,15 +228,17 @@ Plan plan_uncached(const BlurSpec& spec, const Shape& shape, Prediction predicti
   Plan best = resolved_plan(algo::with_algorithm(spec, Algorithm::fir), shape);
   considered.push_back(line(best));
   for (const Descriptor* d : algo::registry()) {
-    if (d->id() == Algorithm::fir || !d->info().capabilities.exact || !runs(*d)) continue;
-    for (const BlurSpec& c : d->candidates(spec, shape)) {
+    if (d->id() == Algorithm::fir || !runs(*d)) continue;
+    for (const BlurSpec& c : d->exact_candidates(spec, shape)) {
       Plan e = resolved_plan(c, shape);
       considered.push_back(line(e));
       if (e.predicted_cost < best.predicted_cost) best = std::move(e);
     }
   }
-  std::string reason = spec.tolerance == 0.0 ? "tolerance 0 asks for the exact result (fir or fft, whichever is cheaper)"
-                                             : "nothing cheaper meets the tolerance";
+  std::string reason = spec.tolerance == 0.0
+                           ? "tolerance 0 asks for the exact result (fir, or what equals it within 1e-5: fft, "
+                             "sliding-dct fitted to fir's kernel; whichever is cheapest)"
+                           : "nothing cheaper meets the tolerance";
   if (spec.tolerance > 0.0) {
     for (const Descriptor* d : algo::registry()) {
       if ((d->info().capabilities.exact && d->id() != Algorithm::fir) || !runs(*d)) continue;

@@ -41,6 +41,35 @@ TEST(Plan, ToleranceZeroIsExactFir) {
   EXPECT_THROW(make_plan(spec, v), InvalidArgument);
 }
 
+// Exact at a cost independent of sigma: at tolerance 0, large sigma on float data runs sliding-dct
+// fitted to fir's kernel (within 1e-5 of it: measured by blurring an impulse with both); small sigma
+// keeps fir, and float64 data (promised a double computation) never takes it.
+TEST(Plan, ToleranceZeroTakesTheSeriesOfFirsKernelWhereCheaper) {
+  const View rgba = View::packed(nullptr, ElementType::f32, 1920, 1080, 1, 4);
+  const Plan small = make_plan(BlurSpec::isotropic_2d(1.0), rgba);
+  EXPECT_EQ(small.spec.algorithm, Algorithm::fir);
+  for (double sigma : {21.0, 50.0}) {
+    const Plan p = make_plan(BlurSpec::isotropic_2d(sigma), rgba);
+    ASSERT_EQ(p.spec.algorithm, Algorithm::sliding_dct) << sigma << "\n" << describe(p);
+    EXPECT_EQ(p.spec.sliding_dct_fit, SlidingDctFit::fir);
+    EXPECT_NE(describe(p).find("sliding-dct fitted to fir's kernel"), std::string::npos);
+    // The impulse response against fir's, in float data as the plan runs it.
+    const int half = static_cast<int>(4 * sigma + 0.5) + 4, n = 2 * half + 1;
+    std::vector<float> a(static_cast<std::size_t>(n) * n, 0.0f), b = a;
+    a[static_cast<std::size_t>(half) * n + half] = b[static_cast<std::size_t>(half) * n + half] = 1.0f;
+    BlurSpec exact = p.spec, fir = p.spec;
+    fir.algorithm = Algorithm::fir;
+    exact.with_border(Border::constant), fir.with_border(Border::constant);
+    blur(View::packed(a.data(), ElementType::f32, n, n), View::packed(a.data(), ElementType::f32, n, n), exact);
+    blur(View::packed(b.data(), ElementType::f32, n, n), View::packed(b.data(), ElementType::f32, n, n), fir);
+    double worst = 0.0, peak = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, double(std::abs(a[i] - b[i]))), peak = std::max(peak, double(b[i]));
+    EXPECT_LE(worst / peak, 1e-5) << sigma;
+  }
+  const View f64 = View::packed(nullptr, ElementType::f64, 1920, 1080, 1, 4);
+  EXPECT_NE(make_plan(BlurSpec::isotropic_2d(50.0), f64).spec.algorithm, Algorithm::sliding_dct);
+}
+
 TEST(Plan, PredictionsMatchMeasurementsAndMeetTheTolerance) {
   std::vector<double> data(64 * 64);
   const View v = View::packed(data.data(), ElementType::f64, 64, 64);
