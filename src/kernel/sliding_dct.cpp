@@ -135,7 +135,8 @@ SlidingDctKernel sliding_dct_kernel_matching_fir(double sigma, int order, int ra
   // Searched on the kernel itself up to sigma 64 (at most 64 periods, from just past the window to 12
   // sigma beyond it); beyond, on the same kernel scaled to sigma 64, its best period scaled back.
   constexpr double kSearchedUpTo = 64.0;
-  const double shrink = std::min(1.0, kSearchedUpTo / sigma);
+  // (A radius far beyond the Gaussian - an explicit one - shrinks the search too: at most 512 samples.)
+  const double shrink = std::min({1.0, kSearchedUpTo / sigma, 512.0 / radius});
   const double s = sigma * shrink;
   const int r = std::max(1, static_cast<int>(std::lround(radius * shrink)));
   const std::vector<double> w = gaussian_weights(s, r);
