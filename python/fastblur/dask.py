@@ -1,0 +1,349 @@
+"""fastblur on dask arrays and zarr stores: chunked, lazy, local or on a dask.distributed cluster.
+
+``gaussian_filter(x, sigma, ...)`` and ``gaussian_filter1d`` take a dask array and the arguments of
+``fastblur.gaussian_filter`` and return a lazy dask array with the same chunks. ``blur_zarr(src,
+dst, sigma, ...)`` blurs one zarr array into another chunk by chunk (``python3 -m fastblur blur
+IN.zarr OUT.zarr --sigma S`` is the command for it).
+
+How a chunk is blurred (DESIGN.md: tiles, bands and chunks are one idea): each output chunk is
+computed from its chunk plus a halo on each side, gathered from the neighbouring chunks, as wide as
+the plan's support along that axis (fir, fft: the kernel's radius; box, kawase, sliding-dct: the
+reach of their finite kernels; iir: where the recursion's transient has decayed by 1e-8, far below
+any tolerance). The halo stops at the array's true borders, so there the piece's edge is the
+array's edge and fastblur applies the requested mode itself (mirror too, which dask's own boundary
+options cannot express); a ``wrap`` halo is taken from the far end instead. The whole array is
+planned once, and every chunk runs the planned algorithm and options, so all chunks agree and
+``fir`` results are bit-identical to one call on the whole array, for every mode and any chunk
+shape (chunks smaller than the halo too: the halo spans as many neighbours as it needs).
+Algorithms that are not shift-invariant start each piece on their block grid (downsample);
+planar ones that size their levels from the whole image (dual-kawase, mip-poisson) get whole
+axes, as the command line's streaming does.
+"""
+import bisect
+import numbers
+import operator
+import os
+import threading
+
+import numpy as np
+import dask
+import dask.array as da
+from dask.base import tokenize
+from dask.highlevelgraph import HighLevelGraph
+
+from . import _check_common, plan as _plan
+from . import gaussian_filter as _np_gaussian_filter
+from ._scipy_args import AxisError, check_axes, check_order, kernel_radius, mode_name, normalize_sequence
+
+__all__ = ["gaussian_filter", "gaussian_filter1d", "blur_zarr", "halo", "is_complete"]
+
+# The element types the core computes in directly; others go through float64 (as the main module).
+_CORE_TYPES = frozenset(np.dtype(t) for t in ("uint8", "uint16", "float16", "float32", "float64"))
+
+
+def _check_dask(x):
+    if not isinstance(x, da.Array):
+        raise TypeError(f"x must be a dask array, got {type(x).__name__} (use fastblur.gaussian_filter for NumPy "
+                        "arrays, or dask.array.from_array / from_zarr)")
+    if x.dtype.kind not in "biufc":
+        raise RuntimeError(f"array type {x.dtype!r} not supported")
+    if any(np.isnan(c) for cs in x.chunks for c in cs):
+        raise ValueError("x has unknown chunk sizes (nan); call x.compute_chunk_sizes() first")
+    if x.size and any(c == 0 for cs in x.chunks for c in cs):
+        raise ValueError(f"x has a chunk of length 0 (chunks {x.chunks}); rechunk it, e.g. x.rechunk(x.chunksize)")
+
+
+def _output_dtype(output, x):
+    if output is None:
+        return x.dtype
+    if isinstance(output, np.ndarray):
+        raise TypeError("output must be a dtype for dask arrays (the result is a new dask array)")
+    dtype = np.dtype(output)
+    if x.dtype.kind == "c" and dtype.kind != "c":
+        raise RuntimeError("output must have complex dtype")
+    return dtype
+
+
+def _exact_scipy_path(x_dtype, out_dtype, algorithm, tolerance, rounding):
+    """Whether one call takes the module's SciPy-exact path (float64 or integer results, exact), which
+    does not plan: chunks then run it too, as algorithm 'fir'."""
+    exact = algorithm == "fir" or (algorithm == "auto" and tolerance == 0.0)
+    return exact and (out_dtype == np.float64 or (out_dtype.kind in "biu" and rounding == "scipy")
+                      or x_dtype.kind == "c")
+
+
+def _registry():
+    from . import _core
+    return {a["name"]: a for a in _core.algorithms()}
+
+
+class _Halo:
+    """Per axis: how far a piece reaches beyond its chunk (None: the whole axis), the block grid its
+    start keeps (align), plus the algorithm and options every chunk runs."""
+
+    def __init__(self, ndim):
+        self.reach = [0] * ndim
+        self.align = [1] * ndim
+        self.radius = [None] * ndim  # the kernel radius chunks use where the plan sets it
+        self.algorithm = None
+        self.options = None
+
+
+def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, rounding):
+    """Plans the whole array once (per group of three axes, as the core filters them) and returns the
+    halo per axis with the algorithm and options all chunks must run."""
+    h = _Halo(x.ndim)
+    if _exact_scipy_path(x.dtype, out_dtype, algorithm, tolerance, rounding):
+        for ax, _, _, _, radius in active:
+            h.reach[ax] = radius  # SciPy's correlation: exactly the kernel's radius
+        h.algorithm, h.options = "fir", options
+        return h
+    registry = _registry()
+    core_dtype = x.dtype if x.dtype in _CORE_TYPES else np.dtype(np.float64)
+    chosen, chosen_options = None, None
+    for start in range(0, len(active), 3):
+        group = active[start:start + 3]
+        p = _plan([x.shape[g[0]] for g in group], [g[1] for g in group], dtype=core_dtype,
+                  mode=[g[3] for g in group], truncate=truncate, radius=[g[4] for g in group],
+                  algorithm=algorithm, tolerance=tolerance, options=options)
+        name = p["algorithm"]
+        info = registry[name]
+        # The plan's resolved whole-plan parameters that are options of its algorithm, so that a
+        # chunk cannot plan differently (e.g. box_passes chosen from the tolerance).
+        opts = dict(options)
+        for par in info["parameters"]:
+            key = par["key"]
+            if key in p and not isinstance(p[key], (list, tuple)):
+                opts[key] = p[key]
+        if chosen is not None and (name != chosen or opts != chosen_options):
+            raise RuntimeError(f"the axes plan to different algorithms ({chosen}, {name}); pass algorithm= explicitly")
+        chosen, chosen_options = name, opts
+        # Downsampling is not shift-invariant: pieces start on the grid of its blocks (the largest
+        # factor, as src/tiling's piece grid does; the plan's align is not in the Python dict).
+        factors = [f for f in (p.get("downsample_factor") or []) if f]
+        align = max(factors, default=1)
+        for i, ((ax, *_), support) in enumerate(zip(group, p["support"])):
+            # Planar algorithms size their levels from the whole image: no piece equals it but the whole.
+            h.reach[ax] = None if info["planar"] else int(support)
+            h.align[ax] = int(align)
+            if name in ("fir", "fft"):
+                # auto with a tolerance may shorten fir's kernel: every chunk takes the planned radius.
+                h.radius[ax] = int(p["radius"][i])
+    h.algorithm, h.options = chosen, chosen_options
+    return h
+
+
+def _axis_pieces(bounds, n, lo, hi, wrap):
+    """The input intervals covering [lo, hi) of an axis of length n cut at `bounds` (chunk starts and
+    n): (chunk index, start, stop) within each chunk, in order; periodic when `wrap`, else clipped."""
+    if not wrap:
+        lo, hi = max(lo, 0), min(hi, n)
+    out = []
+    p = lo
+    while p < hi:
+        q = p % n
+        j = bisect.bisect_right(bounds, q) - 1
+        stop = min(bounds[j + 1], q + (hi - p))
+        out.append((j, q - bounds[j], stop - bounds[j]))
+        p += stop - q
+    return out
+
+
+def _axis_plan(chunks, n, reach, align, wrap):
+    """For each chunk of an axis: its pieces (see _axis_pieces) and where the chunk lies in them."""
+    bounds = [0]
+    for c in chunks:
+        bounds.append(bounds[-1] + c)
+    out = []
+    for b in range(len(chunks)):
+        s, e = bounds[b], bounds[b + 1]
+        if len(chunks) == 1 or reach == 0:
+            lo, hi, w = s, e, False            # the chunk alone: no halo needed
+        elif reach is None or (wrap and align > 1):
+            lo, hi, w = 0, n, False            # the whole axis (a wrap halo would break the block grid)
+        else:
+            reach = -(-reach // align) * align  # whole blocks of the algorithm's grid, as src/tiling
+            lo, hi, w = (s - reach) // align * align, e + reach, wrap  # pieces start on that grid
+        pieces = _axis_pieces(bounds, n, lo, hi, w)
+        start = max(lo, 0) if not w else lo
+        out.append((pieces, (s - start, e - start)))
+    return out
+
+
+def _host_slots():
+    """Task slots per host of the current dask.distributed client's cluster, so that fastblur's
+    threads per task times the tasks running at once match the host's cores; {} without a client."""
+    try:
+        from distributed import default_client
+        client = default_client()
+    except (ImportError, ValueError):
+        return {}
+    slots = {}
+    for addr, w in client.scheduler_info().get("workers", {}).items():
+        host = w.get("host") or addr.rsplit(":", 1)[0]
+        slots[host] = slots.get(host, 0) + int(w.get("nthreads", 1))
+    return slots
+
+
+def _task_threads(requested, host_slots):
+    """fastblur's threads for one chunk: the request, or the cores of this machine shared among the
+    tasks that run at once on it (dask fills the cores with tasks already)."""
+    if requested:
+        return requested
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        from distributed import get_worker
+        worker = get_worker()
+    except (ImportError, ValueError):
+        worker = None
+    if worker is not None:
+        host = worker.address.split("://")[-1].rsplit(":", 1)[0]
+        slots = host_slots.get(host) or getattr(worker, "nthreads", 1)
+        return max(1, cores // slots)
+    import multiprocessing
+    if threading.current_thread() is threading.main_thread() and multiprocessing.parent_process() is None:
+        return 0  # the synchronous scheduler: one task at a time, every core
+    return max(1, cores // int(dask.config.get("num_workers", None) or cores))
+
+
+def _blur_piece(parts, crop, kwargs, threads, host_slots):
+    """Assembles a chunk with its halo from its parts, blurs it with fastblur and returns the chunk."""
+    piece = np.block(parts) if isinstance(parts, list) else parts
+    if piece.dtype.isnative:
+        # An unpickled array (from another process) carries an equal but distinct dtype object,
+        # which the core's type check (by identity) refuses: view it with NumPy's own.
+        piece = piece.view(np.dtype(piece.dtype.char))
+    out = _np_gaussian_filter(piece, threads=_task_threads(threads, host_slots), **kwargs)
+    # A copy, so the piece with its halo is freed as soon as the task ends.
+    return np.ascontiguousarray(out[tuple(slice(a, b) for a, b in crop)])
+
+
+def _nest(axis_pieces, key, halo_name, block, dsk):
+    """The nested list (one level per axis) of the keys of a chunk's parts; parts that are not whole
+    input chunks become slicing tasks, so only the halo travels between workers."""
+    def build(depth, index, sl, combo):
+        if depth == len(axis_pieces):
+            k = (key,) + tuple(index)
+            whole = all(s is None for s in sl)
+            if whole:
+                return k
+            name = (halo_name,) + tuple(block) + tuple(combo)
+            dsk[name] = (operator.getitem, k, tuple(slice(None) if s is None else slice(*s) for s in sl))
+            return name
+        out = []
+        for i, (j, a, b, full) in enumerate(axis_pieces[depth]):
+            out.append(build(depth + 1, index + [j], sl + [None if full else (a, b)], combo + [i]))
+        return out
+    return build(0, [], [], [])
+
+
+def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype):
+    """The lazy blur of dask array x along `active` axes: (axis, sigma, order, mode, radius) each."""
+    h = _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, rounding)
+    active = [(ax, s, o, m, r if h.radius[ax] is None else h.radius[ax]) for ax, s, o, m, r in active]
+    # output as a string: a dtype object unpickled in a worker would not be NumPy's own (see _blur_piece).
+    kwargs = dict(sigma=[a[1] for a in active], order=[a[2] for a in active], mode=[a[3] for a in active],
+                  radius=[a[4] for a in active], axes=[a[0] for a in active], cval=cval, truncate=truncate,
+                  output=out_dtype.str, algorithm=h.algorithm, tolerance=tolerance, rounding=rounding,
+                  options=h.options)
+    modes = {a[0]: a[3] for a in active}
+    per_axis = []
+    for ax in range(x.ndim):
+        per_axis.append(_axis_plan(x.chunks[ax], x.shape[ax], h.reach[ax], h.align[ax], modes.get(ax) == "wrap"))
+    host_slots = _host_slots() if not threads else {}
+    token = tokenize(x, kwargs, threads, host_slots)
+    name, halo_name = "fastblur-gaussian-" + token, "fastblur-halo-" + token
+    dsk = {}
+    for block in np.ndindex(*x.numblocks):
+        axis_pieces, crop = [], []
+        for ax, b in enumerate(block):
+            pieces, c = per_axis[ax][b]
+            chunk = x.chunks[ax]
+            axis_pieces.append([(j, s, e, s == 0 and e == chunk[j]) for j, s, e in pieces])
+            crop.append(c)
+        parts = _nest(axis_pieces, x.name, halo_name, block, dsk)
+        if x.ndim and all(len(p) == 1 for p in axis_pieces):
+            for _ in range(x.ndim):
+                parts = parts[0]  # one part: no assembly
+        dsk[(name,) + tuple(block)] = (_blur_piece, parts, tuple(crop), kwargs, threads, host_slots)
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+    return da.Array(graph, name, x.chunks, meta=np.empty((0,) * x.ndim, dtype=out_dtype))
+
+
+def halo(x, sigma, order=0, mode="reflect", truncate=4.0, *, radius=None, axes=None, algorithm="auto",
+         tolerance=0.0, options=None, output=None, rounding="scipy"):
+    """The halo per axis that gaussian_filter gives each chunk of `x` (a dask array or a shape):
+    an int per axis, or None where the whole axis is needed; and the algorithm every chunk runs."""
+    shaped = x if isinstance(x, da.Array) else da.empty(tuple(int(n) for n in x), chunks=-1)
+    out_dtype = _output_dtype(output, shaped)
+    tolerance, _, options = _check_common(algorithm, tolerance, "cpu", 0, rounding, options)
+    active = _active(shaped, sigma, order, mode, truncate, radius, axes)
+    h = _plan_halo(shaped, active, float(truncate), algorithm, tolerance, options, out_dtype, rounding)
+    return h.reach, h.algorithm
+
+
+def _active(x, sigma, order, mode, truncate, radius, axes):
+    axes = check_axes(axes, x.ndim)
+    n = len(axes)
+    orders = normalize_sequence(order, n)
+    sigmas = normalize_sequence(sigma, n)
+    modes = normalize_sequence(mode, n)
+    radii = normalize_sequence(radius, n)
+    active = []
+    for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
+        if not s > 1e-15:  # SciPy skips these axes, whatever their other arguments
+            continue
+        s = float(s)
+        active.append((ax, s, check_order(o), mode_name(m), kernel_radius(s, truncate, r)))
+    return active
+
+
+def _check_cval(cval):
+    if not isinstance(cval, numbers.Number) or isinstance(cval, complex) or np.iscomplexobj(cval):
+        raise TypeError(f"must be real number, not {type(cval).__name__}")
+    return float(cval)
+
+
+def gaussian_filter(x, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None,
+                    axes=None, algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None):
+    """``fastblur.gaussian_filter`` of a dask array, lazily, chunk by chunk: a dask array with x's
+    chunks. The arguments are the module's (``output`` is a dtype here); ``threads`` is fastblur's
+    threads per chunk, 0 (default) sharing each machine's cores among the tasks running on it.
+    Results equal one call on the whole array: bit-identical for fir (and the exact default on float64
+    and integer data), within the algorithm's tolerance for the approximations. Raises as the module
+    does; TypeError for a non-dask x, ValueError for chunks of length 0."""
+    _check_dask(x)
+    out_dtype = _output_dtype(output, x)
+    tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
+    if x.dtype.kind != "c":
+        cval = _check_cval(cval)
+    active = _active(x, sigma, order, mode, truncate, radius, axes)
+    if not active or x.size == 0:
+        return x.astype(out_dtype)
+    return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
+
+
+def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
+                      radius=None, algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None):
+    """``fastblur.gaussian_filter1d`` of a dask array along ``axis``, lazily (see gaussian_filter)."""
+    _check_dask(x)
+    out_dtype = _output_dtype(output, x)
+    tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError("axis must be an integer")
+    if not -x.ndim <= axis < x.ndim:
+        raise AxisError(axis, x.ndim)
+    axis = int(axis) % x.ndim
+    sd = float(sigma)
+    if sd == 0.0:
+        raise ZeroDivisionError("float division by zero")
+    if x.dtype.kind != "c":
+        cval = _check_cval(cval)
+    lw = kernel_radius(sd, truncate, radius)
+    active = [(axis, sd, check_order(order), mode_name(mode), lw)] if not np.isnan(sd) else []
+    if not active or x.size == 0:
+        return x.astype(out_dtype)
+    return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
+
+
+from ._zarr_store import blur_zarr, is_complete  # noqa: E402  (it builds on gaussian_filter above)

@@ -1,0 +1,189 @@
+"""fastblur.dask against one fastblur call on the whole array: bit-identical for fir (and the exact
+default on float64 and integer data) for every border mode, 2D and 3D, uneven chunks and chunks
+smaller than the halo; within rounding of the tolerance for the approximations; the module's errors
+for bad input. Runs on dask's local schedulers (test_dask_cluster.py has the cluster)."""
+import dask
+import dask.array as da
+import numpy as np
+import pytest
+
+import fastblur
+import fastblur.dask as fbd
+
+MODES = ["reflect", "mirror", "nearest", "wrap", "constant"]
+
+
+def random_array(rng, shape, dtype):
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iu":
+        return rng.integers(0, min(np.iinfo(dtype).max, 1000), size=shape, endpoint=True).astype(dtype)
+    return rng.random(shape).astype(dtype)
+
+
+def random_chunks(rng, n, smallest=1, largest=None):
+    """Uneven chunks of an axis of length n, from `smallest` to `largest` (default n // 2) each."""
+    largest = largest or max(smallest, n // 2)
+    out = []
+    while sum(out) < n:
+        out.append(int(min(rng.integers(smallest, largest, endpoint=True), n - sum(out))))
+    return tuple(out)
+
+
+def chunked(rng, a, smallest=1, largest=None):
+    return da.from_array(a, chunks=tuple(random_chunks(rng, n, smallest, largest) for n in a.shape))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "uint8", "uint16"])
+@pytest.mark.parametrize("ndim", [2, 3])
+def test_fir_bit_identical_every_mode(rng, mode, dtype, ndim):
+    shape = (41, 33) if ndim == 2 else (19, 17, 23)
+    a = random_array(rng, shape, dtype)
+    sigma = [float(s) for s in rng.uniform(0.8, 3.0, size=ndim)]
+    x = chunked(rng, a, 1, 9)  # chunks of 1 to 9: many smaller than the halo (up to radius 12)
+    for algorithm in ("fir", "auto"):
+        want = fastblur.gaussian_filter(a, sigma, mode=mode, cval=7.5, algorithm=algorithm)
+        y = fbd.gaussian_filter(x, sigma, mode=mode, cval=7.5, algorithm=algorithm)
+        assert y.chunks == x.chunks and y.dtype == want.dtype
+        got = y.compute(scheduler="threads")
+        assert np.array_equal(got, want, equal_nan=True), (algorithm, x.chunks)
+
+
+@pytest.mark.parametrize("ndim", [2, 3])
+def test_per_axis_sigma_mode_radius_axes_order(rng, ndim):
+    shape = (30, 26) if ndim == 2 else (14, 18, 21)
+    a = random_array(rng, shape, "float32")
+    x = chunked(rng, a, 2, 12)
+    for _ in range(4):
+        axes = [ax for ax in range(ndim) if rng.random() < 0.7] or [0]
+        n = len(axes)
+        sigma = [float(s) for s in rng.uniform(0.5, 3.5, size=n)]
+        mode = [MODES[i] for i in rng.integers(0, len(MODES), size=n)]
+        order = [int(o) for o in rng.integers(0, 3, size=n)]
+        radius = [int(r) for r in rng.integers(2, 9, size=n)] if rng.random() < 0.5 else None
+        kw = dict(mode=mode, order=order, radius=radius, axes=axes, truncate=3.5, algorithm="fir", cval=-2.0)
+        want = fastblur.gaussian_filter(a, sigma, **kw)
+        got = fbd.gaussian_filter(x, sigma, **kw).compute()
+        assert np.array_equal(got, want), kw
+
+
+def test_sigma_zero_axis_and_no_axes(rng):
+    a = random_array(rng, (20, 24), "float32")
+    x = chunked(rng, a, 3, 8)
+    assert np.array_equal(fbd.gaussian_filter(x, (0, 2.0), algorithm="fir").compute(),
+                          fastblur.gaussian_filter(a, (0, 2.0), algorithm="fir"))
+    assert np.array_equal(fbd.gaussian_filter(x, 0).compute(), a)
+    assert fbd.gaussian_filter(x, 2.0, output=np.float64).dtype == np.float64
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_gaussian_filter1d(rng, mode):
+    a = random_array(rng, (25, 31), "float64")
+    x = chunked(rng, a, 1, 7)
+    for axis in (0, -1):
+        want = fastblur.gaussian_filter1d(a, 2.7, axis=axis, mode=mode, order=1)
+        assert np.array_equal(fbd.gaussian_filter1d(x, 2.7, axis=axis, mode=mode, order=1).compute(), want)
+
+
+def cpu_algorithms():
+    return [a["name"] for a in fastblur.algorithms() if not a["gpu_only"] and a["name"] not in ("fir", "auto")]
+
+
+@pytest.mark.parametrize("algorithm", cpu_algorithms())
+@pytest.mark.parametrize("mode", MODES)
+def test_approximations_agree_with_one_call(rng, algorithm, mode):
+    info = {a["name"]: a for a in fastblur.algorithms()}[algorithm]
+    ndim = 2 if info["planar"] else 3
+    shape = (48, 40) if ndim == 2 else (24, 30, 36)
+    a = random_array(rng, shape, "float32")
+    sigma = [float(s) for s in rng.uniform(1.5, 3.0, size=ndim)]
+    x = chunked(rng, a, 3, 14)
+    try:
+        want = fastblur.gaussian_filter(a, sigma, mode=mode, algorithm=algorithm)
+    except NotImplementedError:  # a mode the algorithm does not have: chunks refuse it the same way
+        with pytest.raises(NotImplementedError):
+            fbd.gaussian_filter(x, sigma, mode=mode, algorithm=algorithm).compute()
+        return
+    got = fbd.gaussian_filter(x, sigma, mode=mode, algorithm=algorithm).compute()
+    # Chunking adds rounding only (the finite kernels' reach, iir's transients decayed by 1e-8): far
+    # below any algorithm's error against the Gaussian (1e-5 for the exact ones, 1e-3 up for the rest).
+    np.testing.assert_allclose(got, want, rtol=0, atol=2e-6)
+
+
+def test_auto_with_tolerance_plans_once(rng):
+    a = random_array(rng, (64, 96), "float32")
+    x = chunked(rng, a, 5, 20)
+    for sigma in (3.0, 12.0):
+        reach, algorithm = fbd.halo(x, sigma, tolerance=1e-2)
+        assert algorithm == fastblur.plan(a.shape, sigma, tolerance=1e-2)["algorithm"]
+        want = fastblur.gaussian_filter(a, sigma, tolerance=1e-2)
+        got = fbd.gaussian_filter(x, sigma, tolerance=1e-2).compute()
+        np.testing.assert_allclose(got, want, rtol=0, atol=2e-6)
+
+
+def test_halo_comes_from_the_plan():
+    assert fbd.halo((100, 100), 2.0, algorithm="fir")[0] == [8, 8]
+    assert fbd.halo((100, 100), (2.0, 0), algorithm="fir")[0] == [8, 0]
+    assert fbd.halo((100, 100), 2.0, radius=3, algorithm="fir")[0] == [3, 3]
+    reach, _ = fbd.halo((100, 100), 2.0, algorithm="box")
+    assert reach == fastblur.plan((100, 100), 2.0, algorithm="box")["support"]
+    reach, _ = fbd.halo((100, 100), 4.0, algorithm="iir")
+    assert all(r > 4 * 4.0 for r in reach)  # the recursion's tail, well past fir's radius
+    assert fbd.halo((100, 100), 2.0, algorithm="dual-kawase")[0] == [None, None]  # whole axes
+
+
+def test_iir_halo_is_where_the_tail_is_negligible(rng):
+    # A chunk boundary's transient, after the plan's support, is below 1e-6 of the data's range.
+    a = random_array(rng, (400,), "float64")
+    x = da.from_array(a, chunks=37)
+    want = fastblur.gaussian_filter(a, 6.0, algorithm="iir")
+    got = fbd.gaussian_filter(x, 6.0, algorithm="iir").compute()
+    assert np.max(np.abs(got - want)) < 1e-6
+
+
+def test_lazy_and_threads(rng):
+    a = random_array(rng, (40, 40), "float32")
+    x = chunked(rng, a, 5, 15)
+    y = fbd.gaussian_filter(x, 2.0, algorithm="fir", threads=2)
+    assert isinstance(y, da.Array)
+    want = fastblur.gaussian_filter(a, 2.0, algorithm="fir")
+    for scheduler in ("sync", "threads", "processes"):
+        assert np.array_equal(y.compute(scheduler=scheduler), want), scheduler
+    # A graph of a graph: blurring a blurred dask array, still lazy and still one call's result.
+    z = fbd.gaussian_filter(y, 1.0, algorithm="fir")
+    assert np.array_equal(z.compute(), fastblur.gaussian_filter(want, 1.0, algorithm="fir"))
+
+
+def test_bad_input(rng):
+    a = random_array(rng, (10, 12), "float32")
+    x = da.from_array(a, chunks=5)
+    with pytest.raises(TypeError, match="dask array"):
+        fbd.gaussian_filter(a, 2.0)
+    with pytest.raises(TypeError, match="dask array"):
+        fbd.gaussian_filter1d([1.0, 2.0], 2.0)
+    with pytest.raises(RuntimeError, match="sequence argument must have length equal to input rank"):
+        fbd.gaussian_filter(x, (1.0, 2.0, 3.0))
+    with pytest.raises(ValueError, match="chunk of length 0"):
+        fbd.gaussian_filter(da.from_array(a, chunks=((5, 0, 5), (12,))), 2.0)
+    with pytest.raises(RuntimeError, match="boundary mode not supported"):
+        fbd.gaussian_filter(x, 2.0, mode="bogus")
+    with pytest.raises(ValueError, match="Radius must be a nonnegative integer"):
+        fbd.gaussian_filter(x, 2.0, radius=-1)
+    with pytest.raises(ValueError, match="out of range"):
+        fbd.gaussian_filter(x, 2.0, axes=(0, 2))
+    with pytest.raises(ValueError, match="tolerance"):
+        fbd.gaussian_filter(x, 2.0, tolerance=-1)
+    with pytest.raises(ValueError, match="threads"):
+        fbd.gaussian_filter(x, 2.0, threads=-2)
+    with pytest.raises(TypeError, match="order"):
+        fbd.gaussian_filter(x, 2.0, order=1.5)
+    with pytest.raises(TypeError, match="output must be a dtype"):
+        fbd.gaussian_filter(x, 2.0, output=np.empty_like(a))
+    with pytest.raises(ValueError, match="no_such_option"):
+        fbd.gaussian_filter(x, 2.0, algorithm="box", options={"no_such_option": 1})
+    with pytest.raises(ValueError):
+        fbd.gaussian_filter(x, 2.0, algorithm="no-such-algorithm")
+    with pytest.raises(RuntimeError, match="not supported"):
+        fbd.gaussian_filter(da.from_array(np.array(["a", "b"])), 1.0)
+    with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError):
+        fbd.gaussian_filter1d(x, 2.0, axis=2)
