@@ -30,6 +30,12 @@ kernel::SlidingDctKernel series(const BlurSpec& spec, double sigma, int radius) 
                         : kernel::sliding_dct_kernel(sigma, spec.sliding_dct_order);
 }
 
+// fir's radius along `axis` at sigma `s` (<= the axis's own, kLargeSigma's clamp): scaled with the
+// sigma, so the clamped kernel keeps the truncation's shape.
+int radius_at(const BlurSpec& spec, int axis, double s) {
+  return std::max(1, static_cast<int>(std::lround(effective_radius(spec, axis) * (s / spec.sigma[static_cast<std::size_t>(axis)]))));
+}
+
 // The orders tried for the exact blur: 6 is within 1e-5 of fir at truncate 4 (about 4e-6), 7 and 8
 // where a longer truncation needs them.
 constexpr int kExactOrders[] = {6, 7, 8};
@@ -97,9 +103,7 @@ class SlidingDct final : public Descriptor {
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
     const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
     const double s = std::min(sigma, kLargeSigma);
-    // fir's radius scaled with the sigma, so the clamped kernel keeps the truncation's shape.
-    const int radius = std::max(1, static_cast<int>(std::lround(effective_radius(spec, axis) * (s / sigma))));
-    return EquivalentKernel{kernel::sliding_dct_weights(series(spec, s, radius)), s};
+    return EquivalentKernel{kernel::sliding_dct_weights(series(spec, s, radius_at(spec, axis, s))), s};
   }
 
   double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {
@@ -125,9 +129,8 @@ class SlidingDct final : public Descriptor {
       bool agrees = true;
       for (int a = 0; a < 3 && agrees; ++a) {
         if (!axis_active(spec, shape, a)) continue;
-        const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-        const double clamped = std::min(sigma, kLargeSigma);
-        const int radius = std::max(1, static_cast<int>(std::lround(effective_radius(spec, a) * (clamped / sigma))));
+        const double clamped = std::min(spec.sigma[static_cast<std::size_t>(a)], kLargeSigma);
+        const int radius = radius_at(spec, a, clamped);
         // Beyond truncate 8 the period must pass 13 sigma and no order reaches 1e-5: not tried.
         agrees = radius > order && radius <= 8.0 * clamped + 8.0 &&
                  kernel::sliding_dct_error_against(kernel::sliding_dct_kernel_matching_fir(clamped, order, radius),

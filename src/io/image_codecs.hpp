@@ -13,14 +13,13 @@
 
 namespace fastblur::io {
 
-inline constexpr int kImageCodecsVersion = 1;
+inline constexpr int kImageCodecsVersion = 2;
 
 /// Writers write to `temp` (the loader's AtomicFile, which renames it over the target once complete,
 /// and removes it on failure or a signal) and name `target` in their messages. A row writer's
 /// commit() closes the file.
 struct ImageCodecs {
   int version = kImageCodecsVersion;
-  Image (*read_image)(const std::filesystem::path& path, std::uint64_t max_pixel_bytes);
   void (*write_image)(const std::filesystem::path& temp, const std::filesystem::path& target, const Image& image,
                       std::optional<ElementType> file_type, const WriteOptions& options);
   bool (*is_writable_image_path)(const std::filesystem::path& path);

@@ -286,47 +286,15 @@ OpenedImage open_checked(const std::filesystem::path& path) {
   return o;
 }
 
-// Bytes of `rows` rows of the header's image; throws OutOfMemory past `limit` or what can be addressed.
-std::uint64_t pixel_bytes(const std::filesystem::path& path, const ImageHeader& h, std::int64_t rows, std::uint64_t limit) {
-  // Width, height and channels are ints from the file's header: their product can pass 2^64.
-  const std::optional<std::uint64_t> bytes =
-      core::checked_product({static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(rows),
-                             static_cast<std::uint64_t>(h.channels), element_size(h.type)});
-  if (!bytes || *bytes > limit || *bytes > core::kMaxAllocationBytes)
-    throw OutOfMemory("cannot read '" + path.string() + "': its " + std::to_string(h.width) + "x" +
-                      std::to_string(rows) + "x" + std::to_string(h.channels) + " " + std::string(to_string(h.type)) +
-                      " pixels need " + (bytes ? std::to_string(*bytes) + " bytes" : std::string("more than 2^64 bytes")) +
-                      (bytes && *bytes <= core::kMaxAllocationBytes ? ", more than the limit of " + std::to_string(limit)
-                                                                    : std::string(", more than can be addressed")));
-  return *bytes;
-}
-
-Image read_image(const std::filesystem::path& path, std::uint64_t max_pixel_bytes) {
-  OpenedImage o = open_checked(path);
-  Image im;
-  const ImageHeader& h = o.header;
-  im.width = h.width, im.height = h.height, im.channels = h.channels, im.type = h.type;
-  im.format = h.format;
-  im.metadata = h.metadata;
-  const std::uint64_t bytes = pixel_bytes(path, h, h.height, max_pixel_bytes);
-  try {
-    im.pixels.resize(static_cast<std::size_t>(bytes));
-  } catch (const std::bad_alloc&) {
-    throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes for '" + path.string() + "'");
-  }
-  QuietStderr quiet;
-  const bool ok = o.input->read_image(0, 0, 0, im.channels, oiio_type(im.type), im.pixels.data());
-  const std::string err = o.input->has_error() ? o.input->geterror() : "";
-  o.input->close();
-  if (!ok || !err.empty())
-    throw IoError("cannot read '" + path.string() + "': " + first_line(err.empty() ? OIIO::geterror() : err));
-  return im;
-}
-
 class OiioRowReader final : public ImageRowReader {
  public:
   OiioRowReader(std::filesystem::path path, OpenedImage o) : path_(std::move(path)), o_(std::move(o)) {
-    (void)pixel_bytes(path_, o_.header, 1, kNoPixelLimit);  // a row must be addressable
+    // A row must be addressable (width and channels are ints from the file's header).
+    const ImageHeader& h = o_.header;
+    const auto row = core::checked_product({static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.channels),
+                                            element_size(h.type)});
+    if (!row || *row > core::kMaxAllocationBytes)
+      throw OutOfMemory("cannot read '" + path_.string() + "': one of its rows is more than can be addressed");
   }
   ~OiioRowReader() override { o_.input->close(); }
   const ImageHeader& header() const override { return o_.header; }
@@ -334,17 +302,41 @@ class OiioRowReader final : public ImageRowReader {
     const ImageHeader& h = o_.header;
     if (y0 < 0 || y1 > h.height || y0 > y1) throw IoError("cannot read '" + path_.string() + "': rows out of range");
     if (y0 == y1) return;
+    const std::size_t row = static_cast<std::size_t>(h.width * h.channels) * element_size(h.type);
+    if (y0 == 0 && y1 == h.height) return read_whole(out);
+    // OpenImageIO 2.4's read_scanlines divides by zero on tiled files (SIGFPE): those are read whole,
+    // once, and served from memory - a tiled file is not streamed.
+    if (o_.input->spec().tile_width > 0) {
+      if (whole_.empty()) {
+        try {
+          whole_.resize(row * static_cast<std::size_t>(h.height));
+        } catch (const std::bad_alloc&) {
+          throw OutOfMemory("cannot allocate the tiled image '" + path_.string() + "' whole");
+        }
+        read_whole(whole_.data());
+      }
+      std::memcpy(out, whole_.data() + static_cast<std::size_t>(y0) * row, static_cast<std::size_t>(y1 - y0) * row);
+      return;
+    }
     QuietStderr quiet;
-    const bool ok = o_.input->read_scanlines(0, 0, static_cast<int>(y0), static_cast<int>(y1), 0, 0, h.channels,
-                                             oiio_type(h.type), out);
+    check(o_.input->read_scanlines(0, 0, static_cast<int>(y0), static_cast<int>(y1), 0, 0, h.channels,
+                                   oiio_type(h.type), out));
+  }
+
+ private:
+  void read_whole(std::byte* out) {
+    QuietStderr quiet;
+    check(o_.input->read_image(0, 0, 0, o_.header.channels, oiio_type(o_.header.type), out));
+  }
+  void check(bool ok) {
     const std::string err = o_.input->has_error() ? o_.input->geterror() : "";
     if (!ok || !err.empty())
       throw IoError("cannot read '" + path_.string() + "': " + first_line(err.empty() ? OIIO::geterror() : err));
   }
 
- private:
   std::filesystem::path path_;
   OpenedImage o_;
+  std::vector<std::byte> whole_;  // tiled files only
 };
 
 std::unique_ptr<ImageRowReader> open_rows(const std::filesystem::path& path) {
@@ -471,7 +463,7 @@ std::unique_ptr<ImageRowWriter> create_rows(const std::filesystem::path& temp, c
   return std::make_unique<OiioRowWriter>(temp, path, header, file_type, options);
 }
 
-const ImageCodecs kCodecs{kImageCodecsVersion, read_image, write_image, is_writable_image_path, open_rows, create_rows};
+const ImageCodecs kCodecs{kImageCodecsVersion, write_image, is_writable_image_path, open_rows, create_rows};
 
 }  // namespace
 }  // namespace fastblur::io

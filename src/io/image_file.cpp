@@ -6,6 +6,8 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
+#include <span>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -99,9 +101,13 @@ namespace {
 std::unique_ptr<ImageRowReader> open_in_process(const fs::path& path, std::uint64_t max_memory) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec)) return nullptr;  // the module's messages for the rest
-  if (png::is_png(path)) return png::open_rows(path);
-  if (jpeg::is_jpeg(path)) return jpeg::open_rows(path, max_memory);
-  if (tiff::is_tiff(path)) return tiff::open_rows(path);
+  unsigned char start[8] = {};
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(start), sizeof start);
+  const std::span<const unsigned char> magic(start, static_cast<std::size_t>(in.gcount()));
+  if (png::is_png(magic)) return png::open_rows(path);
+  if (jpeg::is_jpeg(magic)) return jpeg::open_rows(path, max_memory);
+  if (tiff::is_tiff(magic)) return tiff::open_rows(path);
   return nullptr;
 }
 
@@ -148,9 +154,10 @@ std::uint64_t checked_bytes(const fs::path& path, const ImageHeader& h, std::uin
 
 }  // namespace
 
+// A whole image is its rows read at once, by whichever reader takes the file.
 Image read_image(const fs::path& path, std::uint64_t max_pixel_bytes) {
   std::unique_ptr<ImageRowReader> in = open_in_process(path, max_pixel_bytes);
-  if (!in) return codecs().read_image(path, max_pixel_bytes);
+  if (!in) in = codecs().open_rows(path);
   const ImageHeader& h = in->header();
   Image im;
   im.width = h.width, im.height = h.height, im.channels = h.channels, im.type = h.type;

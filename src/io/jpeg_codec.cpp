@@ -11,11 +11,10 @@
 #include <cmath>
 #include <csetjmp>
 #include <cstring>
-#include <fstream>
 #include <vector>
 
 #include "fastblur/error.hpp"
-#include "io/row_convert.hpp"
+#include "io/row_codec.hpp"
 #include "io/write_options.hpp"
 
 namespace fastblur::io::jpeg {
@@ -114,7 +113,7 @@ class Reader final : public ImageRowReader {
   const ImageHeader& header() const override { return header_; }
 
   void read_rows(std::int64_t y0, std::int64_t y1, std::byte* out) override {
-    if (y0 != next_ || y1 < y0 || y1 > header_.height) throw IoError("cannot read '" + path_.string() + "': rows out of order");
+    check_row_order(path_, "read", y0, y1, next_, header_.height);
     const std::size_t row = static_cast<std::size_t>(header_.width * header_.channels);
     const bool ok = guarded(errors_, [&] {
       for (std::int64_t y = y0; y < y1;) {
@@ -158,10 +157,10 @@ class Reader final : public ImageRowReader {
   std::int64_t next_ = 0;
 };
 
-class Writer final : public ImageRowWriter {
+class Writer final : public SequentialRowWriter {
  public:
   Writer(const fs::path& temp, const fs::path& target, const ImageHeader& header, const WriteOptions& options)
-      : target_(target), header_(header) {
+      : SequentialRowWriter(target, header, ElementType::u8, false) {
     const int quality = lossy_quality(options, "jpeg");
     if (header.width > JPEG_MAX_DIMENSION || header.height > JPEG_MAX_DIMENSION)
       throw IoError("cannot write '" + target.string() + "': JPEG holds at most " + std::to_string(JPEG_MAX_DIMENSION) +
@@ -215,55 +214,27 @@ class Writer final : public ImageRowWriter {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
-  void write_rows(std::int64_t y0, std::int64_t y1, const std::byte* rows, ElementType type) override {
-    if (y0 != next_ || y1 < y0 || y1 > header_.height)
-      throw IoError("cannot write '" + target_.string() + "': rows out of order");
-    const std::size_t count = static_cast<std::size_t>(header_.width * header_.channels);
-    const std::size_t in_row = count * element_size(type);
-    if (type != ElementType::u8) converted_.resize(count);
-    for (std::int64_t y = y0; y < y1; ++y) {
-      const std::byte* row = rows + (y - y0) * in_row;
-      if (type != ElementType::u8) {
-        convert_row(row, type, converted_.data(), ElementType::u8, count);
-        row = converted_.data();
-      }
-      JSAMPROW r[1] = {reinterpret_cast<JSAMPROW>(const_cast<std::byte*>(row))};
-      if (!guarded(errors_, [&] { jpeg_write_scanlines(&info_, r, 1); }))
-        throw IoError("cannot write '" + target_.string() + "': " + errors_.message);
-    }
-    next_ = y1;
+  void write_row(std::int64_t, std::byte* row) override {
+    JSAMPROW r[1] = {reinterpret_cast<JSAMPROW>(row)};
+    if (!guarded(errors_, [&] { jpeg_write_scanlines(&info_, r, 1); })) fail(errors_.message);
   }
 
-  void commit() override {
-    if (next_ != header_.height)
-      throw IoError("cannot write '" + target_.string() + "': only " + std::to_string(next_) + " of " +
-                    std::to_string(header_.height) + " rows were given");
-    if (!guarded(errors_, [&] { jpeg_finish_compress(&info_); }))
-      throw IoError("cannot write '" + target_.string() + "': " + errors_.message);
-    const bool flushed = std::fflush(file_) == 0 && !std::ferror(file_);
-    const int closed = std::fclose(file_);
-    file_ = nullptr;
-    if (!flushed || closed != 0) throw IoError("cannot write '" + target_.string() + "': " + std::strerror(errno));
+  void finish() override {
+    if (!guarded(errors_, [&] { jpeg_finish_compress(&info_); })) fail(errors_.message);
+    close_written(file_, target());
   }
 
  private:
-  fs::path target_;
-  ImageHeader header_;
   FILE* file_ = nullptr;
   Errors errors_;
   jpeg_compress_struct info_{};
   bool created_ = false;
-  std::vector<std::byte> converted_;
-  std::int64_t next_ = 0;
 };
 
 }  // namespace
 
-bool is_jpeg(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  unsigned char soi[3] = {};
-  in.read(reinterpret_cast<char*>(soi), 3);
-  return in.gcount() == 3 && soi[0] == 0xFF && soi[1] == 0xD8 && soi[2] == 0xFF;
+bool is_jpeg(std::span<const unsigned char> start) {
+  return start.size() >= 3 && start[0] == 0xFF && start[1] == 0xD8 && start[2] == 0xFF;
 }
 
 std::unique_ptr<ImageRowReader> open_rows(const fs::path& path, std::uint64_t max_memory) {

@@ -5,13 +5,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 
 #include "io/image_file.hpp"
 
 namespace fastblur::io::jpeg {
 
-/// True when the file starts with a JPEG start-of-image marker.
-bool is_jpeg(const std::filesystem::path& path);
+/// True when a file's first bytes are a JPEG start-of-image marker.
+bool is_jpeg(std::span<const unsigned char> start);
 
 /// Opens a JPEG for reading by rows: grey (1 channel) or colour (3). Null for CMYK and YCCK files
 /// (the image module reads them). Throws IoError for a corrupt file; OutOfMemory when decoding would

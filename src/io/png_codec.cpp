@@ -7,13 +7,12 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <vector>
 
 #include "core/size.hpp"
 #include "fastblur/error.hpp"
-#include "io/row_convert.hpp"
+#include "io/row_codec.hpp"
 #include "io/write_options.hpp"
 
 namespace fastblur::io::png {
@@ -99,7 +98,7 @@ class Reader final : public ImageRowReader {
   const ImageHeader& header() const override { return header_; }
 
   void read_rows(std::int64_t y0, std::int64_t y1, std::byte* out) override {
-    if (y0 != next_ || y1 < y0 || y1 > header_.height) throw IoError("cannot read '" + path_.string() + "': rows out of order");
+    check_row_order(path_, "read", y0, y1, next_, header_.height);
     const std::size_t row = static_cast<std::size_t>(header_.width * header_.channels) * element_size(header_.type);
     const bool ok = guarded(png_, [&] {
       for (std::int64_t y = y0; y < y1; ++y) png_read_row(png_, reinterpret_cast<png_bytep>(out + (y - y0) * row), nullptr);
@@ -141,11 +140,11 @@ class Reader final : public ImageRowReader {
   std::int64_t next_ = 0;
 };
 
-class Writer final : public ImageRowWriter {
+class Writer final : public SequentialRowWriter {
  public:
   Writer(const fs::path& temp, const fs::path& target, const ImageHeader& header, ElementType file_type,
          const WriteOptions& options)
-      : temp_(temp), target_(target), header_(header), type_(file_type) {
+      : SequentialRowWriter(target, header, file_type, false), temp_(temp) {
     const std::optional<int> level = png_compression_level(options, target);
     if (header.width > 0x7FFFFFFF || header.height > 0x7FFFFFFF)
       throw IoError("cannot write '" + target.string() + "': PNG holds at most 2^31-1 pixels per side");
@@ -163,42 +162,21 @@ class Writer final : public ImageRowWriter {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
-  void write_rows(std::int64_t y0, std::int64_t y1, const std::byte* rows, ElementType type) override {
-    if (y0 != next_ || y1 < y0 || y1 > header_.height)
-      throw IoError("cannot write '" + target_.string() + "': rows out of order");
-    const std::size_t count = static_cast<std::size_t>(header_.width * header_.channels);
-    const std::size_t in_row = count * element_size(type);
-    if (type != type_) converted_.resize(count * element_size(type_));
-    for (std::int64_t y = y0; y < y1; ++y) {
-      const std::byte* row = rows + (y - y0) * in_row;
-      if (type != type_) {
-        convert_row(row, type, converted_.data(), type_, count);
-        row = converted_.data();
-      }
-      if (!guarded(png_, [&] { png_write_row(png_, reinterpret_cast<png_const_bytep>(row)); }))
-        throw IoError("cannot write '" + target_.string() + "': " + errors_.message);
-    }
-    next_ = y1;
+  void write_row(std::int64_t, std::byte* row) override {
+    if (!guarded(png_, [&] { png_write_row(png_, reinterpret_cast<png_const_bytep>(row)); })) fail(errors_.message);
   }
 
-  void commit() override {
-    if (next_ != header_.height)
-      throw IoError("cannot write '" + target_.string() + "': only " + std::to_string(next_) + " of " +
-                    std::to_string(header_.height) + " rows were given");
-    if (!guarded(png_, [&] { png_write_end(png_, info_); }))
-      throw IoError("cannot write '" + target_.string() + "': " + errors_.message);
-    const bool flushed = std::fflush(file_) == 0 && !std::ferror(file_);
-    const int closed = std::fclose(file_);
-    file_ = nullptr;
-    if (!flushed || closed != 0) throw IoError("cannot write '" + target_.string() + "': " + std::strerror(errno));
+  void finish() override {
+    if (!guarded(png_, [&] { png_write_end(png_, info_); })) fail(errors_.message);
+    close_written(file_, target());
   }
 
  private:
   bool start(std::optional<int> level, const ImageMetadata* m) {
-    file_ = open_file(temp_, "wb", target_, "write");
+    file_ = open_file(temp_, "wb", target(), "write");
     png_ = png_create_write_struct(PNG_LIBPNG_VER_STRING, &errors_, on_error, on_warning);
     if (png_) info_ = png_create_info_struct(png_);
-    if (!png_ || !info_) throw OutOfMemory("cannot write '" + target_.string() + "': out of memory");
+    if (!png_ || !info_) throw OutOfMemory("cannot write '" + target().string() + "': out of memory");
     static constexpr int kColour[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                                       PNG_COLOR_TYPE_RGB_ALPHA};
     std::vector<png_text> text;
@@ -222,8 +200,8 @@ class Writer final : public ImageRowWriter {
         png_set_filter(png_, 0, PNG_FILTER_PAETH);
         png_set_compression_strategy(png_, Z_RLE);
       }
-      png_set_IHDR(png_, info_, static_cast<png_uint_32>(header_.width), static_cast<png_uint_32>(header_.height),
-                   type_ == ElementType::u16 ? 16 : 8, kColour[header_.channels], PNG_INTERLACE_NONE,
+      png_set_IHDR(png_, info_, static_cast<png_uint_32>(header().width), static_cast<png_uint_32>(header().height),
+                   file_type() == ElementType::u16 ? 16 : 8, kColour[header().channels], PNG_INTERLACE_NONE,
                    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
       if (m) {
         if (!m->icc.empty())
@@ -236,7 +214,7 @@ class Writer final : public ImageRowWriter {
         if (!text.empty()) png_set_text(png_, info_, text.data(), static_cast<int>(text.size()));
       }
       png_write_info(png_, info_);
-      if (type_ == ElementType::u16) png_set_swap(png_);
+      if (file_type() == ElementType::u16) png_set_swap(png_);
     });
   }
 
@@ -247,24 +225,17 @@ class Writer final : public ImageRowWriter {
     file_ = nullptr;
   }
 
-  fs::path temp_, target_;
-  ImageHeader header_;
-  ElementType type_;
+  fs::path temp_;
   FILE* file_ = nullptr;
   png_structp png_ = nullptr;
   png_infop info_ = nullptr;
   Errors errors_;
-  std::vector<std::byte> converted_;
-  std::int64_t next_ = 0;
 };
 
 }  // namespace
 
-bool is_png(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  unsigned char sig[8] = {};
-  in.read(reinterpret_cast<char*>(sig), 8);
-  return in.gcount() == 8 && png_sig_cmp(sig, 0, 8) == 0;
+bool is_png(std::span<const unsigned char> start) {
+  return start.size() >= 8 && png_sig_cmp(start.data(), 0, 8) == 0;
 }
 
 std::unique_ptr<ImageRowReader> open_rows(const fs::path& path) {

@@ -4,13 +4,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 
 #include "io/image_file.hpp"
 
 namespace fastblur::io::png {
 
-/// True when the file starts with PNG's signature.
-bool is_png(const std::filesystem::path& path);
+/// True when a file's first bytes (at least 8 of them) are PNG's signature.
+bool is_png(std::span<const unsigned char> start);
 
 /// Opens a PNG for reading by rows: 8 or 16 bits, 1 to 4 channels (palettes and low bit depths
 /// expanded, transparency as alpha). Null for an interlaced PNG (whose rows come in passes; the image

@@ -6,12 +6,11 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <optional>
 #include <vector>
 
 #include "fastblur/error.hpp"
-#include "io/row_convert.hpp"
+#include "io/row_codec.hpp"
 
 namespace fastblur::io::tiff {
 namespace {
@@ -60,7 +59,7 @@ class Reader final : public ImageRowReader {
   const ImageHeader& header() const override { return header_; }
 
   void read_rows(std::int64_t y0, std::int64_t y1, std::byte* out) override {
-    if (y0 != next_ || y1 < y0 || y1 > header_.height) throw IoError("cannot read '" + path_.string() + "': rows out of order");
+    check_row_order(path_, "read", y0, y1, next_, header_.height);
     const std::size_t row = static_cast<std::size_t>(header_.width * header_.channels) * element_size(header_.type);
     for (std::int64_t y = y0; y < y1; ++y)
       if (TIFFReadScanline(tif_, out + (y - y0) * row, static_cast<std::uint32_t>(y), 0) < 0)
@@ -98,11 +97,11 @@ std::optional<Compression> compression_of(const std::string& text) {
   return c;
 }
 
-class Writer final : public ImageRowWriter {
+class Writer final : public SequentialRowWriter {
  public:
   Writer(const fs::path& temp, const fs::path& target, const ImageHeader& header, ElementType file_type,
          const WriteOptions& options)
-      : target_(target), header_(header), type_(file_type) {
+      : SequentialRowWriter(target, header, file_type, true) {  // libtiff may change the row it is given
     const Compression c = *compression_of(options.compression);
     const double bytes = static_cast<double>(header.width) * static_cast<double>(header.height) * header.channels *
                          static_cast<double>(element_size(file_type));
@@ -150,48 +149,26 @@ class Writer final : public ImageRowWriter {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
-  void write_rows(std::int64_t y0, std::int64_t y1, const std::byte* rows, ElementType type) override {
-    if (y0 != next_ || y1 < y0 || y1 > header_.height)
-      throw IoError("cannot write '" + target_.string() + "': rows out of order");
-    const std::size_t count = static_cast<std::size_t>(header_.width * header_.channels);
-    const std::size_t in_row = count * element_size(type);
-    row_.resize(count * element_size(type_));
-    for (std::int64_t y = y0; y < y1; ++y) {
-      // libtiff may change the row it is given (byte swapping, predictors): always a copy.
-      convert_row(rows + (y - y0) * in_row, type, row_.data(), type_, count);
-      if (TIFFWriteScanline(tif_, row_.data(), static_cast<std::uint32_t>(y), 0) < 0)
-        throw IoError("cannot write '" + target_.string() + "': " + reason(errors_));
-    }
-    next_ = y1;
+  void write_row(std::int64_t y, std::byte* row) override {
+    if (TIFFWriteScanline(tif_, row, static_cast<std::uint32_t>(y), 0) < 0) fail(reason(errors_));
   }
 
-  void commit() override {
-    if (next_ != header_.height)
-      throw IoError("cannot write '" + target_.string() + "': only " + std::to_string(next_) + " of " +
-                    std::to_string(header_.height) + " rows were given");
+  void finish() override {
     const bool ok = TIFFFlush(tif_) == 1;
     TIFFClose(tif_);
     tif_ = nullptr;
-    if (!ok) throw IoError("cannot write '" + target_.string() + "': " + reason(errors_));
+    if (!ok) fail(reason(errors_));
   }
 
  private:
-  fs::path target_;
-  ImageHeader header_;
-  ElementType type_;
   Errors errors_;  // before tif_: the handle's handlers point here
   TIFF* tif_ = nullptr;
-  std::vector<std::byte> row_;
-  std::int64_t next_ = 0;
 };
 
 }  // namespace
 
-bool is_tiff(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  unsigned char h[4] = {};
-  in.read(reinterpret_cast<char*>(h), 4);
-  if (in.gcount() != 4) return false;
+bool is_tiff(std::span<const unsigned char> h) {
+  if (h.size() < 4) return false;
   return (h[0] == 'I' && h[1] == 'I' && (h[2] == 42 || h[2] == 43) && h[3] == 0) ||
          (h[0] == 'M' && h[1] == 'M' && h[2] == 0 && (h[3] == 42 || h[3] == 43));
 }

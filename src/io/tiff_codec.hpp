@@ -7,13 +7,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 
 #include "io/image_file.hpp"
 
 namespace fastblur::io::tiff {
 
-/// True when the file starts with a TIFF or BigTIFF header.
-bool is_tiff(const std::filesystem::path& path);
+/// True when a file's first bytes are a TIFF or BigTIFF header.
+bool is_tiff(std::span<const unsigned char> start);
 
 /// Opens a TIFF for reading by rows; null when the file is one this codec leaves to the image module.
 /// Throws IoError for a corrupt file.

@@ -16,6 +16,7 @@
 
 #include "io/image_file.hpp"
 #include "io/npy.hpp"
+#include "support/icc_profile.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
@@ -140,6 +141,28 @@ TEST_F(BandBlur, BandsGiveTheWholeImagesResultForEveryBorder) {
   }
 }
 
+TEST_F(BandBlur, TiledFilesStreamThroughTheImageModule) {
+  // A tiled TIFF goes to OpenImageIO, whose read_scanlines divides by zero on tiled files: the module
+  // reads it whole once and serves the bands; the result is the whole image's.
+  const int w = 53, h = 90;
+  std::vector<float> pixels(static_cast<std::size_t>(w * h * 3));
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  for (float& p : pixels) p = u(rng);
+  OIIO::ImageSpec spec(w, h, 3, OIIO::TypeDesc::UINT16);
+  spec.tile_width = spec.tile_height = 16;
+  auto out = OIIO::ImageOutput::create(path("tiled.tif").string());
+  ASSERT_TRUE(out && out->open(path("tiled.tif").string(), spec));
+  ASSERT_TRUE(out->write_image(OIIO::TypeDesc::FLOAT, pixels.data()) && out->close());
+  out.reset();
+  const Outcome a = run({"blur", path("tiled.tif").string(), path("band.png").string(), "-s", "4", "-a", "fir",
+                         "--band-rows", "8", "--explain"});
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("streamed: bands of 8 rows"), std::string::npos) << a.out;
+  ASSERT_EQ(run({"blur", path("tiled.tif").string(), path("whole.npy").string(), "-s", "4", "-a", "fir"}).code, 0);
+  EXPECT_EQ(values(path("band.png")), values(path("whole.npy")));
+}
+
 TEST_F(BandBlur, ArraysStreamInSlicesOfTheirFirstAxis) {
   // A volume (slices along z) and an image-shaped array with channels (rows along y), 4 slices per
   // band under a 12-slice support: the same bits as the library's blur of the whole array.
@@ -240,23 +263,7 @@ TEST_F(BandBlur, StartUpLoadsNoImageLibraryUnlessAFormatNeedsIt) {
 TEST_F(BandBlur, PhotoMetadataSurvivesTheCommandInEveryFormat) {
   // A phone photo: EXIF orientation 6 and a capture date, an ICC profile, 300 dpi. The blurred
   // JPEG, PNG and TIFF keep all of them (PNG's EXIF in its eXIf chunk).
-  // An ICC v2 RGB display profile with one text tag: libpng refuses profiles that compress to under
-  // 14 bytes, as a header-only one does.
-  const std::string copyright = "Copyright (c) fastblur tests: a small but honest ICC v2 display profile.";
-  const std::size_t tag_size = 8 + copyright.size() + 1, size = (144 + tag_size + 3) / 4 * 4;
-  std::vector<std::uint8_t> icc(size, 0);
-  const auto be32 = [&](std::size_t at, std::uint32_t v) {
-    for (int b = 0; b < 4; ++b) icc[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (24 - 8 * b));
-  };
-  be32(0, static_cast<std::uint32_t>(size)), be32(8, 0x02100000);
-  std::memcpy(&icc[12], "mntrRGB XYZ ", 12);
-  std::memcpy(&icc[36], "acsp", 4);
-  be32(68, 0x0000F6D6), be32(72, 0x00010000), be32(76, 0x0000D32D);  // D50
-  be32(128, 1);  // one tag: 'cprt', a 'text' at 144
-  std::memcpy(&icc[132], "cprt", 4);
-  be32(136, 144), be32(140, static_cast<std::uint32_t>(tag_size));
-  std::memcpy(&icc[144], "text", 4);
-  std::memcpy(&icc[152], copyright.c_str(), copyright.size());
+  const std::vector<std::uint8_t> icc = test::small_icc_profile();
   const io::Image pixels = random_image(ElementType::u8, 40, 24, 3);
   {
     auto out = OIIO::ImageOutput::create(path("photo.jpg").string());

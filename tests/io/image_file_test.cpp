@@ -15,6 +15,7 @@
 
 #include "fastblur/error.hpp"
 #include "io/image_file.hpp"
+#include "support/icc_profile.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
@@ -118,16 +119,7 @@ TEST_F(ImageFile, MetadataIsCarriedToTheOutputAndEncodingOptionsApply) {
   const int w = 40, h = 24;
   std::vector<std::uint8_t> pixels(static_cast<std::size_t>(w * h * 3));
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>((i * 37) % 251);
-  // A minimal valid ICC v2 RGB display profile (libpng checks the header): 128-byte header, no tags.
-  std::vector<std::uint8_t> icc(132, 0);
-  const auto be32 = [&](std::size_t at, std::uint32_t v) {
-    for (int b = 0; b < 4; ++b) icc[at + static_cast<std::size_t>(b)] = static_cast<std::uint8_t>(v >> (24 - 8 * b));
-  };
-  be32(0, 132);
-  be32(8, 0x02100000);
-  std::memcpy(&icc[12], "mntrRGB XYZ ", 12);
-  std::memcpy(&icc[36], "acsp", 4);
-  be32(68, 0x0000F6D6), be32(72, 0x00010000), be32(76, 0x0000D32D);  // D50
+  const std::vector<std::uint8_t> icc = test::small_icc_profile();
   {
     auto out = OIIO::ImageOutput::create((dir_ / "photo.jpg").string());
     OIIO::ImageSpec spec(w, h, 3, OIIO::TypeDesc::UINT8);

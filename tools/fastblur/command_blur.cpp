@@ -120,15 +120,14 @@ struct Source {
   Banded data;
   ReadSlices read;
   std::vector<std::int64_t> npy_shape;  // the shape a .npy output gets
-  std::shared_ptr<io::ImageRowReader> image;
-  std::shared_ptr<io::NpySliceReader> npy;
+  std::shared_ptr<io::ImageRowReader> image;  // an image's header and metadata
   BlurSpec spec;
 };
 
 Source open_npy(const BlurOptions& o) {
   Source s;
-  s.npy = std::make_shared<io::NpySliceReader>(o.input);
-  const io::NpyHeader& h = s.npy->header();
+  auto npy = std::make_shared<io::NpySliceReader>(o.input);
+  const io::NpyHeader& h = npy->header();
   const std::size_t rank = h.shape.size();
   const int ndim = static_cast<int>(rank);
   s.spec = make_spec(o, ndim, false);
@@ -155,7 +154,7 @@ Source open_npy(const BlurOptions& o) {
   s.data.axis = std::max(0, spatial - 1);
   s.data.in = h.type;
   s.npy_shape = h.shape;
-  s.read = [r = s.npy](std::int64_t first, std::int64_t end, std::byte* out) { r->read(first, end, out); };
+  s.read = [r = npy](std::int64_t first, std::int64_t end, std::byte* out) { r->read(first, end, out); };
   return s;
 }
 
