@@ -21,7 +21,6 @@ axes, as the command line's streaming does.
 """
 import bisect
 import numbers
-import operator
 import os
 import threading
 
@@ -218,6 +217,11 @@ def _blur_piece(parts, crop, kwargs, threads, host_slots):
     return np.ascontiguousarray(out[tuple(slice(a, b) for a, b in crop)])
 
 
+def _halo_part(block, index):
+    """A copy of part of a chunk: a view would keep the whole neighbour chunk in the worker's memory."""
+    return block[index].copy()
+
+
 def _nest(axis_pieces, key, halo_name, block, dsk):
     """The nested list (one level per axis) of the keys of a chunk's parts; parts that are not whole
     input chunks become slicing tasks, so only the halo travels between workers."""
@@ -228,7 +232,7 @@ def _nest(axis_pieces, key, halo_name, block, dsk):
             if whole:
                 return k
             name = (halo_name,) + tuple(block) + tuple(combo)
-            dsk[name] = (operator.getitem, k, tuple(slice(None) if s is None else slice(*s) for s in sl))
+            dsk[name] = (_halo_part, k, tuple(slice(None) if s is None else slice(*s) for s in sl))
             return name
         out = []
         for i, (j, a, b, full) in enumerate(axis_pieces[depth]):
