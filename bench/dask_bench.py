@@ -108,11 +108,14 @@ def main():
                 dst = os.path.join(work, f"fastblur_{sigma:g}.zarr")
                 t_fb, _ = timed(lambda: fbd.blur_zarr(src, dst, sigma, overwrite=True))
                 out = zarr.open_array(dst, mode="r")
-                same = all(np.array_equal(out[s:s + args.chunks[0]], single[s:s + args.chunks[0]])
-                           for s in range(0, n, args.chunks[0]))
-                if not same:
-                    failures.append(f"sigma {sigma}: dask result differs from one call")
-                row = dict(n=n, sigma=sigma, algorithm=algorithm, single=t_single, fb=t_fb, same=same)
+                # fir: bit-identical to the one call; what the planner takes instead at tolerance 0
+                # (sliding-dct fitted to fir, fft) agrees with fir within 1e-5 of the peak.
+                step = args.chunks[0]
+                err = max(float(np.max(np.abs(out[s:s + step] - single[s:s + step]))) for s in range(0, n, step))
+                same = err == 0.0
+                if err > (0.0 if algorithm == "fir" else 1e-5 * float(np.max(np.abs(single)))):
+                    failures.append(f"sigma {sigma}: dask result differs from one call by {err}")
+                row = dict(n=n, sigma=sigma, algorithm=algorithm, single=t_single, fb=t_fb, same=same, err=err)
                 if not args.no_scipy:
                     depth = int(4 * sigma + 0.5)
                     dst2 = os.path.join(work, f"scipy_{sigma:g}.zarr")
@@ -129,7 +132,7 @@ def main():
                 shutil.rmtree(dst)
                 rows.append(row)
                 msg = (f"{n}^3 sigma {sigma:g} ({algorithm}): fastblur dask {t_fb:.2f} s, single process in memory "
-                       f"{t_single:.2f} s (dask/single {t_fb / t_single:.2f}x), identical to one call: {same}")
+                       f"{t_single:.2f} s (dask/single {t_fb / t_single:.2f}x), identical to one call: {same} (max diff {err:.1e})")
                 if "scipy" in row:
                     msg += (f"; dask + scipy {row['scipy']:.2f} s ({row['scipy'] / t_fb:.1f}x fastblur's), "
                             f"interior max diff {row['diff']:.1e}")
