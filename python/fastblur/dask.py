@@ -207,12 +207,19 @@ def _task_threads(requested, host_slots):
 
 def _blur_piece(parts, crop, kwargs, threads, host_slots):
     """Assembles a chunk with its halo from its parts, blurs it with fastblur and returns the chunk."""
-    piece = np.block(parts) if isinstance(parts, list) else parts
+    assembled = isinstance(parts, list)
+    piece = np.block(parts) if assembled else parts
     if piece.dtype.isnative:
         # An unpickled array (from another process) carries an equal but distinct dtype object,
         # which the core's type check (by identity) refuses: view it with NumPy's own.
         piece = piece.view(np.dtype(piece.dtype.char))
-    out = _np_gaussian_filter(piece, threads=_task_threads(threads, host_slots), **kwargs)
+    threads = _task_threads(threads, host_slots)
+    if assembled and piece.dtype.kind == "f" and piece.dtype.itemsize <= 4 and np.dtype(kwargs["output"]) == piece.dtype:
+        # float32/float16 pieces blur in place (the core allows aliasing; a piece we assembled is ours):
+        # one piece less in the worker's memory.
+        out = _np_gaussian_filter(piece, threads=threads, **dict(kwargs, output=piece))
+    else:
+        out = _np_gaussian_filter(piece, threads=threads, **kwargs)
     # A copy, so the piece with its halo is freed as soon as the task ends.
     return np.ascontiguousarray(out[tuple(slice(a, b) for a, b in crop)])
 
