@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hwy/aligned_allocator.h"
 
 #include "core/border.hpp"
+#include "core/overlap.hpp"
+#include "core/size.hpp"
 #include "cpu/iir_simd.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/scratch.hpp"
@@ -68,21 +71,28 @@ void scatter_rows(const float* from, float* A, const std::size_t* base, std::siz
     }
   }
 }
-template <bool Gather>
-void copy_rows(float* lanes, float* A, const std::size_t* base, std::size_t V, std::size_t C, std::int64_t n) {
+void gather_rows(float* lanes, const float* A, const std::size_t* base, std::size_t V, std::size_t C, std::int64_t n) {
   switch (C) {
-    case 1: return Gather ? gather_rows<1>(lanes, A, base, V, n) : scatter_rows<1>(lanes, A, base, V, n);
-    case 2: return Gather ? gather_rows<2>(lanes, A, base, V, n) : scatter_rows<2>(lanes, A, base, V, n);
-    case 3: return Gather ? gather_rows<3>(lanes, A, base, V, n) : scatter_rows<3>(lanes, A, base, V, n);
-    case 4: return Gather ? gather_rows<4>(lanes, A, base, V, n) : scatter_rows<4>(lanes, A, base, V, n);
+    case 1: return gather_rows<1>(lanes, A, base, V, n);
+    case 2: return gather_rows<2>(lanes, A, base, V, n);
+    case 3: return gather_rows<3>(lanes, A, base, V, n);
+    case 4: return gather_rows<4>(lanes, A, base, V, n);
     default:
       for (std::int64_t j = 0; j < n; ++j)
-        for (std::size_t l = 0; l < V; l += C) {
-          float* lane = lanes + static_cast<std::size_t>(j) * V + l;
-          float* pixel = A + base[l] + static_cast<std::size_t>(j) * C;
-          if (Gather) std::memcpy(lane, pixel, C * sizeof(float));
-          else std::memcpy(pixel, lane, C * sizeof(float));
-        }
+        for (std::size_t l = 0; l < V; l += C)
+          std::memcpy(lanes + static_cast<std::size_t>(j) * V + l, A + base[l] + static_cast<std::size_t>(j) * C, C * sizeof(float));
+  }
+}
+void scatter_rows(const float* lanes, float* A, const std::size_t* base, std::size_t V, std::size_t C, std::int64_t n) {
+  switch (C) {
+    case 1: return scatter_rows<1>(lanes, A, base, V, n);
+    case 2: return scatter_rows<2>(lanes, A, base, V, n);
+    case 3: return scatter_rows<3>(lanes, A, base, V, n);
+    case 4: return scatter_rows<4>(lanes, A, base, V, n);
+    default:
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::size_t l = 0; l < V; l += C)
+          std::memcpy(A + base[l] + static_cast<std::size_t>(j) * C, lanes + static_cast<std::size_t>(j) * V + l, C * sizeof(float));
   }
 }
 
@@ -94,18 +104,35 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
   const std::size_t C = static_cast<std::size_t>(src.channels);
   const std::size_t L = static_cast<std::size_t>(W) * C, plane = L * static_cast<std::size_t>(H);
   const std::size_t total = plane * static_cast<std::size_t>(D);
-  if (total > SIZE_MAX / sizeof(float) / 2) throw OutOfMemory("the working image would not fit in memory");
-  ScratchImage work(total * sizeof(float), 0);
-  float* A = work.as<float>();
+  // The float image is worked in dst's memory or in scratch: either way it must be addressable
+  // (a packed float dst larger than that cannot exist, and is refused before it is written).
+  if (total > core::kMaxAllocationBytes / sizeof(float))
+    throw OutOfMemory("the image's float working copy needs " + std::to_string(total) + " x 4 bytes, more than can be addressed");
   const int threads = plan.schedule.threads;
   const std::size_t V = lane_width();
   const float cval = static_cast<float>(plan.spec.cval);
 
+  // Packed float views are worked in place: the first pass reads src itself and every pass writes
+  // dst itself, so no whole-image copy is made (two passes over memory and an image of scratch
+  // less). Groups of lines are disjoint and each is read whole before it is written, so src == dst
+  // is safe; views that overlap otherwise (the front door copies such sources) use scratch.
+  const std::size_t bytes_total = total * sizeof(float);
+  const bool src_f32 = src.type == ElementType::f32 && src.is_packed();
+  const bool dst_f32 = dst.type == ElementType::f32 && dst.is_packed();
+  const bool tangled = core::views_overlap(src, dst) && !core::same_layout(src, dst);
+  const bool read_src = src_f32 && !tangled, write_dst = dst_f32 && !tangled;
+  std::optional<ScratchImage> work;
+  if (!write_dst) work.emplace(bytes_total, 0);
+  float* A = write_dst ? static_cast<float*>(dst.data) : work->as<float>();
+  const float* in = read_src ? static_cast<const float*>(src.data) : A;
+
   std::vector<std::vector<std::byte>> bytes(static_cast<std::size_t>(threads), std::vector<std::byte>(L * 8));
+  if (!read_src) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t row = 0; row < H * D; ++row)
-    read_row(src, 0, row % H, row / H, W, A + static_cast<std::size_t>(row) * L,
-             bytes[static_cast<std::size_t>(omp_get_thread_num())].data());
+    for (std::int64_t row = 0; row < H * D; ++row)
+      read_row(src, 0, row % H, row / H, W, A + static_cast<std::size_t>(row) * L,
+               bytes[static_cast<std::size_t>(omp_get_thread_num())].data());
+  }
 
   for (int a = 0; a < 3; ++a) {
     const auto& f = filters[static_cast<std::size_t>(a)];
@@ -140,14 +167,14 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
       // The line's positions into the lane buffer, then its padding by the border mode.
       float* lanes = s.in.get() + static_cast<std::size_t>(pad) * V;
       if (rows) {
-        copy_rows<true>(lanes, A, s.base.data(), V, C, n);
+        gather_rows(lanes, in, s.base.data(), V, C, n);
       } else {
         for (std::int64_t j = 0; j < n; ++j) {
           float* to = lanes + static_cast<std::size_t>(j) * V;
           if (contiguous) {
-            std::memcpy(to, A + s.base[0] + position(j), V * sizeof(float));
+            std::memcpy(to, in + s.base[0] + position(j), V * sizeof(float));
           } else {
-            for (std::size_t l = 0; l < count; ++l) to[l] = A[s.base[l] + position(j)];
+            for (std::size_t l = 0; l < count; ++l) to[l] = in[s.base[l] + position(j)];
             std::fill(to + count, to + V, 0.0f);
           }
         }
@@ -155,7 +182,7 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
       core::extend_line(s.in.get(), n, pad, pad, V, border, cval);
       f->apply(s.in.get(), s.out.get(), s.work.get(), n, pad);
       if (rows) {
-        copy_rows<false>(s.out.get(), A, s.base.data(), V, C, n);
+        scatter_rows(s.out.get(), A, s.base.data(), V, C, n);
         continue;
       }
       for (std::int64_t j = 0; j < n; ++j) {
@@ -167,8 +194,11 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
         }
       }
     }
+    in = A;
   }
 
+  if (in != A) std::memmove(A, in, bytes_total);  // no axis filtered: src's values as they are
+  if (write_dst) return;
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t row = 0; row < H * D; ++row)
     write_row(A + static_cast<std::size_t>(row) * L, dst, 0, row % H, row / H, W,
