@@ -1,6 +1,7 @@
 // fastblur on the CPU against OpenCV (cv::GaussianBlur) and libvips (vips_gaussblur) on the seed
 // grid of DESIGN.md - kernel sizes 7, 35, 127 (sigma = (size-1)/6) and sigma 20, 50, at 720p to 4K,
-// RGBA8 / RGBA16F / RGBA32F / R32F / RGBA16 (uint16) - and the 256^3 float volume at sigma 1, 4, 16, every library on
+// RGBA8 / RGBA16F / RGBA32F / R32F / RGBA16 (uint16) - and the 256^3 float volume at sigma 1, 4, 16 (512^3 and
+// 8192x8192 RGBA32F too, beyond the caches), every library on
 // the same threads and the same kernel (radius int(4 sigma + 0.5)). fastblur runs twice per case:
 // exact (tolerance 0: fir, or fft or sliding-dct fitted to fir's kernel where cheaper) and within max error 1e-2 (volumes: 1e-3), the planner's choice.
 // The machine's copy bandwidth is measured in the same run (a parallel memcpy), so each case also
@@ -327,6 +328,19 @@ int main(int argc, char** argv) {
 #ifdef FASTBLUR_BENCH_ITK
     add("itk/" + c, bench_itk, sigma);
 #endif
+  }
+  // Bigger than cache (issue 15, target 5): a 512^3 volume (512 MiB) and an 8192^2 RGBA32F image
+  // (1 GiB), so a cliff past the last-level cache shows against the rows above.
+  for (double sigma : {1.0, 4.0, 16.0}) {
+    const std::string c = "R32F/512^3/s" + std::to_string(static_cast<int>(sigma));
+    add("exact/" + c, bench_fastblur, kFormats[3], Shape{512, 512, 512}, sigma, 0.0);
+    add("tolerance/" + c, bench_fastblur, kFormats[3], Shape{512, 512, 512}, sigma, 1e-3);
+  }
+  for (const Kernel& k : {kKernels[1], kKernels[4]}) {
+    const std::string c = std::string("RGBA32F/8192x8192/") + k.name;
+    add("exact/" + c, bench_fastblur, kFormats[2], Shape{8192, 8192, 1}, k.sigma, 0.0);
+    add("tolerance/" + c, bench_fastblur, kFormats[2], Shape{8192, 8192, 1}, k.sigma, 1e-2);
+    add("opencv/" + c, bench_opencv, kFormats[2], Shape{8192, 8192, 1}, k.sigma);
   }
   // Every CPU algorithm by name at 1080p, for the per-algorithm comparison.
   for (const auto& info : fastblur::algorithms()) {

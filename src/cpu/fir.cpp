@@ -10,6 +10,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/border.hpp"
@@ -245,12 +246,25 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   }
   const std::size_t total = s.row_len() * static_cast<std::size_t>(s.H) * static_cast<std::size_t>(s.D);
   if (total > SIZE_MAX / sizeof(T) / 2) throw OutOfMemory("the intermediate image would not fit in memory");
+  const std::size_t L = s.row_len(), plane = L * static_cast<std::size_t>(s.H);
+  // A volume whose dst holds T packed: x into dst (row by row, so in place too), y from dst into one
+  // scratch image, z from it back into dst - one whole-size scratch instead of two (512^3 float: 512 MiB less).
+  constexpr ElementType kT = std::is_same_v<T, float> ? ElementType::f32 : ElementType::f64;
+  if (active[1] && active[2] && dst.type == kT && dst.is_packed()) {
+    T* out = static_cast<T*>(dst.data);
+    ScratchImage middle(total * sizeof(T), 0);
+    pass_x<T>(src, s, wx, rx, border[0], cval, out, nullptr, threads);
+    pass_rows<T>(out, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1].sigma, radius[1]), radius[1], border[1], cval,
+                 middle.as<T>(), nullptr, 1, threads, plan.schedule.strip[1]);
+    pass_rows<T>(middle.as<T>(), plane, L, s.D, s.H, s, half_kernel<T>(plan.axes[2].sigma, radius[2]), radius[2],
+                 border[2], cval, out, nullptr, 2, threads, plan.schedule.strip[2]);
+    return;
+  }
   ScratchImage first(total * sizeof(T), 0);
   std::optional<ScratchImage> second;
   T* A = first.as<T>();
   T* B = nullptr;
   pass_x<T>(src, s, wx, rx, border[0], cval, A, nullptr, threads);
-  const std::size_t L = s.row_len(), plane = L * static_cast<std::size_t>(s.H);
   if (active[1]) {
     const bool final = last == 1;
     if (!final) {
