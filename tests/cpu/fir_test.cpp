@@ -2,6 +2,8 @@
 // sigma from tiny to larger than the image, 2D and 3D, strided, flipped, in place and aliased,
 // and on every SIMD target Highway compiled.
 #include <gtest/gtest.h>
+
+#include <cstring>
 #include <hwy/targets.h>
 
 #include "support/test_support.hpp"
@@ -138,6 +140,45 @@ TEST(Fir, SigmaFarLargerThanTheImage) {
     const double r = check_case(rng, ElementType::f32, 13, 5, 1, 2, spec, 0, 0, false, &where);
     ASSERT_LE(r, 1.0) << to_string(border) << " at " << where;
   }
+}
+
+// A packed float dst is fir's working image: the y and z passes run in place through rings of rows.
+// They must give the bits of the two-image passes (taken for a dst with a gap between pixels), for
+// every border - wrap reads rows the ring has passed - with radii past the image, several column
+// strips, in place and not.
+TEST(Fir, InPlaceRowPassesGiveTheBitsOfTheTwoImagePasses) {
+  auto rng = test::rng_for_test();
+  struct Case { std::int64_t w, h, d; int c; double sx, sy, sz; };
+  const Case cases[] = {{301, 9, 7, 4, 1.5, 2.0, 3.0}, {40, 5, 6, 1, 0.0, 3.5, 6.0}, {97, 33, 1, 3, 2.0, 30.0, 0.0},
+                        {16, 70, 3, 2, 1.0, 11.0, 0.7}, {5, 4, 3, 1, 9.0, 9.0, 9.0}};
+  for (auto border : test::all_borders())
+    for (const auto& k : cases)
+      for (auto type : {ElementType::f32, ElementType::f64}) {
+        BlurSpec spec;
+        spec.sigma = {k.sx, k.sy, k.sz};
+        spec.with_border(border);
+        spec.cval = 0.375;
+        spec.algorithm = Algorithm::fir;
+        Buffer src = make_buffer(type, k.w, k.h, k.d, k.c);
+        test::fill_random(src.view, rng);
+        Buffer packed = make_buffer(type, k.w, k.h, k.d, k.c);
+        Buffer gapped = make_buffer(type, k.w, k.h, k.d, k.c, 8);
+        Buffer in_place = src;
+        in_place.view.data = in_place.bytes.data();
+        blur(src.view, packed.view, spec);
+        blur(src.view, gapped.view, spec);
+        blur(in_place.view, in_place.view, spec);
+        const std::size_t px = element_size(type) * static_cast<std::size_t>(k.c);
+        for (std::int64_t z = 0; z < k.d; ++z)
+          for (std::int64_t y = 0; y < k.h; ++y)
+            for (std::int64_t x = 0; x < k.w; ++x) {
+              ASSERT_EQ(std::memcmp(packed.view.pixel(x, y, z), gapped.view.pixel(x, y, z), px), 0)
+                  << to_string(type) << " " << to_string(border) << " " << k.w << "x" << k.h << "x" << k.d << " at " << x
+                  << "," << y << "," << z;
+              ASSERT_EQ(std::memcmp(packed.view.pixel(x, y, z), in_place.view.pixel(x, y, z), px), 0)
+                  << "in place " << to_string(type) << " " << to_string(border) << " at " << x << "," << y << "," << z;
+            }
+      }
 }
 
 TEST(Fir, EverySimdTargetAgreesWithTheReference) {
