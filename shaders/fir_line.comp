@@ -5,13 +5,13 @@
 // sample is fetched from device memory once per workgroup (seed 003), then every thread sums its
 // outputs' taps from there. Weights come from a table (w[0..R]) or, with INCREMENTAL, are
 // generated on the fly by seed 000's forward quotients (g0 *= g1, g1 *= g2) and normalised by
-// their running sum.
+// their running sum. The radius is a push constant, so a new sigma needs no new pipeline; the shared
+// tile's size is a specialisation constant fixed for a bucket of radii (gpu_fir.cpp).
 #extension GL_GOOGLE_include_directive : require
 #include "border.glsl"
 
 layout(local_size_x_id = 0) in;
 layout(constant_id = 1) const int CHANNELS = 4;
-layout(constant_id = 2) const int RADIUS = 1;
 layout(constant_id = 3) const int TILE = 256;
 layout(constant_id = 4) const bool INCREMENTAL = false;
 // Where TILE + 2 R samples do not fit in shared memory (a large radius on a small device), each
@@ -28,9 +28,10 @@ layout(push_constant) uniform Params {
   int border;
   float cval;
   float g0, g1, g2;  // incremental: the seed's initial quotients
+  int radius;
 } p;
 
-layout(constant_id = 6) const int SHARED_FLOATS = 1;  // (TILE + 2 RADIUS) CHANNELS when SHARED
+layout(constant_id = 6) const int SHARED_FLOATS = 1;  // at least (TILE + 2 radius) CHANNELS when SHARED
 shared float tile[SHARED_FLOATS];
 
 // Element offset of sample i of line `line` along p.axis, channel 0.
@@ -46,10 +47,10 @@ int offset_of(int line, int i) {
 
 int g_line, g_start, g_n;
 
-// Sample k of the workgroup's window (k = 0 is start - RADIUS), channel c.
+// Sample k of the workgroup's window (k = 0 is start - radius), channel c.
 float fetch(int k, int c) {
   if (SHARED) return tile[k * CHANNELS + c];
-  int j = border_index(g_start - RADIUS + k, g_n, p.border);
+  int j = border_index(g_start - p.radius + k, g_n, p.border);
   return j < 0 ? p.cval : src[offset_of(g_line, j) + c];
 }
 
@@ -63,15 +64,15 @@ void main() {
   g_n = n;
   int lid = int(gl_LocalInvocationID.x), lsize = int(gl_WorkGroupSize.x);
   if (SHARED) {
-    for (int k = lid; k < TILE + 2 * RADIUS; k += lsize) {
-      int j = border_index(start - RADIUS + k, n, p.border);
+    for (int k = lid; k < TILE + 2 * p.radius; k += lsize) {
+      int j = border_index(start - p.radius + k, n, p.border);
       for (int c = 0; c < CHANNELS; ++c)
         tile[k * CHANNELS + c] = j < 0 ? p.cval : src[offset_of(line, j) + c];
     }
     barrier();
   }
   for (int t = lid; t < TILE && start + t < n; t += lsize) {
-    int centre = t + RADIUS;
+    int centre = t + p.radius;
     for (int c = 0; c < CHANNELS; ++c) {
       float sum;
       if (INCREMENTAL) {
@@ -80,7 +81,7 @@ void main() {
         float total = g0;
         g0 *= g1;
         g1 *= g2;
-        for (int k = 1; k <= RADIUS; ++k) {
+        for (int k = 1; k <= p.radius; ++k) {
           sum += g0 * (fetch(centre - k, c) + fetch(centre + k, c));
           total += 2.0 * g0;
           g0 *= g1;
@@ -89,7 +90,7 @@ void main() {
         sum /= total;
       } else {
         sum = w[0] * fetch(centre, c);
-        for (int k = 1; k <= RADIUS; ++k)
+        for (int k = 1; k <= p.radius; ++k)
           sum += w[k] * (fetch(centre - k, c) + fetch(centre + k, c));
       }
       dst[offset_of(line, start + t) + c] = sum;

@@ -8,6 +8,16 @@
 /// caller's command buffer (after a barrier that waits for earlier compute, transfer and colour
 /// writes), and the caller submits it, waits, and only then destroys the Recording. Either way the
 /// caller must not use the queue from another thread meanwhile (Vulkan's rule for queues).
+///
+/// Queue families: a resource created VK_SHARING_MODE_CONCURRENT (with the adopted queue's family
+/// among its families), or EXCLUSIVE and last used on the adopted queue's family, needs nothing.
+/// An EXCLUSIVE resource owned by another family (say the engine's graphics queue while fastblur
+/// runs on its async-compute queue) names that family in `owner_family`: fastblur then records the
+/// acquire half of Vulkan's ownership transfer before its first use and the release half back to
+/// that family after its last; the caller records the matching release (before) and acquire
+/// (after) on a queue of that family, with the same layouts, and orders them with semaphores.
+/// Without both halves the contents are undefined on GPUs that keep per-family caches or
+/// compression.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -28,13 +38,20 @@ Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uin
 
 /// A packed image in the caller's VkBuffer, created with VK_BUFFER_USAGE_STORAGE_BUFFER_BIT: element
 /// ((z H + y) W + x) C + c at byte `offset` onwards, of type u8, u16, f16 or f32 (offset a multiple
-/// of the element size). Bytes around the image are left unchanged.
+/// of the element size). Only the image's bytes are read and written: the buffer is bound directly
+/// where `offset` meets the device's minStorageBufferOffsetAlignment and the image's size is a
+/// multiple of 4 bytes; otherwise the image is copied byte-exactly through a staging buffer, which
+/// needs VK_BUFFER_USAGE_TRANSFER_SRC_BIT (source) / TRANSFER_DST_BIT (destination) too.
 struct BufferImage {
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceSize offset = 0;
   std::int64_t width = 1, height = 1, depth = 1;
   int channels = 1;
   ElementType type = ElementType::f32;
+  /// Queue-family ownership (see the file's comment): the family that owns an EXCLUSIVE buffer
+  /// used on another family than the adopted queue's; VK_QUEUE_FAMILY_IGNORED when it is owned by
+  /// the adopted queue's family or created VK_SHARING_MODE_CONCURRENT.
+  std::uint32_t owner_family = VK_QUEUE_FAMILY_IGNORED;
 };
 
 /// The caller's 2D VkImage (one mip level, one layer). Sources need VK_IMAGE_USAGE_SAMPLED_BIT and
@@ -48,6 +65,9 @@ struct ImageRef {
   std::uint32_t width = 0, height = 0;
   VkImageLayout layout = VK_IMAGE_LAYOUT_GENERAL;
   int channels = 4;  ///< how many components to blur (and write): 4 for RGBA formats, 1 for R32_SFLOAT
+  /// As BufferImage::owner_family; the ownership transfer keeps `layout` (UNDEFINED destinations are
+  /// released in VK_IMAGE_LAYOUT_GENERAL).
+  std::uint32_t owner_family = VK_QUEUE_FAMILY_IGNORED;
 };
 
 /// Blurs on the caller's device, submitting to its queue and waiting. src and dst may be the same.

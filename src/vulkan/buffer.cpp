@@ -8,14 +8,18 @@
 
 namespace fastblur::vk {
 
-Buffer::Buffer(std::shared_ptr<Context> context, std::uint64_t bytes, Kind kind)
-    : context_(std::move(context)), bytes_(bytes) {
+Buffer::Buffer(std::shared_ptr<Context> context, std::uint64_t bytes, Kind kind) : Buffer(*context, bytes, kind) {
+  owner_ = std::move(context);
+}
+
+Buffer::Buffer(Context& context, std::uint64_t bytes, Kind kind) : context_(&context), kind_(kind), bytes_(bytes) {
   VkDevice dev = context_->device();
   VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
   bci.size = bytes == 0 ? 4 : bytes;
   bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   check(vkCreateBuffer(dev, &bci, nullptr, &buffer_), "vkCreateBuffer");
+  context_->count_object();
   try {
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(dev, buffer_, &req);
@@ -37,6 +41,7 @@ Buffer::Buffer(std::shared_ptr<Context> context, std::uint64_t bytes, Kind kind)
     ai.allocationSize = req.size;
     ai.memoryTypeIndex = type;
     const VkResult r = vkAllocateMemory(dev, &ai, nullptr, &memory_);
+    context_->count_allocation();
     if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
       throw OutOfMemory("Vulkan device " + context_->info().name + " cannot allocate " + std::to_string(bytes) +
                         " bytes (" + result_name(r) + ")");

@@ -1,10 +1,18 @@
 #include "vulkan/context.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "fastblur/error.hpp"
+#include "vulkan/buffer.hpp"
 #include "vulkan/compute_pipeline.hpp"
+#include "vulkan/image.hpp"
+#include "vulkan/validation.hpp"
 #include "vulkan/vk_error.hpp"
 
 namespace fastblur::vk {
@@ -13,19 +21,19 @@ namespace {
 // The instance lives for the process: drivers (lavapipe included) dislike instances destroyed
 // and re-created while other threads use them.
 struct Instance {
-  VkInstance handle = VK_NULL_HANDLE;
-  VkResult result = VK_SUCCESS;
+  InstanceHandles handles;
+  std::string error;  // why there is no instance
   Instance() {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "fastblur";
     app.apiVersion = VK_API_VERSION_1_1;
-    VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-    ci.pApplicationInfo = &app;
-    result = vkCreateInstance(&ci, nullptr, &handle);
+    try {
+      handles = create_instance(app);
+    } catch (const Error& e) {
+      error = e.what();
+    }
   }
-  ~Instance() {
-    if (handle) vkDestroyInstance(handle, nullptr);
-  }
+  ~Instance() { destroy_instance(handles); }
 };
 
 std::uint32_t timestamp_bits(VkPhysicalDevice pd, std::uint32_t family) {
@@ -50,10 +58,9 @@ std::uint32_t compute_family(VkPhysicalDevice pd) {
 
 VkInstance instance() {
   static Instance inst;
-  if (inst.result != VK_SUCCESS)
-    throw DeviceError(std::string("no Vulkan: creating an instance failed with ") + result_name(inst.result) +
-                      " (is a Vulkan driver installed? e.g. Debian's mesa-vulkan-drivers)");
-  return inst.handle;
+  if (!inst.handles.instance)
+    throw DeviceError("no Vulkan: " + inst.error + " (is a Vulkan driver installed? e.g. Debian's mesa-vulkan-drivers)");
+  return inst.handles.instance;
 }
 
 std::vector<VkPhysicalDevice> physical_devices() {
@@ -158,26 +165,95 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
 void Context::create_own_objects() {
   timestamp_period_ = limits_.timestampPeriod;
   timestamp_bits_ = timestamp_bits(physical_, queue_family_);
-  VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
-  pci.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
-  pci.queueFamilyIndex = queue_family_;
-  VkPipelineCacheCreateInfo cci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
-  try {
-    check(vkCreateCommandPool(device_, &pci, nullptr, &pool_), "vkCreateCommandPool");
-    check(vkCreatePipelineCache(device_, &cci, nullptr, &cache_), "vkCreatePipelineCache");
-  } catch (...) {
-    if (pool_) vkDestroyCommandPool(device_, pool_, nullptr);
-    pool_ = VK_NULL_HANDLE;
-    throw;
+  load_pipeline_cache();
+}
+
+namespace {
+
+// Where compiled pipelines persist between processes: $XDG_CACHE_HOME/fastblur (or
+// ~/.cache/fastblur), one file per device and driver build; empty where neither is set.
+std::string cache_file(const VkPhysicalDeviceProperties& p) {
+  std::string dir;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) dir = std::string(x) + "/fastblur";
+  else if (const char* h = std::getenv("HOME"); h && *h) dir = std::string(h) + "/.cache/fastblur";
+  else return {};
+  char name[160];
+  std::snprintf(name, sizeof name, "/pipelines-%04x-%04x-%08x-", p.vendorID, p.deviceID, p.driverVersion);
+  std::string out = dir + name;
+  for (std::uint8_t b : p.pipelineCacheUUID) {
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02x", b);
+    out += hex;
   }
+  return out + ".bin";
+}
+
+}  // namespace
+
+void Context::load_pipeline_cache() {
+  VkPhysicalDeviceProperties props;
+  vkGetPhysicalDeviceProperties(physical_, &props);
+  cache_path_ = cache_file(props);
+  std::vector<char> data;
+  if (!cache_path_.empty()) {
+    std::ifstream in(cache_path_, std::ios::binary);
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The header (size, version, vendor, device, cache UUID) is checked here too: a stale or damaged
+  // file is ignored rather than handed to a driver that might trust it.
+  const std::size_t header = 16 + VK_UUID_SIZE;
+  bool usable = data.size() >= header;
+  if (usable) {
+    std::uint32_t h[4];
+    std::memcpy(h, data.data(), sizeof h);
+    usable = h[0] >= header && h[1] == VK_PIPELINE_CACHE_HEADER_VERSION_ONE && h[2] == props.vendorID &&
+             h[3] == props.deviceID && std::memcmp(data.data() + 16, props.pipelineCacheUUID, VK_UUID_SIZE) == 0;
+  }
+  VkPipelineCacheCreateInfo cci{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+  if (usable) {
+    cci.initialDataSize = data.size();
+    cci.pInitialData = data.data();
+  }
+  check(vkCreatePipelineCache(device_, &cci, nullptr, &cache_), "vkCreatePipelineCache");
+}
+
+void Context::save_pipeline_cache() noexcept {
+  if (cache_path_.empty() || pipelines_created_.load() == 0) return;  // nothing new to keep
+  std::size_t size = 0;
+  if (vkGetPipelineCacheData(device_, cache_, &size, nullptr) != VK_SUCCESS || size == 0) return;
+  std::vector<char> data(size);
+  if (vkGetPipelineCacheData(device_, cache_, &size, data.data()) != VK_SUCCESS) return;
+  std::error_code ec;
+  const std::filesystem::path path(cache_path_);
+  std::filesystem::create_directories(path.parent_path(), ec);
+  // Written beside and renamed: another process reading it sees the old file or the new one.
+  const std::filesystem::path temp = path.string() + ".tmp" + std::to_string(reinterpret_cast<std::uintptr_t>(this));
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out.write(data.data(), static_cast<std::streamsize>(size));
+    if (!out) {
+      out.close();
+      std::filesystem::remove(temp, ec);
+      return;
+    }
+  }
+  std::filesystem::rename(temp, path, ec);
+  if (ec) std::filesystem::remove(temp, ec);
 }
 
 Context::~Context() {
-  vkDeviceWaitIdle(device_);
+  // An owned device may be idled; an adopted one never is (that would stall every queue of the
+  // engine's): each job of ours was waited for by its own fence, and a Recording keeps this
+  // context alive until the caller's command buffer has run.
+  if (owns_device_) vkDeviceWaitIdle(device_);
+  save_pipeline_cache();
+  for (auto& f : free_frames_) destroy_frame(*f);
+  free_frames_.clear();
+  free_buffers_.clear();
+  free_images_.clear();
   pipelines_.clear();
   if (linear_sampler_) vkDestroySampler(device_, linear_sampler_, nullptr);
   vkDestroyPipelineCache(device_, cache_, nullptr);
-  vkDestroyCommandPool(device_, pool_, nullptr);
   if (owns_device_) vkDestroyDevice(device_, nullptr);
 }
 
@@ -223,46 +299,170 @@ std::uint32_t Context::memory_type(std::uint32_t bits, VkMemoryPropertyFlags req
   throw Unsupported("Vulkan device " + info_.name + " has no memory type with the properties needed");
 }
 
-VkCommandBuffer Context::begin() {
+namespace {
+constexpr std::uint32_t kSetsPerPool = 64;
+constexpr std::uint64_t kIdleBudget = 1ull << 30;  // idle pooled bytes kept for later calls
+}  // namespace
+
+std::unique_ptr<Context::Frame> Context::take_frame() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_frames_.empty()) {
+      auto f = std::move(free_frames_.back());
+      free_frames_.pop_back();
+      return f;
+    }
+  }
+  return std::make_unique<Frame>();
+}
+
+void Context::give_back(std::unique_ptr<Frame> f) noexcept {
+  if (!f) return;
+  if (f->pool) vkResetCommandPool(device_, f->pool, 0);
+  for (std::size_t i = 0; i < f->pools_used && i < f->descriptor_pools.size(); ++i)
+    vkResetDescriptorPool(device_, f->descriptor_pools[i], 0);
+  f->pools_used = 0;
+  f->sets_left = 0;
   std::lock_guard<std::mutex> lock(mutex_);
-  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-  ai.commandPool = pool_;
-  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-  ai.commandBufferCount = 1;
-  VkCommandBuffer cb = VK_NULL_HANDLE;
-  check(vkAllocateCommandBuffers(device_, &ai, &cb), "vkAllocateCommandBuffers");
+  free_frames_.push_back(std::move(f));
+}
+
+void Context::destroy_frame(Frame& f) noexcept {
+  for (VkDescriptorPool p : f.descriptor_pools) vkDestroyDescriptorPool(device_, p, nullptr);
+  if (f.queries) vkDestroyQueryPool(device_, f.queries, nullptr);
+  if (f.fence) vkDestroyFence(device_, f.fence, nullptr);
+  if (f.pool) vkDestroyCommandPool(device_, f.pool, nullptr);  // frees its command buffer
+}
+
+VkCommandBuffer Context::begin(Frame& f) {
+  if (!f.pool) {
+    VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pci.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pci.queueFamilyIndex = queue_family_;
+    check(vkCreateCommandPool(device_, &pci, nullptr, &f.pool), "vkCreateCommandPool");
+    count_object();
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = f.pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    check(vkAllocateCommandBuffers(device_, &ai, &f.cb), "vkAllocateCommandBuffers");
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    check(vkCreateFence(device_, &fci, nullptr, &f.fence), "vkCreateFence");
+    count_object();
+  }
   VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
   bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  const VkResult r = vkBeginCommandBuffer(cb, &bi);
-  if (r != VK_SUCCESS) vkFreeCommandBuffers(device_, pool_, 1, &cb);
-  check(r, "vkBeginCommandBuffer");
-  return cb;
+  check(vkBeginCommandBuffer(f.cb, &bi), "vkBeginCommandBuffer");
+  return f.cb;
 }
 
-void Context::abandon(VkCommandBuffer cb) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  vkEndCommandBuffer(cb);
-  vkFreeCommandBuffers(device_, pool_, 1, &cb);
+VkDescriptorSet Context::descriptor_set(Frame& f, VkDescriptorSetLayout layout) {
+  if (f.sets_left == 0) {
+    if (f.pools_used == f.descriptor_pools.size()) {
+      const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * 6},
+                                            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kSetsPerPool * 2},
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetsPerPool * 2}};
+      VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+      ci.maxSets = kSetsPerPool;
+      ci.poolSizeCount = 3;
+      ci.pPoolSizes = sizes;
+      VkDescriptorPool pool = VK_NULL_HANDLE;
+      check(vkCreateDescriptorPool(device_, &ci, nullptr, &pool), "vkCreateDescriptorPool");
+      count_object();
+      f.descriptor_pools.push_back(pool);
+    }
+    ++f.pools_used;
+    f.sets_left = kSetsPerPool;
+  }
+  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+  ai.descriptorPool = f.descriptor_pools[f.pools_used - 1];
+  ai.descriptorSetCount = 1;
+  ai.pSetLayouts = &layout;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  check(vkAllocateDescriptorSets(device_, &ai, &set), "vkAllocateDescriptorSets");
+  --f.sets_left;
+  return set;
 }
 
-void Context::submit_and_wait(VkCommandBuffer cb) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  VkFence fence = VK_NULL_HANDLE;
-  VkResult r = vkEndCommandBuffer(cb);
-  if (r == VK_SUCCESS) {
-    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    r = vkCreateFence(device_, &fci, nullptr, &fence);
+VkQueryPool Context::query_pool(Frame& f, std::uint32_t count) {
+  if (!f.queries) {
+    VkQueryPoolCreateInfo ci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+    ci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    ci.queryCount = count;
+    check(vkCreateQueryPool(device_, &ci, nullptr, &f.queries), "vkCreateQueryPool");
+    count_object();
   }
-  if (r == VK_SUCCESS) {
-    VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-    si.commandBufferCount = 1;
-    si.pCommandBuffers = &cb;
-    r = vkQueueSubmit(queue_, 1, &si, fence);
-    if (r == VK_SUCCESS) r = vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+  return f.queries;
+}
+
+void Context::submit_and_wait(Frame& f) {
+  check(vkEndCommandBuffer(f.cb), "vkEndCommandBuffer");
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &f.cb;
+  VkResult r;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    r = vkQueueSubmit(queue_, 1, &si, f.fence);
   }
-  if (fence) vkDestroyFence(device_, fence, nullptr);
-  vkFreeCommandBuffers(device_, pool_, 1, &cb);
+  check(r, "submitting the blur's commands");
+  r = vkWaitForFences(device_, 1, &f.fence, VK_TRUE, UINT64_MAX);
+  if (r == VK_SUCCESS) r = vkResetFences(device_, 1, &f.fence);
   check(r, "running the blur's commands");
+}
+
+std::unique_ptr<Buffer> Context::take_buffer(std::uint64_t bytes, int kind) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::size_t best = free_buffers_.size();
+    for (std::size_t i = 0; i < free_buffers_.size(); ++i) {
+      const Buffer& b = *free_buffers_[i];
+      if (static_cast<int>(b.kind()) != kind || b.size() < bytes || b.size() > 2 * bytes + 4096) continue;
+      if (best == free_buffers_.size() || b.size() < free_buffers_[best]->size()) best = i;
+    }
+    if (best != free_buffers_.size()) {
+      auto b = std::move(free_buffers_[best]);
+      free_buffers_.erase(free_buffers_.begin() + static_cast<std::ptrdiff_t>(best));
+      idle_bytes_ -= b->size();
+      return b;
+    }
+  }
+  return std::make_unique<Buffer>(*this, bytes, static_cast<Buffer::Kind>(kind));
+}
+
+void Context::give_back(std::unique_ptr<Buffer> b) noexcept {
+  if (!b) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (b->size() > kIdleBudget) return;  // freed here, as it goes out of scope
+  free_buffers_.push_back(std::move(b));
+  idle_bytes_ += free_buffers_.back()->size();
+  while (idle_bytes_ > kIdleBudget) {  // the oldest go first
+    idle_bytes_ -= free_buffers_.front()->size();
+    free_buffers_.erase(free_buffers_.begin());
+  }
+}
+
+std::unique_ptr<Image> Context::take_image(VkFormat format, std::uint32_t width, std::uint32_t height,
+                                           std::uint32_t levels) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < free_images_.size(); ++i) {
+      const Image& im = *free_images_[i];
+      if (im.format() == format && im.width() == width && im.height() == height && im.levels() == levels) {
+        auto out = std::move(free_images_[i]);
+        free_images_.erase(free_images_.begin() + static_cast<std::ptrdiff_t>(i));
+        return out;
+      }
+    }
+  }
+  return std::make_unique<Image>(*this, format, width, height, levels);
+}
+
+void Context::give_back(std::unique_ptr<Image> im) noexcept {
+  if (!im) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_images_.push_back(std::move(im));
+  if (free_images_.size() > 32) free_images_.erase(free_images_.begin());
 }
 
 const ComputePipeline& Context::pipeline(const std::string& name, const std::vector<std::uint32_t>& spirv,
@@ -274,8 +474,10 @@ const ComputePipeline& Context::pipeline(const std::string& name, const std::vec
   for (VkDescriptorType t : bindings) key += std::to_string(static_cast<int>(t)) + ",";
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = pipelines_.find(key);
-  if (it == pipelines_.end())
+  if (it == pipelines_.end()) {
     it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, cache_, spirv, spec, bindings, push_bytes)).first;
+    ++pipelines_created_;
+  }
   return *it->second;
 }
 

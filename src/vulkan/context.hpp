@@ -6,6 +6,7 @@
 // pipelines, samplers) and never destroys the caller's handles.
 #include <vulkan/vulkan.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,6 +19,8 @@
 namespace fastblur::vk {
 
 class ComputePipeline;
+class Buffer;
+class Image;
 
 /// The Vulkan instance of the process (created on first use, kept for the process's life).
 VkInstance instance();
@@ -66,30 +69,57 @@ class Context {
   /// Stops using double in shaders (tests run the float32 variants on devices with float64).
   void set_float64(bool use) noexcept { float64_ = use && float64_supported_; }
 
-  /// Primary command buffers from this context's pool: begin one, then submit it and wait (or
-  /// abandon it). Serialised on the queue; submit_and_wait throws DeviceError (device lost, ...).
-  VkCommandBuffer begin();
-  void abandon(VkCommandBuffer cb);
-  void submit_and_wait(VkCommandBuffer cb);
+  /// What a job records into and submits with: a command pool of its own (so jobs on several
+  /// threads never share one), its command buffer, a fence, descriptor pools and a timestamp query
+  /// pool, each made on first need. Frames are kept by the context and reused, reset, by later jobs.
+  struct Frame {
+    VkCommandPool pool = VK_NULL_HANDLE;
+    VkCommandBuffer cb = VK_NULL_HANDLE;
+    VkFence fence = VK_NULL_HANDLE;
+    std::vector<VkDescriptorPool> descriptor_pools;
+    std::size_t pools_used = 0;
+    std::uint32_t sets_left = 0;
+    VkQueryPool queries = VK_NULL_HANDLE;
+  };
+  std::unique_ptr<Frame> take_frame();
+  /// Resets the frame (its command buffer must not be pending) and keeps it for the next job.
+  void give_back(std::unique_ptr<Frame> frame) noexcept;
+  /// Begins the frame's command buffer (making its pool and buffer on first use).
+  VkCommandBuffer begin(Frame& frame);
+  /// A descriptor set of `layout` from the frame's pools (a new pool only where they are used up).
+  VkDescriptorSet descriptor_set(Frame& frame, VkDescriptorSetLayout layout);
+  /// The frame's timestamp query pool of `count` queries.
+  VkQueryPool query_pool(Frame& frame, std::uint32_t count);
+  /// Ends, submits and waits for the frame's command buffer. Only the submission holds the queue's
+  /// lock; the wait holds none, so other threads record, submit and build pipelines meanwhile.
+  /// Throws DeviceError (device lost, ...).
+  void submit_and_wait(Frame& frame);
 
   /// A memory type index with `required` properties among `type_bits` (preferring `preferred`
   /// too), or throws Unsupported.
   std::uint32_t memory_type(std::uint32_t type_bits, VkMemoryPropertyFlags required,
                             VkMemoryPropertyFlags preferred = 0) const;
 
-  /// Records with `record` into a fresh primary command buffer, submits it and waits. Serialised
-  /// on the queue; throws DeviceError (device lost, ...) on failure.
-  template <class F>
-  void run(F&& record) {
-    VkCommandBuffer cb = begin();
-    try {
-      record(cb);
-    } catch (...) {
-      abandon(cb);
-      throw;
-    }
-    submit_and_wait(cb);
+  /// Device memory and buffers for one job, reused across calls: a free buffer of the same kind at
+  /// least `bytes` and at most twice that large, or a new one. give_back keeps it for later jobs
+  /// (up to a budget of idle bytes; beyond it the buffer is freed).
+  std::unique_ptr<Buffer> take_buffer(std::uint64_t bytes, int kind);
+  void give_back(std::unique_ptr<Buffer> buffer) noexcept;
+  /// The same for the texture algorithms' images (same format, size and levels).
+  std::unique_ptr<Image> take_image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels);
+  void give_back(std::unique_ptr<Image> image) noexcept;
+
+  /// The backend's own counts of Vulkan work that costs per call when not pooled: device memory
+  /// allocations, objects created (buffers, images, pools, fences, query pools, views) and pipelines
+  /// created. After warm-up a repeated blur adds nothing to any of them.
+  struct Counters {
+    std::uint64_t memory_allocations = 0, objects_created = 0, pipelines_created = 0;
+  };
+  Counters counters() const noexcept {
+    return {allocations_.load(), objects_.load(), pipelines_created_.load()};
   }
+  void count_allocation() noexcept { ++allocations_; }
+  void count_object() noexcept { ++objects_; }
 
   /// The compute pipeline for a shader, its specialization constants and descriptor types,
   /// built once and kept.
@@ -104,7 +134,6 @@ class Context {
   VkDevice device_ = VK_NULL_HANDLE;
   VkQueue queue_ = VK_NULL_HANDLE;
   std::uint32_t queue_family_ = 0;
-  VkCommandPool pool_ = VK_NULL_HANDLE;
   VkPipelineCache cache_ = VK_NULL_HANDLE;
   VkPhysicalDeviceMemoryProperties memory_{};
   VkPhysicalDeviceLimits limits_{};
@@ -115,8 +144,18 @@ class Context {
   double timestamp_period_ = 1.0;
   std::uint32_t timestamp_bits_ = 0;
   bool float64_ = false, float64_supported_ = false;
-  std::mutex mutex_;
+  std::mutex mutex_;        // the pipelines, the sampler and the free lists
+  std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)
   std::map<std::string, std::unique_ptr<ComputePipeline>> pipelines_;
+  std::vector<std::unique_ptr<Frame>> free_frames_;
+  std::vector<std::unique_ptr<Buffer>> free_buffers_;
+  std::vector<std::unique_ptr<Image>> free_images_;
+  std::uint64_t idle_bytes_ = 0;
+  std::atomic<std::uint64_t> allocations_{0}, objects_{0}, pipelines_created_{0};
+  void destroy_frame(Frame& frame) noexcept;
+  void load_pipeline_cache();
+  void save_pipeline_cache() noexcept;
+  std::string cache_path_;
 };
 
 /// The shared context of device `index`, opened once per process.

@@ -17,6 +17,7 @@
 #include "core/border.hpp"
 #include "core/element.hpp"
 #include "core/overlap.hpp"
+#include "core/threads.hpp"
 #include "cpu/line_io.hpp"
 #include "fastblur/error.hpp"
 #include "tiling/pieces.hpp"
@@ -34,18 +35,23 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 // Host rows of `v` (any layout) to the packed bytes of its wire type (ToWire), or back: f64 travels
-// as f32, the rest in its own type, a row at a time where its pixels are packed.
+// as f32, the rest in its own type, a row at a time where its pixels are packed; rows on OpenMP's
+// threads where the image is large enough (core::threads_for), each thread with its own scratch.
 template <bool ToWire>
 void transfer(const View& v, std::byte* wire) {
   const ElementType wt = wire_type(v.type);
-  const std::int64_t W = v.width();
+  const std::int64_t W = v.width(), H = v.height(), rows = v.depth() * H;
   const std::size_t px = element_size(v.type) * static_cast<std::size_t>(v.channels);
   const std::size_t row = static_cast<std::size_t>(W * v.channels) * element_size(wt);
-  std::vector<std::byte> scratch(static_cast<std::size_t>(W * v.channels) * 8);
-  std::vector<float> f(v.type == ElementType::f64 ? static_cast<std::size_t>(W * v.channels) : 0);
-  for (std::int64_t z = 0; z < v.depth(); ++z)
-    for (std::int64_t y = 0; y < v.height(); ++y) {
-      std::byte* w = wire + static_cast<std::size_t>(z * v.height() + y) * row;
+  const int threads = core::threads_for(static_cast<double>(row) * static_cast<double>(rows) * 0.5, 0);
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<std::byte> scratch(static_cast<std::size_t>(W * v.channels) * 8);
+    std::vector<float> f(v.type == ElementType::f64 ? static_cast<std::size_t>(W * v.channels) : 0);
+#pragma omp for schedule(static)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const std::int64_t z = r / H, y = r % H;
+      std::byte* w = wire + static_cast<std::size_t>(r) * row;
       if (v.type == ElementType::f64) {
         if constexpr (ToWire) {
           cpu::read_row(v, 0, y, z, W, f.data(), scratch.data());
@@ -64,6 +70,7 @@ void transfer(const View& v, std::byte* wire) {
         }
       }
     }
+  }
 }
 
 // One piece: float32 in, float32 out, through the device.
@@ -122,7 +129,9 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
     const ElementType in_type = wire_type(src.type), out_type = wire_type(dst.type);
     const std::uint64_t in_bytes = wire_bytes(count, in_type), out_bytes = wire_bytes(count, out_type);
     Buffer& up = job.buffer(in_bytes, Buffer::Kind::upload);
+    const auto pack_start = Clock::now();
     transfer<true>(src, static_cast<std::byte*>(up.data()));
+    double pack_ms = ms_since(pack_start);
     up.flush();
     Buffer& in_words = job.buffer(in_bytes, Buffer::Kind::device);
     a.buffer = in_type == ElementType::f32 ? in_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
@@ -142,7 +151,9 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
     job.timestamp("downloaded");
     job.run();
     down.invalidate();
+    const auto unpack_start = Clock::now();
     transfer<false>(dst, static_cast<std::byte*>(down.data()));
+    pack_ms += ms_since(unpack_start);
     if (timing) {
       const auto t = job.timestamps();
       if (t.size() == 4) {
@@ -150,6 +161,8 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
         timing->gpu_transfer_ms = t[1].second + (t[3].second - t[2].second);
       }
       timing->total_ms = ms_since(start);
+      timing->host_pack_ms = pack_ms;
+      timing->host_overhead_ms = timing->total_ms - pack_ms - (t.size() == 4 ? t[3].second : 0.0);
     }
     return;
   }

@@ -12,6 +12,10 @@ struct Timing {
   double gpu_blur_ms = 0.0;      ///< the algorithm's passes on the device (with the float conversions)
   double gpu_transfer_ms = 0.0;  ///< the device's copies between host-visible and device memory
   double total_ms = 0.0;         ///< the whole call, host packing and unpacking included
+  double host_pack_ms = 0.0;     ///< packing the host view into the upload buffer and back (one piece)
+  /// The rest of the call on the host (one piece): planning the pieces, recording, descriptor
+  /// updates, submission and waking from the fence; total - packing - the device's span.
+  double host_overhead_ms = 0.0;
   int pieces = 0;                ///< tiles the image was blurred in (1: whole)
 };
 

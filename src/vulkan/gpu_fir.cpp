@@ -18,6 +18,7 @@ struct FirParams {
   std::int32_t extent[4];
   std::int32_t axis, border;
   float cval, g0, g1, g2;
+  std::int32_t radius;
 };
 
 }  // namespace
@@ -35,22 +36,29 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     std::vector<float> half(static_cast<std::size_t>(r) + 1);
     for (int k = 0; k <= r; ++k) half[static_cast<std::size_t>(k)] = static_cast<float>(w[static_cast<std::size_t>(r + k)]);
     Buffer& weights = upload(job, half.data(), half.size() * sizeof(float));
+    // The shared tile is sized for a bucket of radii (the next power of two, at least 8), so an
+    // animated sigma reuses a few pipelines instead of compiling one per radius; a radius whose
+    // bucket would not fit shared memory gets a tile of its own size.
+    std::uint32_t reach = 8;
+    while (reach < static_cast<std::uint32_t>(r)) reach *= 2;
+    if ((64 + 2ull * reach) * C * 4 > lim.maxComputeSharedMemorySize) reach = static_cast<std::uint32_t>(r);
     // A tile of 256 outputs (down to 64) with its 2R halo in shared memory where it fits.
     std::uint32_t tile = 256;
-    while (tile > 64 && (tile + 2ull * r) * C * 4 > lim.maxComputeSharedMemorySize) tile /= 2;
-    const bool shared = (tile + 2ull * r) * C * 4 <= lim.maxComputeSharedMemorySize;
+    while (tile > 64 && (tile + 2ull * reach) * C * 4 > lim.maxComputeSharedMemorySize) tile /= 2;
+    const bool shared = (tile + 2ull * reach) * C * 4 <= lim.maxComputeSharedMemorySize;
     const std::uint32_t local = std::min<std::uint32_t>(64, lim.maxComputeWorkGroupSize[0]);
-    const std::uint32_t shared_floats = shared ? static_cast<std::uint32_t>((tile + 2 * r) * C) : 1;
+    const std::uint32_t shared_floats = shared ? static_cast<std::uint32_t>((tile + 2 * reach) * C) : 1;
     const ComputePipeline& p = ctx.pipeline(
         "fir_line", shaders::fir_line(),
-        {local, static_cast<std::uint32_t>(C), static_cast<std::uint32_t>(r), tile,
+        {local, static_cast<std::uint32_t>(C), 0u /* constant 2: unused */, tile,
          plan.algorithm == Algorithm::fir_incremental ? 1u : 0u, shared ? 1u : 0u, shared_floats},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(FirParams));
     const auto c = kernel::incremental_coefficients(sigma);
     const FirParams fp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                         static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
-                       axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2};
+                       axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2,
+                       r};
     job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, fp,
                  {static_cast<std::uint32_t>((n + tile - 1) / tile), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
                   static_cast<std::uint32_t>((lines + 65534) / 65535)});

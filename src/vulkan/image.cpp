@@ -16,7 +16,12 @@ int stored_channels(int channels) noexcept { return channels <= 2 ? channels : 4
 
 Image::Image(std::shared_ptr<Context> context, VkFormat format, std::uint32_t width, std::uint32_t height,
              std::uint32_t levels)
-    : context_(std::move(context)), format_(format), width_(width), height_(height), levels_(levels) {
+    : Image(*context, format, width, height, levels) {
+  owner_ = std::move(context);
+}
+
+Image::Image(Context& context, VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels)
+    : context_(&context), format_(format), width_(width), height_(height), levels_(levels) {
   const VkPhysicalDeviceLimits lim = context_->limits();
   if (width == 0 || height == 0 || width > lim.maxImageDimension2D || height > lim.maxImageDimension2D)
     throw Unsupported("an image of " + std::to_string(width) + "x" + std::to_string(height) + " exceeds " +
@@ -35,6 +40,7 @@ Image::Image(std::shared_ptr<Context> context, VkFormat format, std::uint32_t wi
   ci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
   check(vkCreateImage(dev, &ci, nullptr, &image_), "vkCreateImage");
+  context_->count_object();
   try {
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(dev, image_, &req);
@@ -46,6 +52,7 @@ Image::Image(std::shared_ptr<Context> context, VkFormat format, std::uint32_t wi
       ai.memoryTypeIndex = context_->memory_type(req.memoryTypeBits, 0);
     }
     const VkResult r = vkAllocateMemory(dev, &ai, nullptr, &memory_);
+    context_->count_allocation();
     if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY)
       throw OutOfMemory("Vulkan device " + context_->info().name + " cannot allocate an image of " +
                         std::to_string(req.size) + " bytes (" + result_name(r) + ")");

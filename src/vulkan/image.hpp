@@ -17,6 +17,8 @@ class Image {
   /// Throws OutOfMemory when the device cannot hold it, Unsupported beyond its dimension limit.
   Image(std::shared_ptr<Context> context, VkFormat format, std::uint32_t width, std::uint32_t height,
         std::uint32_t levels);
+  /// For the context's own pool (no shared_ptr: the pool is the context's).
+  Image(Context& context, VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels);
   ~Image();
   Image(const Image&) = delete;
   Image& operator=(const Image&) = delete;
@@ -32,7 +34,8 @@ class Image {
   VkImageView level_view(std::uint32_t level) const noexcept { return level_views_[level]; }
 
  private:
-  std::shared_ptr<Context> context_;
+  std::shared_ptr<Context> owner_;
+  Context* context_;
   VkFormat format_;
   std::uint32_t width_, height_, levels_;
   VkImage image_ = VK_NULL_HANDLE;

@@ -2,11 +2,13 @@
 // written in place by the first and last passes' conversions, no host memory involved.
 #include "fastblur/vulkan.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "device_access.hpp"
 #include "fastblur/error.hpp"
 #include "plan/planner.hpp"
+#include "vulkan/buffer.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/job.hpp"
@@ -21,6 +23,15 @@ std::shared_ptr<vk::Context> context_of(const Device& device) {
   return DeviceAccess::context(device);
 }
 
+void check_owner(const vk::Context& ctx, std::uint32_t owner, const char* what) {
+  if (owner == VK_QUEUE_FAMILY_IGNORED) return;
+  std::uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, nullptr);
+  if (owner >= n)
+    throw InvalidArgument(std::string(what) + ": owner_family " + std::to_string(owner) + " is not a queue family of the device (it has " +
+                          std::to_string(n) + ")");
+}
+
 void check(const BufferImage& b, const char* what) {
   if (!b.buffer) throw InvalidArgument(std::string(what) + ": the buffer is null");
   if (b.width < 1 || b.height < 1 || b.depth < 1 || b.channels < 1 || b.channels > 4)
@@ -30,16 +41,25 @@ void check(const BufferImage& b, const char* what) {
     throw InvalidArgument(std::string(what) + ": the offset is not a multiple of the element size");
 }
 
-// Where to bind a caller's buffer: the offset rounded down to the device's alignment, and the
-// image's first element from there.
-struct Bound {
-  VkDeviceSize offset = 0;
-  std::uint64_t first = 0;
-};
-Bound bind_point(const vk::Context& ctx, const BufferImage& b) {
+// Between the caller's packed image and a float work image, through convert.comp. The caller's
+// bytes are bound exactly where the image starts on the device's storage-buffer alignment and ends
+// on a 32-bit word; otherwise they travel through a staging buffer of the job by byte-exact copies.
+// Either way nothing of the caller's buffer outside [offset, offset + bytes) is read or written (a
+// binding from a rounded-down offset to a rounded-up end would pass the buffer's end, and rewrite
+// neighbouring bytes another queue may be writing).
+void convert_caller(vk::Job& job, const BufferImage& b, VkBuffer floats, std::uint64_t count, bool pack) {
+  const vk::Context& ctx = job.context();
   const VkDeviceSize align = std::max<VkDeviceSize>(4, ctx.limits().minStorageBufferOffsetAlignment);
-  const VkDeviceSize at = b.offset / align * align;
-  return {at, (b.offset - at) / element_size(b.type)};
+  const std::uint64_t bytes = count * element_size(b.type);
+  if (b.offset % align == 0 && bytes % 4 == 0) {
+    vk::record_convert(job, b.buffer, b.offset, floats, count, 0, b.type, pack);
+    return;
+  }
+  const VkDeviceSize lead = b.offset % 4;  // the image keeps its place within a word
+  vk::Buffer& staging = job.buffer((lead + bytes + 3) / 4 * 4, vk::Buffer::Kind::device);
+  if (!pack) job.copy(b.buffer, staging.handle(), bytes, b.offset, lead);
+  vk::record_convert(job, staging.handle(), 0, floats, count, lead / element_size(b.type), b.type, pack);
+  if (pack) job.copy(staging.handle(), b.buffer, bytes, lead, b.offset);
 }
 
 vk::Work shape_of(const BufferImage& b) {
@@ -55,6 +75,8 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   if (src.width != dst.width || src.height != dst.height || src.depth != dst.depth || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
   vk::Context& ctx = job.context();
+  check_owner(ctx, src.owner_family, "source");
+  check_owner(ctx, dst.owner_family, "destination");
   const Plan plan = planner::plan_for(
       spec, vk::shape_on(ctx, {src.width, src.height, src.depth}, src.channels, src.type, dst.type),
       planner::Prediction::to_run);
@@ -63,13 +85,16 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
     throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
                       std::to_string(ctx.piece_limit()) + " bytes as float32)");
   const std::uint64_t count = static_cast<std::uint64_t>(shape.pixels() * shape.channels);
-  const Bound in_at = bind_point(ctx, src), out_at = bind_point(ctx, dst);
   const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
   job.barrier_from_outside();
-  vk::record_convert(job, src.buffer, in_at.offset, in.buffer, count, in_at.first, src.type, false);
+  job.acquire(src.buffer, src.owner_family);
+  if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
+  convert_caller(job, src, in.buffer, count, false);
   vk::record_algorithm(job, in, out, plan);
-  vk::record_convert(job, dst.buffer, out_at.offset, out.buffer, count, out_at.first, dst.type, true);
+  convert_caller(job, dst, out.buffer, count, true);
   job.barrier_to_outside();
+  if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
+  job.release(dst.buffer, dst.owner_family);
 }
 
 const char* write_format(VkFormat f) {
@@ -100,6 +125,8 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
   if (dst.format == VK_FORMAT_R32_SFLOAT && dst.channels != 1)
     throw InvalidArgument("an R32_SFLOAT destination holds one channel");
   vk::Context& ctx = job.context();
+  check_owner(ctx, src.owner_family, "source");
+  check_owner(ctx, dst.owner_family, "destination");
   vk::Work shape;
   shape.extent = {src.width, src.height, 1};
   shape.channels = src.channels;
@@ -113,7 +140,10 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
   const VkImageView dst_view = job.view_of(dst.image, dst.format);
   const std::array<std::uint32_t, 3> groups{(src.width + 15) / 16, (src.height + 15) / 16, 1};
   const SizeParams sp{{static_cast<std::int32_t>(src.width), static_cast<std::int32_t>(src.height)}};
+  const VkImageLayout dst_final = dst.layout == VK_IMAGE_LAYOUT_UNDEFINED ? VK_IMAGE_LAYOUT_GENERAL : dst.layout;
   job.barrier_from_outside();
+  job.acquire(src.image, src.layout, src.owner_family);
+  if (dst.image != src.image && dst.layout != VK_IMAGE_LAYOUT_UNDEFINED) job.acquire(dst.image, dst.layout, dst.owner_family);
   job.transition(src.image, src.layout, VK_IMAGE_LAYOUT_GENERAL);
   const vk::ComputePipeline& read = ctx.pipeline(
       "image_to_work", vk::shaders::image_to_work(), {static_cast<std::uint32_t>(src.channels)},
@@ -126,8 +156,10 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
       std::string("work_to_image_") + format, vk::shaders::work_to_image(format), {static_cast<std::uint32_t>(dst.channels)},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(SizeParams));
   job.dispatch(write, {vk::Binding::storage(out.buffer), vk::Binding::image(dst_view)}, sp, groups);
-  job.transition(dst.image, VK_IMAGE_LAYOUT_GENERAL, dst.layout == VK_IMAGE_LAYOUT_UNDEFINED ? VK_IMAGE_LAYOUT_GENERAL : dst.layout);
+  job.transition(dst.image, VK_IMAGE_LAYOUT_GENERAL, dst_final);
   job.barrier_to_outside();
+  if (dst.image != src.image) job.release(src.image, src.layout, src.owner_family);
+  job.release(dst.image, dst_final, dst.owner_family);
 }
 
 }  // namespace

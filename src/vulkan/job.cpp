@@ -10,7 +10,6 @@
 namespace fastblur::vk {
 namespace {
 
-constexpr std::uint32_t kSetsPerPool = 256;
 constexpr std::uint32_t kTimestamps = 64;
 
 void full_barrier(VkCommandBuffer cb) {
@@ -33,28 +32,37 @@ std::array<std::uint32_t, 3> spread_groups(std::uint64_t count) {
   return {static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y), 1};
 }
 
-Job::Job(std::shared_ptr<Context> context) : context_(std::move(context)) { cb_ = context_->begin(); }
+Job::Job(std::shared_ptr<Context> context) : context_(std::move(context)), frame_(context_->take_frame()) {
+  try {
+    cb_ = context_->begin(*frame_);
+  } catch (...) {
+    context_->give_back(std::move(frame_));
+    throw;
+  }
+}
 
 Job::Job(std::shared_ptr<Context> context, VkCommandBuffer external)
     : context_(std::move(context)), cb_(external), own_cb_(false) {
   if (!external) throw InvalidArgument("recording a blur: the command buffer is null");
+  frame_ = context_->take_frame();
 }
 
 Job::~Job() {
-  VkDevice dev = context_->device();
-  if (own_cb_ && !ran_ && cb_) context_->abandon(cb_);
-  for (VkDescriptorPool p : pools_) vkDestroyDescriptorPool(dev, p, nullptr);
-  for (VkImageView v : views_) vkDestroyImageView(dev, v, nullptr);
-  if (queries_) vkDestroyQueryPool(dev, queries_, nullptr);
+  // Everything goes back to the context for the next job: the frame (its command pool reset, which
+  // also discards a recording abandoned half way), the buffers and the images.
+  for (VkImageView v : views_) vkDestroyImageView(context_->device(), v, nullptr);
+  for (auto& b : buffers_) context_->give_back(std::move(b));
+  for (auto& im : images_) context_->give_back(std::move(im));
+  context_->give_back(std::move(frame_));
 }
 
 Buffer& Job::buffer(std::uint64_t bytes, Buffer::Kind kind) {
-  buffers_.push_back(std::make_unique<Buffer>(context_, bytes, kind));
+  buffers_.push_back(context_->take_buffer(bytes, static_cast<int>(kind)));
   return *buffers_.back();
 }
 
 Image& Job::image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels) {
-  images_.push_back(std::make_unique<Image>(context_, format, width, height, levels));
+  images_.push_back(context_->take_image(format, width, height, levels));
   Image& im = *images_.back();
   VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
   b.srcAccessMask = 0;
@@ -70,38 +78,12 @@ Image& Job::image(VkFormat format, std::uint32_t width, std::uint32_t height, st
   return im;
 }
 
-VkDescriptorSet Job::allocate(const ComputePipeline& pipeline) {
-  VkDevice dev = context_->device();
-  if (sets_left_ == 0) {
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kSetsPerPool * 6},
-                                          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, kSetsPerPool * 2},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kSetsPerPool * 2}};
-    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    ci.maxSets = kSetsPerPool;
-    ci.poolSizeCount = 3;
-    ci.pPoolSizes = sizes;
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    check(vkCreateDescriptorPool(dev, &ci, nullptr, &pool), "vkCreateDescriptorPool");
-    pools_.push_back(pool);
-    sets_left_ = kSetsPerPool;
-  }
-  VkDescriptorSetLayout layout = pipeline.set_layout();
-  VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-  ai.descriptorPool = pools_.back();
-  ai.descriptorSetCount = 1;
-  ai.pSetLayouts = &layout;
-  VkDescriptorSet set = VK_NULL_HANDLE;
-  check(vkAllocateDescriptorSets(dev, &ai, &set), "vkAllocateDescriptorSets");
-  --sets_left_;
-  return set;
-}
-
 void Job::dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const void* push,
                    std::uint32_t push_bytes, std::array<std::uint32_t, 3> groups) {
   if (bindings.size() != pipeline.bindings().size())
     throw InvalidArgument("internal: a dispatch's bindings do not match its pipeline");
   if (groups[0] == 0 || groups[1] == 0 || groups[2] == 0) return;
-  VkDescriptorSet set = allocate(pipeline);
+  VkDescriptorSet set = context_->descriptor_set(*frame_, pipeline.set_layout());
   std::vector<VkDescriptorBufferInfo> buffers(bindings.size());
   std::vector<VkDescriptorImageInfo> images(bindings.size());
   std::vector<VkWriteDescriptorSet> writes(bindings.size());
@@ -170,6 +152,7 @@ VkImageView Job::view_of(VkImage image, VkFormat format) {
   vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   VkImageView v = VK_NULL_HANDLE;
   check(vkCreateImageView(context_->device(), &vci, nullptr, &v), "vkCreateImageView (the caller's image)");
+  context_->count_object();
   views_.push_back(v);
   return v;
 }
@@ -188,13 +171,68 @@ void Job::transition(VkImage image, VkImageLayout from, VkImageLayout to) {
                        nullptr, 1, &b);
 }
 
+namespace {
+bool transfers(const Context& ctx, std::uint32_t owner) {
+  return owner != VK_QUEUE_FAMILY_IGNORED && owner != ctx.queue_family();
+}
+}  // namespace
+
+void Job::acquire(VkBuffer buffer, std::uint32_t owner) {
+  if (!transfers(*context_, owner)) return;
+  VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                    VK_ACCESS_TRANSFER_WRITE_BIT;
+  b.srcQueueFamilyIndex = owner;
+  b.dstQueueFamilyIndex = context_->queue_family();
+  b.buffer = buffer;
+  b.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, nullptr, 1, &b, 0,
+                       nullptr);
+}
+
+void Job::release(VkBuffer buffer, std::uint32_t owner) {
+  if (!transfers(*context_, owner)) return;
+  VkBufferMemoryBarrier b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  b.srcQueueFamilyIndex = context_->queue_family();
+  b.dstQueueFamilyIndex = owner;
+  b.buffer = buffer;
+  b.size = VK_WHOLE_SIZE;
+  vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0, nullptr, 1, &b, 0, nullptr);
+}
+
+void Job::acquire(VkImage image, VkImageLayout layout, std::uint32_t owner) {
+  if (!transfers(*context_, owner)) return;
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  b.oldLayout = b.newLayout = layout;
+  b.srcQueueFamilyIndex = owner;
+  b.dstQueueFamilyIndex = context_->queue_family();
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, nullptr,
+                       0, nullptr, 1, &b);
+}
+
+void Job::release(VkImage image, VkImageLayout layout, std::uint32_t owner) {
+  if (!transfers(*context_, owner)) return;
+  VkImageMemoryBarrier b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER};
+  b.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+  b.oldLayout = b.newLayout = layout;
+  b.srcQueueFamilyIndex = context_->queue_family();
+  b.dstQueueFamilyIndex = owner;
+  b.image = image;
+  b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+  vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, 0, 0,
+                       nullptr, 0, nullptr, 1, &b);
+}
+
 void Job::timestamp(const std::string& label) {
   if (!context_->has_timestamps() || labels_.size() >= kTimestamps) return;
   if (!queries_) {
-    VkQueryPoolCreateInfo ci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    ci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    ci.queryCount = kTimestamps;
-    check(vkCreateQueryPool(context_->device(), &ci, nullptr, &queries_), "vkCreateQueryPool");
+    queries_ = context_->query_pool(*frame_, kTimestamps);
     vkCmdResetQueryPool(cb_, queries_, 0, kTimestamps);
   }
   vkCmdWriteTimestamp(cb_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, static_cast<std::uint32_t>(labels_.size()));
@@ -205,7 +243,7 @@ void Job::run() {
   if (!own_cb_) throw InvalidArgument("internal: a job recorded into the caller's command buffer is submitted by the caller");
   if (ran_) throw InvalidArgument("internal: a job runs once");
   ran_ = true;
-  context_->submit_and_wait(cb_);
+  context_->submit_and_wait(*frame_);
   cb_ = VK_NULL_HANDLE;
   if (queries_ && !labels_.empty()) {
     ticks_.resize(labels_.size());

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "vulkan/buffer.hpp"
+#include "vulkan/context.hpp"
 #include "vulkan/image.hpp"
 
 namespace fastblur::vk {
@@ -55,9 +56,10 @@ class Job {
   const std::shared_ptr<Context>& context_ptr() const noexcept { return context_; }
   VkCommandBuffer command_buffer() const noexcept { return cb_; }
 
-  /// A buffer owned by the job.
+  /// A buffer for the job (from the context's pool, given back when the job ends; it may be larger
+  /// than asked).
   Buffer& buffer(std::uint64_t bytes, Buffer::Kind kind);
-  /// An image owned by the job, in VK_IMAGE_LAYOUT_GENERAL (the layout every pass uses).
+  /// An image for the job (pooled likewise), in VK_IMAGE_LAYOUT_GENERAL (the layout every pass uses).
   Image& image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels = 1);
 
   /// Records a dispatch of `pipeline` with these bindings and push constants, then a barrier.
@@ -81,6 +83,15 @@ class Job {
   /// Moves a caller's image between layouts (after all earlier work on it).
   void transition(VkImage image, VkImageLayout from, VkImageLayout to);
 
+  /// Queue-family ownership of a caller's EXCLUSIVE resource (Vulkan's release/acquire pair; the
+  /// caller records the other half on its queue of `owner`): acquire() takes it from `owner` to
+  /// this context's family before the job's first use, release() gives it back after the last.
+  /// Nothing is recorded where `owner` is VK_QUEUE_FAMILY_IGNORED or already this family.
+  void acquire(VkBuffer buffer, std::uint32_t owner);
+  void release(VkBuffer buffer, std::uint32_t owner);
+  void acquire(VkImage image, VkImageLayout layout, std::uint32_t owner);
+  void release(VkImage image, VkImageLayout layout, std::uint32_t owner);
+
   /// Writes a timestamp named `label` (no-op where the queue has no timestamps).
   void timestamp(const std::string& label);
   /// Submits and waits (jobs of this context's own command buffer only).
@@ -89,13 +100,10 @@ class Job {
   std::vector<std::pair<std::string, double>> timestamps() const;
 
  private:
-  VkDescriptorSet allocate(const ComputePipeline& pipeline);
-
   std::shared_ptr<Context> context_;
+  std::unique_ptr<Context::Frame> frame_;
   VkCommandBuffer cb_ = VK_NULL_HANDLE;
   bool own_cb_ = true, ran_ = false;
-  std::vector<VkDescriptorPool> pools_;
-  std::uint32_t sets_left_ = 0;
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::vector<std::unique_ptr<Image>> images_;
   std::vector<VkImageView> views_;

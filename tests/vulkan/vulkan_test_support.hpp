@@ -1,6 +1,7 @@
 #pragma once
-// The Vulkan tests' fixture (skips, and says so, only where no Vulkan device exists at all) and
-// their comparison against the CPU on random data.
+// The Vulkan tests' fixture (skips, and says so, only where no Vulkan device exists at all and
+// validation is not asked for; fails on any validation message) and their comparison against the
+// CPU on random data.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -12,26 +13,62 @@
 #include "fastblur/plan.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/gpu_blur.hpp"
+#include "vulkan/validation.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur::test {
 
+/// Fails the running test on validation messages it did not expect: start() takes the count, check()
+/// compares (CI sets FASTBLUR_VULKAN_VALIDATION=1, so the layer reports every invalid use it sees).
+class ValidationWatch {
+ public:
+  void start() { seen_ = vk::validation_messages(); }
+  void check() {
+    const std::uint64_t now = vk::validation_messages();
+    EXPECT_EQ(now, seen_) << now - seen_ << " validation message(s) during this test (printed above)";
+    seen_ = now;
+  }
+  /// For tests that make invalid calls on purpose: the messages since start() or the last call.
+  std::uint64_t take() {
+    const std::uint64_t now = vk::validation_messages(), n = now - seen_;
+    seen_ = now;
+    return n;
+  }
+
+ private:
+  std::uint64_t seen_ = 0;
+};
+
 class VulkanTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!vulkan_available()) GTEST_SKIP() << "this build has no Vulkan backend";
+    // With validation asked for (ctest), no device or no layer is a failure, never a skip.
+    const bool must_run = vk::validation_requested();
+    if (!vulkan_available()) {
+      if (must_run) GTEST_FAIL() << "FASTBLUR_VULKAN_VALIDATION is set but this build has no Vulkan backend";
+      GTEST_SKIP() << "this build has no Vulkan backend";
+    }
     std::vector<DeviceInfo> devices;
     try {
       devices = vulkan_devices();
     } catch (const Error& e) {
+      if (must_run) GTEST_FAIL() << "no Vulkan: " << e.what();
       GTEST_SKIP() << "no Vulkan: " << e.what();
     }
-    if (devices.empty()) GTEST_SKIP() << "no Vulkan device with a compute queue";
+    if (devices.empty()) {
+      if (must_run) GTEST_FAIL() << "no Vulkan device with a compute queue";
+      GTEST_SKIP() << "no Vulkan device with a compute queue";
+    }
+    watch_.start();
     device_ = Device::vulkan();
     for (const auto& d : devices)
       if (device_.description().find(d.name) != std::string::npos) software_ = d.type == "cpu";
     static bool printed = false;
     if (!printed) std::printf("[ device   ] %s\n", device_.description().c_str()), printed = true;
+  }
+  void TearDown() override {
+    if (device_.is_cpu()) return;
+    watch_.check();
   }
 
  public:
@@ -45,6 +82,7 @@ class VulkanTest : public ::testing::Test {
  protected:
   Device device_;
   bool software_ = false;
+  ValidationWatch watch_;
 };
 
 /// max |GPU - CPU| over the image, both blurring random data of `type` into float64; the CPU runs
