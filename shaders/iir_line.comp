@@ -9,6 +9,10 @@
 //    on the way into dst.
 //  - VARIANT 1, Young-van Vliet 3rd order: causal pass into the line's scratch (the padded line
 //    from its first output on), Triggs-Sdika's start for the backward pass, backward pass into dst.
+//  - VARIANT 2, Deriche in its parallel form (kernel_iir.hpp's DericheParallelForm): two complex
+//    first-order recursions per direction, each starting from its steady state for the border's
+//    constant continuation. A first-order recursion's rounding stays within eps / (1 - |p|), so
+//    this runs in float32 at any sigma: float64 is never needed for Deriche.
 #extension GL_GOOGLE_include_directive : require
 #include "border.glsl"
 #include "line_layout.glsl"
@@ -26,6 +30,7 @@ layout(std430, binding = 1) buffer Dst { float dst[]; };
 #endif
 layout(std430, binding = 2) buffer Scratch { real scratch[]; };
 // Deriche: b+0..3, b-1..4, a1..4, causal gain, anticausal gain. Young-van Vliet: B, a1..3, M (9).
+// Deriche's parallel form: p0, p1, r0, r1 as (re, im) pairs.
 layout(std430, binding = 3) readonly buffer Coefficients { real k[]; };
 
 layout(push_constant) uniform Params {
@@ -54,7 +59,36 @@ void main() {
   for (int c = 0; c < CHANNELS; ++c) {
     g_c = c;
     real left = constant ? real(p.cval) : x_at(0), right = constant ? real(p.cval) : x_at(len - 1);
-    if (VARIANT == 0) {
+    if (VARIANT == 2) {
+      // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).
+      int base = local_line * n;
+      real p0r = k[0], p0i = k[1], p1r = k[2], p1i = k[3], r0r = k[4], r0i = k[5], r1r = k[6], r1i = k[7];
+      real d0 = (1.0 - p0r) * (1.0 - p0r) + p0i * p0i, d1 = (1.0 - p1r) * (1.0 - p1r) + p1i * p1i;
+      // s_k = r_k / (1 - p_k)
+      real s0r = (r0r * (1.0 - p0r) - r0i * p0i) / d0, s0i = (r0i * (1.0 - p0r) + r0r * p0i) / d0;
+      real s1r = (r1r * (1.0 - p1r) - r1i * p1i) / d1, s1i = (r1i * (1.0 - p1r) + r1r * p1i) / d1;
+      real u0r = s0r * left, u0i = s0i * left, u1r = s1r * left, u1i = s1i * left;
+      for (int i = 0; i < len - p.pad; ++i) {
+        real x0 = x_at(i);
+        real t0r = r0r * x0 + p0r * u0r - p0i * u0i, t0i = r0i * x0 + p0r * u0i + p0i * u0r;
+        real t1r = r1r * x0 + p1r * u1r - p1i * u1i, t1i = r1i * x0 + p1r * u1i + p1i * u1r;
+        u0r = t0r; u0i = t0i; u1r = t1r; u1i = t1i;
+        if (i >= p.pad) scratch[base + i - p.pad] = 2.0 * (u0r + u1r);
+      }
+      // v_k[n] = p_k (r_k x[n+1] + v_k[n+1]); steady state p_k r_k c / (1 - p_k) = p_k s_k c.
+      real v0r = (p0r * s0r - p0i * s0i) * right, v0i = (p0r * s0i + p0i * s0r) * right;
+      real v1r = (p1r * s1r - p1i * s1i) * right, v1i = (p1r * s1i + p1i * s1r) * right;
+      real xn = right;
+      for (int i = len - 1; i >= p.pad; --i) {
+        real a0r = r0r * xn + v0r, a0i = r0i * xn + v0i, a1r = r1r * xn + v1r, a1i = r1i * xn + v1i;
+        v0r = p0r * a0r - p0i * a0i; v0i = p0r * a0i + p0i * a0r;
+        v1r = p1r * a1r - p1i * a1i; v1i = p1r * a1i + p1i * a1r;
+        if (i < len - p.pad)
+          dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] =
+              float(scratch[base + i - p.pad] + 2.0 * (v0r + v1r));
+        xn = x_at(i);
+      }
+    } else if (VARIANT == 0) {
       // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
       int base = local_line * n;
       real x1 = left, x2 = left, x3 = left;

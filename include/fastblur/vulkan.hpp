@@ -30,9 +30,9 @@ namespace fastblur::vulkan {
 /// A fastblur Device on the caller's Vulkan device and a queue of `queue_family` (which must support
 /// compute). fastblur creates its own command pool, pipeline cache, pipelines and samplers there and
 /// destroys them with the last copy of the Device; it never destroys the caller's handles, which
-/// must outlive it. `float64_enabled`: whether the caller enabled shaderFloat64 (iir then computes
-/// in double; without it, float32 recursions hold up to sigma 10 for Deriche and 20 for Young-van
-/// Vliet, and larger sigmas throw Unsupported).
+/// must outlive it. `float64_enabled`: whether the caller enabled shaderFloat64. iir's Deriche variant
+/// never needs it (float32 in its parallel form, stable at any sigma); Young-van Vliet uses double
+/// only beyond sigma 20, and without shaderFloat64 larger sigmas throw Unsupported.
 Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uint32_t queue_family,
              bool float64_enabled = false);
 

@@ -21,8 +21,8 @@ constexpr double kDericheLanesPerSample = 5.5;
 // Without float64 the GPU's recursions run in float32, whose direct forms lose the signal as the poles
 // approach 1: measured on lavapipe against the CPU's double, max error 2.4e-6 (Deriche) and 6.2e-6
 // (Young-van Vliet) of the data's range at sigma 5, 8.7e-5 and 3.5e-5 at 10, 7.5e-4 and 8.6e-5 at 20.
-// Above these sigmas (errors near 1e-4) such devices refuse.
-constexpr double kFloatMaxSigmaDeriche = 10.0;
+// Above these sigmas (errors near 1e-4) such devices refuse Young-van Vliet; Deriche runs on the GPU
+// in its parallel form instead (stable in float32 at any sigma, src/vulkan/gpu_iir.cpp).
 constexpr double kFloatMaxSigmaYoungVanVliet = 20.0;
 
 std::string variant_name(IirVariant v) {
@@ -59,8 +59,10 @@ class Iir final : public Descriptor {
 
   void check(const BlurSpec& spec, const Shape& shape) const override {
     Descriptor::check(spec, shape);
-    if (shape.backend != Backend::vulkan || shape.device_float64) return;
-    const double limit = spec.iir_variant == IirVariant::deriche ? kFloatMaxSigmaDeriche : kFloatMaxSigmaYoungVanVliet;
+    // The Vulkan backend runs Deriche in float32 in its parallel form at any sigma; only
+    // Young-van Vliet's direct form needs float64 beyond kFloatMaxSigmaYoungVanVliet.
+    if (shape.backend != Backend::vulkan || shape.device_float64 || spec.iir_variant == IirVariant::deriche) return;
+    const double limit = kFloatMaxSigmaYoungVanVliet;
     for (double sigma : spec.sigma)
       if (sigma > limit)
         throw Unsupported("iir at sigma " + std::to_string(sigma) + " needs float64 shaders, which this Vulkan device "
@@ -100,7 +102,11 @@ class Iir final : public Descriptor {
     plan.schedule.driver =
         plan.spec.iir_variant == IirVariant::deriche && float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes
                                                                                            : CpuDriver::lines;
-    plan.schedule.gpu_float64 = shape.device_float64;
+    // float64 on the GPU only where float32 does not hold (1/64 rate on consumer GPUs, absent on some).
+    bool need64 = false;
+    for (double sigma : plan.spec.sigma) need64 = need64 || sigma > kFloatMaxSigmaYoungVanVliet;
+    plan.schedule.gpu_float64 =
+        shape.device_float64 && plan.spec.iir_variant == IirVariant::young_van_vliet && need64;
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -1,10 +1,13 @@
 // iir on the GPU: Deriche's or Young-van Vliet's recursive Gaussian along each axis, one thread per
 // line (iir_line.comp), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
-// boundary starts of cpu/iir.cpp; float64 where the plan and the device have it.
+// boundary starts of cpu/iir.cpp. Deriche runs in float32 in its parallel form (stable at any
+// sigma); float64 only where the plan asks for it (plan.schedule.gpu_float64: Young-van Vliet's
+// direct form beyond the sigma float32 holds, or a caller's choice) and the device has it.
 #include <string>
 
 #include "fastblur/error.hpp"
 #include "algorithms/iir.hpp"
+#include "fastblur/kernel_iir.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/job.hpp"
@@ -30,6 +33,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
   const auto axes = active_axes(plan, src);
   const bool float64 = plan.schedule.gpu_float64 && ctx.has_float64();
   const bool deriche = resolved.variant == IirVariant::deriche;
+  const bool parallel = deriche && !float64;  // VARIANT 2
   const std::size_t real = float64 ? sizeof(double) : sizeof(float);
   run_separable(job, src, dst, axes, [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
@@ -37,7 +41,13 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const std::int64_t n = src.extent[ax], lines = src.lines(axis);
     std::vector<double> k;
     const std::int64_t pad = r.pad;
-    if (deriche) {
+    if (parallel) {
+      const auto f = kernel::deriche_parallel_form(plan.axes[ax].sigma);
+      for (const auto& z : {f.pole[0], f.pole[1], f.residue[0], f.residue[1]}) {
+        k.push_back(z.real());
+        k.push_back(z.imag());
+      }
+    } else if (deriche) {
       const auto& c = r.deriche;
       k.insert(k.end(), c.causal.begin(), c.causal.end());
       k.insert(k.end(), c.anticausal.begin(), c.anticausal.end());
@@ -59,7 +69,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
-                     {static_cast<std::uint32_t>(C), deriche ? 0u : 1u},
+                     {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));
     for (std::int64_t first = 0; first < lines; first += batch) {
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
