@@ -12,12 +12,18 @@ namespace py = pybind11;
 
 namespace fastblur::python {
 
+// By kind, size and byte order, not by identity: an unpickled array (a dask worker's piece) carries a
+// dtype equal to numpy's own but a distinct object.
 ElementType element_type_of(const py::dtype& dtype) {
-  if (dtype.is(py::dtype::of<std::uint8_t>())) return ElementType::u8;
-  if (dtype.is(py::dtype::of<std::uint16_t>())) return ElementType::u16;
-  if (dtype.is(py::dtype::of<float>())) return ElementType::f32;
-  if (dtype.is(py::dtype::of<double>())) return ElementType::f64;
-  if (dtype.kind() == 'f' && dtype.itemsize() == 2) return ElementType::f16;
+  if (dtype.attr("isnative").cast<bool>()) {
+    const char kind = dtype.kind();
+    const auto size = dtype.itemsize();
+    if (kind == 'u' && size == 1) return ElementType::u8;
+    if (kind == 'u' && size == 2) return ElementType::u16;
+    if (kind == 'f' && size == 2) return ElementType::f16;
+    if (kind == 'f' && size == 4) return ElementType::f32;
+    if (kind == 'f' && size == 8) return ElementType::f64;
+  }
   throw py::type_error("fastblur computes uint8, uint16, float16, float32 and float64 arrays, not " +
                        std::string(py::str(static_cast<const py::handle&>(dtype))));
 }
