@@ -5,11 +5,16 @@
 // time. End to end (host packing, transfers both ways, the blur) is reported beside it, and the
 // device's copy bandwidth is measured in the same run (a buffer-to-buffer copy), so each case's
 // GB/s (one read and one write of the image in its own type) is also a fraction of that floor.
+// Beside them: the host's share of a call (packing, and the rest: recording, submission, waking),
+// the Vulkan allocations, objects and pipelines the timed calls created (the backend's counters:
+// 0 once pooled), and each kernel's global-memory traffic per pixel, from which its bound on any
+// GPU follows from that GPU's bandwidth.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -20,6 +25,7 @@
 #include "vulkan/context.hpp"
 #include "vulkan/gpu_blur.hpp"
 #include "vulkan/job.hpp"
+#include "algorithms/box.hpp"
 
 namespace {
 
@@ -47,32 +53,76 @@ fastblur::Device& device() {
   return d;
 }
 
+// Random data of `type`: drawn as float32 once, then converted by one blur call with no sigma (the
+// library's own rounding, f16 included), not one call per element.
 std::vector<std::byte> random_bytes(std::size_t n, fastblur::ElementType type) {
-  std::vector<std::byte> b(n);
+  const std::size_t count = n / fastblur::element_size(type);
+  std::vector<float> f(count);
   std::mt19937 rng(42);
   std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  const std::size_t es = fastblur::element_size(type);
-  for (std::size_t i = 0; i + es <= n; i += es) {
-    const double v = u(rng) * (type == fastblur::ElementType::u8 ? 255.0 : 1.0);
-    std::byte tmp[8];
-    fastblur::View one = fastblur::View::packed(tmp, type, 1, 1);
-    (void)one;
-    switch (type) {
-      case fastblur::ElementType::u8: b[i] = static_cast<std::byte>(static_cast<int>(v)); break;
-      default: {  // float data: through the library's own conversion (f16 included)
-        float f = static_cast<float>(v);
-        fastblur::View from = fastblur::View::packed(&f, fastblur::ElementType::f32, 1, 1);
-        fastblur::View to = fastblur::View::packed(b.data() + i, type, 1, 1);
-        fastblur::blur(from, to, fastblur::BlurSpec{});
-      }
-    }
-  }
+  const float scale = type == fastblur::ElementType::u8 ? 255.0f : 1.0f;
+  for (float& v : f) v = u(rng) * scale;
+  std::vector<std::byte> b(n);
+  const auto c = static_cast<std::int64_t>(count);
+  fastblur::blur(fastblur::View::packed(f.data(), fastblur::ElementType::f32, c, 1),
+                 fastblur::View::packed(b.data(), type, c, 1), fastblur::BlurSpec{});
   return b;
 }
 
+// Global-memory traffic of one blur per pixel, from the shaders as written (no cache reuse assumed
+// beyond what a kernel stages in shared memory): the wire copies in and out, the conversions, and
+// each axis's passes. Per channel value: fir reads its tile with the 2R halo once per workgroup of
+// T outputs, 4 (1 + 2R/T) bytes, and writes 4; iir reads the line twice (both directions), writes and
+// reads its float scratch (8 for float64) and writes 4; box (running sums) fills a scratch line
+// (read 4, write 4), and each of its n boxes reads 8 (the sample entering and leaving the window)
+// and writes 4, then the centre is written. Empty: not modelled (texture algorithms, prefix sums).
+struct Traffic {
+  int passes = 0;
+  double bytes_per_pixel = 0.0;
+};
+std::optional<Traffic> traffic(const fastblur::Plan& plan, const Format& f, bool volume) {
+  using fastblur::Algorithm;
+  const double C = f.channels, es = static_cast<double>(fastblur::element_size(f.type));
+  Traffic t;
+  t.bytes_per_pixel = C * (2 * es + 2 * es);  // upload copy (read + write), download copy
+  if (f.type != fastblur::ElementType::f32) t.bytes_per_pixel += C * (es + 4) + C * (4 + 2 * es);  // conversions (pack keeps neighbours)
+  for (int a = 0; a < (volume ? 3 : 2); ++a) {
+    const auto& ax = plan.axes[static_cast<std::size_t>(a)];
+    if (!(ax.sigma > 0)) continue;
+    switch (plan.algorithm) {
+      case Algorithm::fir:
+      case Algorithm::fir_incremental: {
+        const double tile = 256.0;  // gpu_fir.cpp's tile where the 2R halo fits shared memory
+        t.bytes_per_pixel += C * (4 * (1 + 2 * ax.radius / tile) + 4);
+        t.passes += 1;
+        break;
+      }
+      case Algorithm::iir: {
+        const double real = plan.schedule.gpu_float64 ? 8 : 4;
+        t.bytes_per_pixel += C * (8 + 2 * real + 4);
+        t.passes += 1;
+        break;
+      }
+      case Algorithm::box: {
+        if (plan.schedule.box[static_cast<std::size_t>(a)] == fastblur::BoxSchedule::prefix_sums) return std::nullopt;
+        const auto& r = fastblur::algo::resolved_as<fastblur::algo::BoxResolved>(plan);
+        const double n = static_cast<double>(r.passes[static_cast<std::size_t>(a)].size());
+        t.bytes_per_pixel += C * (8 + n * 12 + 4);
+        t.passes += static_cast<int>(n);
+        break;
+      }
+      default: return std::nullopt;
+    }
+  }
+  return t;
+}
+
 struct Result {
-  double gpu_ms = 0, e2e_ms = 0, bytes = 0;
+  std::optional<Traffic> traffic;
+  double gpu_ms = 0, transfer_ms = 0, e2e_ms = 0, pack_ms = 0, overhead_ms = 0, bytes = 0;
   int pieces = 0;
+  std::uint64_t allocations = 0, objects = 0, pipelines = 0;  // during the timed calls (after warm-up)
+  double pixels = 0;
 };
 std::map<std::string, Result>& results() {
   static std::map<std::string, Result> r;
@@ -98,22 +148,39 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
     st.SkipWithError(e.what());
     return;
   }
-  std::vector<double> gpu, e2e;
+  std::vector<double> gpu, e2e, transfer, pack, overhead;
+  const auto ctx = fastblur::DeviceAccess::context(device());
+  const auto before = ctx->counters();
   for (auto _ : st) {
-    fastblur::vk::gpu_blur(fastblur::DeviceAccess::context(device()), in, out, plan, &t);
+    fastblur::vk::gpu_blur(ctx, in, out, plan, &t);
     st.SetIterationTime(t.gpu_blur_ms / 1e3);
     gpu.push_back(t.gpu_blur_ms);
     e2e.push_back(t.total_ms);
+    transfer.push_back(t.gpu_transfer_ms);
+    pack.push_back(t.host_pack_ms);
+    overhead.push_back(t.host_overhead_ms);
   }
-  std::sort(gpu.begin(), gpu.end());
-  std::sort(e2e.begin(), e2e.end());
+  const auto after = ctx->counters();
+  const auto median = [](std::vector<double>& v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
   Result& r = results()[id];
-  r.gpu_ms = gpu[gpu.size() / 2];
-  r.e2e_ms = e2e[e2e.size() / 2];
+  r.gpu_ms = median(gpu);
+  r.e2e_ms = median(e2e);
+  r.transfer_ms = median(transfer);
+  r.pack_ms = median(pack);
+  r.overhead_ms = median(overhead);
+  r.allocations = after.memory_allocations - before.memory_allocations;
+  r.objects = after.objects_created - before.objects_created;
+  r.pipelines = after.pipelines_created - before.pipelines_created;
   r.bytes = 2.0 * static_cast<double>(bytes);
+  r.traffic = traffic(plan, f, s.d > 1);
+  r.pixels = static_cast<double>(s.w * s.h * s.d);
   r.pieces = t.pieces;
   st.counters["GB/s"] = r.bytes / r.gpu_ms / 1e6;
   st.counters["e2e_ms"] = r.e2e_ms;
+  st.counters["host_ms"] = r.pack_ms + r.overhead_ms;
   st.counters["pieces"] = r.pieces;
 }
 
@@ -138,11 +205,27 @@ double copy_bandwidth_gbs() {
 void print_table(double copy_gbs) {
   std::printf("\ndevice: %s; copy bandwidth (read + write, vkCmdCopyBuffer): %.1f GB/s\n",
               device().description().c_str(), copy_gbs);
-  std::printf("%-44s %10s %10s %8s %9s %7s\n", "case", "gpu ms", "e2e ms", "GB/s", "of copy", "pieces");
+  std::printf("gpu ms: the device's passes with the type conversions (timestamps); xfer: its copies between host-visible\n"
+              "and device memory; pack: host rows into the upload buffer and back; other: the rest of the call on the host\n"
+              "(recording, descriptors, submission, fence wake); allocs/objs/pipes: Vulkan memory allocations, objects and\n"
+              "pipelines created during the timed calls (0 after warm-up: pooled). GB/s: one read + one write of the image.\n");
+  std::printf("%-44s %9s %8s %9s %8s %8s %8s %8s %6s %6s/%s/%s\n", "case", "gpu ms", "xfer ms", "e2e ms", "pack ms",
+              "other ms", "GB/s", "of copy", "pieces", "allocs", "objs", "pipes");
   for (const auto& [id, r] : results()) {
     const double gbs = r.bytes / r.gpu_ms / 1e6;
-    std::printf("%-44s %10.3f %10.2f %8.1f %8.1f%% %7d\n", id.c_str(), r.gpu_ms, r.e2e_ms, gbs,
-                copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0, r.pieces);
+    std::printf("%-44s %9.3f %8.2f %9.2f %8.2f %8.2f %8.2f %7.1f%% %6d %6llu/%llu/%llu\n", id.c_str(), r.gpu_ms,
+                r.transfer_ms, r.e2e_ms, r.pack_ms, r.overhead_ms, gbs, copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0,
+                r.pieces, static_cast<unsigned long long>(r.allocations), static_cast<unsigned long long>(r.objects),
+                static_cast<unsigned long long>(r.pipelines));
+  }
+  std::printf("\nglobal-memory traffic per pixel (model from the shaders; see traffic()): bytes moved, passes, and the\n"
+              "time any GPU needs for them at its bandwidth (ms per GB/s: divide by the bandwidth in GB/s)\n");
+  std::printf("%-44s %8s %7s %12s %12s\n", "case", "B/pixel", "passes", "ms at 1TB/s", "ms at copy");
+  for (const auto& [id, r] : results()) {
+    if (!r.traffic) continue;
+    const double total = r.traffic->bytes_per_pixel * r.pixels;
+    std::printf("%-44s %8.1f %7d %12.4f %12.3f\n", id.c_str(), r.traffic->bytes_per_pixel, r.traffic->passes, total / 1e9,
+                copy_gbs > 0 ? total / copy_gbs / 1e6 : 0.0);
   }
 }
 

@@ -144,7 +144,8 @@ class Context {
   double timestamp_period_ = 1.0;
   std::uint32_t timestamp_bits_ = 0;
   bool float64_ = false, float64_supported_ = false;
-  std::mutex mutex_;        // the pipelines, the sampler and the free lists
+  std::mutex mutex_;            // the sampler and the free lists
+  std::mutex pipelines_mutex_;  // pipelines_ (held while one compiles)
   std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)
   std::map<std::string, std::unique_ptr<ComputePipeline>> pipelines_;
   std::vector<std::unique_ptr<Frame>> free_frames_;

@@ -9,7 +9,7 @@ class Context;
 
 /// Where the time of one gpu_blur went (timestamps where the device has them).
 struct Timing {
-  double gpu_blur_ms = 0.0;      ///< the algorithm's passes on the device (with the float conversions)
+  double gpu_blur_ms = 0.0;      ///< the algorithm's passes on the device, the type conversions included
   double gpu_transfer_ms = 0.0;  ///< the device's copies between host-visible and device memory
   double total_ms = 0.0;         ///< the whole call, host packing and unpacking included
   double host_pack_ms = 0.0;     ///< packing the host view into the upload buffer and back (one piece)
