@@ -72,7 +72,9 @@ def _blur(args):
         with Client(args.scheduler, timeout=30):
             blur_zarr(args.input, args.output, args.sigma, **kwargs)
         return
-    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    # Its scheduler and workers listen on loopback only.
+    with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster:
         with Client(cluster):
             blur_zarr(args.input, args.output, args.sigma, **kwargs)
 
