@@ -51,14 +51,16 @@ void AlgorithmOptions::add_to(CLI::App& sub) {
   }
 }
 
-void AlgorithmOptions::apply(BlurSpec& spec) const {
+void apply_algorithm_choice(BlurSpec& spec, const std::string& algorithm, double tolerance,
+                            const std::map<std::string, std::string>& given_by_flag) {
   spec.algorithm = parse_algorithm(algorithm);
   if (!std::isfinite(tolerance) || tolerance < 0) throw InvalidArgument("--tolerance must be a finite value >= 0");
   spec.tolerance = tolerance;
-  for (const auto& [flag, targets] : parameters_by_flag()) {
-    const CLI::Option* option = options_.at(flag);
-    if (option->count() == 0) continue;
-    const std::string text = switches_.count(flag) ? (switches_.at(flag) ? "true" : "false") : values_.at(flag);
+  const auto by_flag = parameters_by_flag();
+  for (const auto& [flag, text] : given_by_flag) {
+    const auto found = by_flag.find(flag);
+    if (found == by_flag.end()) throw InvalidArgument("--" + flag + " is not an option of any algorithm");
+    const std::vector<Target>& targets = found->second;
     // The named algorithm's parameter (a flag may be shared: --passes is box's and kawase's).
     const Target* chosen = nullptr;
     for (const Target& t : targets)
@@ -78,6 +80,14 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
                             " must be " + chosen->parameter->range_text() + "; got '" + text + "'");
     }
   }
+}
+
+void AlgorithmOptions::apply(BlurSpec& spec) const {
+  std::map<std::string, std::string> given;
+  for (const auto& [flag, option] : options_)
+    if (option->count() > 0)
+      given[flag] = switches_.count(flag) ? (switches_.at(flag) ? "true" : "false") : values_.at(flag);
+  apply_algorithm_choice(spec, algorithm, tolerance, given);
 }
 
 }  // namespace fastblur::cli

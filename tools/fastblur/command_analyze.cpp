@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "fastblur/fastblur.hpp"
 #include "io/atomic_file.hpp"
+#include "plots.hpp"
 
 namespace fastblur::cli {
 namespace {
@@ -21,24 +22,6 @@ struct AnalyzeOptions {
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
   io::write_file_atomically(path, std::span(reinterpret_cast<const std::byte*>(text.data()), text.size()));
-}
-
-// Seed 002's figure: a row through a 12x12 white block on black after the blur.
-analysis::Series block_cross_section(const BlurSpec& spec, double sigma, const char* name, const char* color,
-                                     bool dashed) {
-  const int pad = static_cast<int>(std::ceil(6 * sigma)) + 8, n = 12 + 2 * pad;
-  std::vector<double> img(static_cast<std::size_t>(n) * n, 0.0);
-  for (int y = pad; y < pad + 12; ++y)
-    for (int x = pad; x < pad + 12; ++x) img[static_cast<std::size_t>(y) * n + x] = 1.0;
-  const View v = View::packed(img.data(), ElementType::f64, n, n);
-  blur(v, v, spec);
-  analysis::Series s{name, {}, {}, color, dashed};
-  const int row = pad + 6;
-  for (int x = 0; x < n; ++x) {
-    s.x.push_back(x - pad - 5.5);
-    s.y.push_back(img[static_cast<std::size_t>(row) * n + x]);
-  }
-  return s;
 }
 
 int run_analyze(const AnalyzeOptions& o) {
@@ -68,45 +51,9 @@ int run_analyze(const AnalyzeOptions& o) {
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (!std::filesystem::is_directory(dir)) throw IoError("cannot create the plot directory '" + o.plot_dir + "'");
-    const std::string name(to_string(planned.algorithm));
-    BlurSpec gauss = BlurSpec::isotropic_2d(o.sigma);
-    gauss.algorithm = Algorithm::fir;
-    gauss.truncate = 8.0;
-    gauss.with_border(Border::constant);
-    BlurSpec alg = planned;
-    alg.with_border(Border::constant);
-    // 1. The white block's cross-section (seed 002).
-    write_text(dir / "cross_section.svg",
-               analysis::line_chart_svg("12x12 white block, cross-section: " + name + " vs Gaussian, sigma " +
-                                            std::to_string(o.sigma).substr(0, 6),
-                                        "x (pixels from the block's centre)", "value",
-                                        {block_cross_section(alg, o.sigma, name.c_str(), "#d62728", false),
-                                         block_cross_section(gauss, o.sigma, "Gaussian", "#1f77b4", true)},
-                                        false));
-    // 2. The 1D impulse response on a log scale (for planar algorithms the marginal).
-    const int half = static_cast<int>(std::ceil(6 * o.sigma)) + 4;
-    const auto line = analysis::impulse_response_1d(alg, o.sigma, half);
-    const auto g = analysis::reference_gaussian(o.sigma, half);
-    analysis::Series hs{name, {}, {}, "#d62728", false}, gs{"Gaussian", {}, {}, "#1f77b4", true};
-    for (int x = -half; x <= half; ++x) {
-      hs.x.push_back(x), hs.y.push_back(line[static_cast<std::size_t>(x + half)]);
-      gs.x.push_back(x), gs.y.push_back(g[static_cast<std::size_t>(x + half)]);
-    }
-    write_text(dir / "impulse_log.svg", analysis::line_chart_svg("1D impulse response (log scale), sigma " +
-                                                                     std::to_string(o.sigma).substr(0, 6),
-                                                                 "x (pixels)", "response", {hs, gs}, true));
-    // 3. Log-spaced contours of the 2D impulse response (seed 001, figure 3).
-    const int h2 = static_cast<int>(std::ceil(4.5 * o.sigma)) + 3, n2 = 2 * h2 + 1;
-    std::vector<double> img(static_cast<std::size_t>(n2) * n2, 0.0), ref(img.size(), 0.0);
-    img[static_cast<std::size_t>(h2) * n2 + h2] = ref[static_cast<std::size_t>(h2) * n2 + h2] = 1.0;
-    blur(View::packed(img.data(), ElementType::f64, n2, n2), View::packed(img.data(), ElementType::f64, n2, n2), alg);
-    blur(View::packed(ref.data(), ElementType::f64, n2, n2), View::packed(ref.data(), ElementType::f64, n2, n2), gauss);
-    const double peak = ref[static_cast<std::size_t>(h2) * n2 + h2];
-    std::vector<double> levels;
-    for (double l = 0.5; l > 1e-5; l /= 10) levels.push_back(l * peak);
-    write_text(dir / "contours.svg", analysis::contour_svg("2D impulse response contours (levels 0.5 .. 5e-5 of the "
-                                                           "peak): " + name + ", sigma " + std::to_string(o.sigma).substr(0, 6),
-                                                           img, n2, n2, levels, &ref));
+    write_text(dir / "cross_section.svg", cross_section_svg(planned, o.sigma));
+    write_text(dir / "impulse_log.svg", impulse_log_svg(planned, o.sigma));
+    write_text(dir / "contours.svg", contours_svg(planned, o.sigma));
     for (const char* f : {"cross_section.svg", "impulse_log.svg", "contours.svg"}) plots.push_back((dir / f).string());
   }
 
