@@ -15,7 +15,8 @@ int run(int argc, const char* const* argv, std::FILE* errors) {
     app.set_version_flag("--version", std::string("fastblur ") + FASTBLUR_VERSION_STRING);
     app.require_subcommand(1);
     const Command commands[] = {add_blur_command(app), add_demo_command(app), add_analyze_command(app),
-                                add_codegen_command(app), add_devices_command(app), add_bench_command(app)};
+                                add_codegen_command(app), add_devices_command(app), add_bench_command(app),
+                                add_serve_command(app)};
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

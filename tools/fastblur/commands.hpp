@@ -15,5 +15,6 @@ Command add_analyze_command(CLI::App& app);
 Command add_codegen_command(CLI::App& app);
 Command add_devices_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_serve_command(CLI::App& app);
 
 }  // namespace fastblur::cli

@@ -1,0 +1,266 @@
+#include "serve_compute.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+
+#include "fastblur/fastblur.hpp"
+#include "plots.hpp"
+
+namespace fastblur::cli {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::string read_and_remove(const std::filesystem::path& path) {
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  return bytes;
+}
+
+// 8-bit PNG bytes of packed float pixels in [0, 1] (1 to 4 channels), through the CLI's writer.
+std::string png_bytes(PrivateTempDir& temp, const float* pixels, std::int64_t w, std::int64_t h, int channels) {
+  io::Image im;
+  im.width = w, im.height = h, im.channels = channels, im.type = ElementType::u8;
+  im.pixels.resize(static_cast<std::size_t>(w * h * channels));
+  for (std::size_t i = 0; i < im.pixels.size(); ++i) {
+    const float v = std::isfinite(pixels[i]) ? std::clamp(pixels[i], 0.0f, 1.0f) : 0.0f;
+    im.pixels[i] = static_cast<std::byte>(static_cast<int>(std::lround(v * 255.0f)));
+  }
+  const auto path = temp.fresh("preview", ".png");
+  try {
+    io::write_image(path, im);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    throw;
+  }
+  return read_and_remove(path);
+}
+
+std::string base64(const std::string& bytes) {
+  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (std::size_t i = 0; i < bytes.size(); i += 3) {
+    const std::uint32_t b0 = static_cast<unsigned char>(bytes[i]);
+    const std::uint32_t b1 = i + 1 < bytes.size() ? static_cast<unsigned char>(bytes[i + 1]) : 0;
+    const std::uint32_t b2 = i + 2 < bytes.size() ? static_cast<unsigned char>(bytes[i + 2]) : 0;
+    const std::uint32_t v = (b0 << 16) | (b1 << 8) | b2;
+    out += table[(v >> 18) & 63];
+    out += table[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? table[v & 63] : '=';
+  }
+  return out;
+}
+
+std::string png_data_url(const std::string& png) { return "data:image/png;base64," + base64(png); }
+
+// The difference view's colour scale (black, purple, orange, yellow: dark where the result is exact).
+const float kColormap[][3] = {{0, 0, 0}, {0.34f, 0.06f, 0.43f}, {0.73f, 0.21f, 0.33f}, {0.98f, 0.55f, 0.04f},
+                              {0.99f, 1.0f, 0.64f}};
+constexpr int kColormapStops = 5;
+
+void colour(float t, float* rgb) {
+  t = std::clamp(t, 0.0f, 1.0f) * (kColormapStops - 1);
+  const int i = std::min(kColormapStops - 2, static_cast<int>(t));
+  const float f = t - static_cast<float>(i);
+  for (int k = 0; k < 3; ++k) rgb[k] = kColormap[i][k] * (1 - f) + kColormap[i + 1][k] * f;
+}
+
+// Median milliseconds of `run`: repeated while cheap, so a fast blur is not one noisy sample.
+double time_median(const std::function<void()>& run, int* runs) {
+  std::vector<double> ms;
+  const auto start = Clock::now();
+  do {
+    const auto t0 = Clock::now();
+    run();
+    ms.push_back(ms_since(t0));
+  } while (ms.size() < 7 && ms_since(start) < 150.0);
+  std::sort(ms.begin(), ms.end());
+  *runs = static_cast<int>(ms.size());
+  return ms[ms.size() / 2];
+}
+
+// The Gaussian's mass beyond `radius` (DESIGN.md's truncation): 1 - the sum of the normalised
+// sampled Gaussian over -radius..radius.
+double truncated_mass(double sigma, int radius) {
+  const std::vector<double> g = analysis::reference_gaussian(sigma, radius);
+  double kept = 0.0;
+  for (double v : g) kept += v;
+  return std::max(0.0, 1.0 - kept);
+}
+
+json plan_json(const Plan& plan) {
+  json axes = json::array();
+  for (int a = 0; a < 2; ++a) {
+    const AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
+    axes.push_back({{"active", ax.active}, {"sigma", ax.sigma}, {"radius", ax.radius}, {"support", ax.support},
+                    {"achieved_sigma", ax.achieved_sigma}, {"predicted_error", ax.predicted_error}});
+  }
+  return {{"algorithm", std::string(to_string(plan.algorithm))},
+          {"predicted_max_error", std::isfinite(plan.predicted_max_error) ? json(plan.predicted_max_error) : json()},
+          {"predicted_cost", plan.predicted_cost},
+          {"axes", axes},
+          {"reason", plan.reason},
+          {"considered", plan.considered},
+          {"explain", describe(plan)}};
+}
+
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
+
+}  // namespace
+
+nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, const Device& device, PrivateTempDir& temp,
+                            const std::function<bool()>& superseded) {
+  const auto check = [&] {
+    if (superseded()) throw Superseded{};
+  };
+  const double scale = image.scale;
+  const BlurSpec spec = request_spec(request, scale);
+  if (!(spec.sigma[0] > 0) && !(spec.sigma[1] > 0)) throw InvalidArgument("'sigma' is 0 along both axes: nothing to blur");
+  const View src = image.preview_view();
+  const Plan plan = make_plan(spec, src, device);
+  check();
+
+  std::vector<float> result(image.preview.size());
+  const View dst = View::packed(result.data(), ElementType::f32, image.width, image.height, 1, image.channels);
+  if (!device.is_cpu()) blur(src, dst, plan, device);  // the first GPU run compiles and allocates: not timed
+  int runs = 0;
+  const double ms = time_median([&] { blur(src, dst, plan, device); }, &runs);
+  check();
+
+  // The exact blur (fir, CPU) of the same sigma and border: kept per image for the last key.
+  const BlurSpec fir = exact_spec(spec);
+  char key[160];
+  std::snprintf(key, sizeof key, "%.17g %.17g %d %.17g", fir.sigma[0], fir.sigma[1], static_cast<int>(fir.border[0]),
+                fir.cval);
+  std::vector<float> exact;
+  double exact_ms = 0.0;
+  {
+    const std::lock_guard<std::mutex> lock(image.exact_mutex);
+    if (image.exact_key != key) {
+      std::vector<float> e(image.preview.size());
+      const View ev = View::packed(e.data(), ElementType::f32, image.width, image.height, 1, image.channels);
+      const auto t0 = Clock::now();
+      blur(src, ev, fir);
+      image.exact_ms = ms_since(t0);
+      image.exact = std::move(e);
+      image.exact_key = key;
+    }
+    exact = image.exact;
+    exact_ms = image.exact_ms;
+  }
+  check();
+
+  const View ev = View::packed(exact.data(), ElementType::f32, image.width, image.height, 1, image.channels);
+  const analysis::ImageError err = analysis::compare(dst, ev, 1.0);
+
+  // DESIGN.md's metrics of the kernel that ran, at the sigma it ran with (x, or y where x is 0).
+  const double sigma = spec.sigma[0] > 0 ? spec.sigma[0] : spec.sigma[1];
+  json metrics = {{"sigma", sigma}, {"psnr_db", finite_or_null(err.psnr_db)}, {"image_max_abs", err.max_abs},
+                  {"image_mean_abs", err.mean_abs}};
+  try {
+    const bool with_anisotropy = sigma <= 32.0;  // a (16 sigma)^2 image: kept interactive
+    const analysis::ImpulseMetrics m = analysis::measure_impulse(plan.spec, sigma, with_anisotropy);
+    metrics["effective_sigma"] = m.effective_sigma;
+    metrics["max_error"] = m.max_error;
+    metrics["l1_error"] = m.l1_error;
+    metrics["max_error_2d"] = with_anisotropy ? json(m.max_error_2d) : json();
+    metrics["anisotropy"] = with_anisotropy ? json(m.anisotropy) : json();
+  } catch (const Unsupported& e) {
+    metrics["error"] = e.what();  // GPU-only techniques have no CPU impulse response
+  }
+  const int radius = plan.axes[0].active ? plan.axes[0].radius : plan.axes[1].radius;
+  metrics["truncation_mass"] = radius > 0 ? json(truncated_mass(sigma, radius)) : json();
+  metrics["exact_truncation_mass"] = truncated_mass(sigma, effective_radius(fir, spec.sigma[0] > 0 ? 0 : 1));
+  check();
+
+  // |result - exact| over the colour channels, scaled so the largest difference is the top colour.
+  const int c = image.channels;
+  const int colours = c == 4 || c == 2 ? c - 1 : c;
+  const std::size_t pixels = static_cast<std::size_t>(image.width * image.height);
+  std::vector<float> diff(pixels);
+  float top = 0.0f;
+  for (std::size_t p = 0; p < pixels; ++p) {
+    float d = 0.0f;
+    for (int k = 0; k < colours; ++k) d = std::max(d, std::abs(result[p * c + k] - exact[p * c + k]));
+    diff[p] = std::isfinite(d) ? d : 0.0f;
+    top = std::max(top, diff[p]);
+  }
+  std::vector<float> diff_rgb(pixels * 3);
+  for (std::size_t p = 0; p < pixels; ++p) colour(top > 0 ? diff[p] / top : 0.0f, &diff_rgb[p * 3]);
+  json colormap = json::array();
+  for (const auto& stop : kColormap) colormap.push_back({stop[0], stop[1], stop[2]});
+
+  json out;
+  out["image"] = {{"name", image.name},     {"width", image.original.width}, {"height", image.original.height},
+                  {"channels", image.original.channels}, {"type", std::string(to_string(image.original.type))},
+                  {"preview_width", image.width}, {"preview_height", image.height}, {"scale", image.scale}};
+  out["sigma_run"] = {spec.sigma[0], spec.sigma[1]};
+  out["device"] = device.description();
+  out["time_ms"] = ms;
+  out["time_runs"] = runs;
+  out["exact_ms"] = exact_ms;
+  out["plan"] = plan_json(plan);
+  out["metrics"] = metrics;
+  out["diff"] = {{"max", top}, {"colormap", colormap}};
+  check();
+  out["images"] = {{"result", png_data_url(png_bytes(temp, result.data(), image.width, image.height, c))},
+                   {"exact", png_data_url(png_bytes(temp, exact.data(), image.width, image.height, c))},
+                   {"diff", png_data_url(png_bytes(temp, diff_rgb.data(), image.width, image.height, 3))}};
+  return out;
+}
+
+std::string blur_for_download(const BlurRequest& request, const StoredImage& image, const Device& device,
+                              PrivateTempDir& temp) {
+  const BlurSpec spec = request_spec(request, 1.0);
+  io::Image in = image.original;  // channel_view is not const; a copy keeps the stored image untouched
+  io::Image out = in;
+  // Views hold at most four channels: wider images are blurred in groups, as the CLI does.
+  for (int first = 0; first < in.channels; first += 4) {
+    const int n = std::min(4, in.channels - first);
+    blur(in.channel_view(first, n), out.channel_view(first, n), spec, device);
+  }
+  const auto path = temp.fresh("download", image.extension);
+  const bool float_to_png = image.extension == ".png" && (in.type == ElementType::f32 || in.type == ElementType::f16);
+  try {
+    io::write_image(path, out, float_to_png ? std::optional<ElementType>(ElementType::u8) : std::nullopt);
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    throw;
+  }
+  return read_and_remove(path);
+}
+
+std::string plot_svg(const BlurRequest& request, const std::string& kind) {
+  BlurRequest iso = request;
+  iso.sigma[1] = iso.sigma[0];
+  if (!(iso.sigma[0] > 0)) throw InvalidArgument("'sigma' must be > 0 for the plots");
+  const BlurSpec spec = request_spec(iso);
+  // As `fastblur analyze` plans: for the 512x512 scene on the CPU.
+  const Plan plan = make_plan(spec, View::packed(nullptr, ElementType::f32, 512, 512, 1, 4));
+  if (kind == "impulse") return impulse_log_svg(plan.spec, iso.sigma[0]);
+  if (kind == "cross_section") return cross_section_svg(plan.spec, iso.sigma[0]);
+  if (kind == "contours") return contours_svg(plan.spec, iso.sigma[0]);
+  throw InvalidArgument("'kind' must be impulse, cross_section or contours");
+}
+
+std::string preview_png(const StoredImage& image, PrivateTempDir& temp) {
+  return png_bytes(temp, image.preview.data(), image.width, image.height, image.channels);
+}
+
+}  // namespace fastblur::cli

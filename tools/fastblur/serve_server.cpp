@@ -1,0 +1,405 @@
+#include "serve_server.hpp"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <new>
+#include <semaphore>
+#include <thread>
+
+#include "fastblur/fastblur.hpp"
+#include "fastblur/version.hpp"
+#include "serve_compute.hpp"
+#include "serve_page.hpp"
+#include "serve_store.hpp"
+
+namespace fastblur::cli {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+constexpr const char* kCookie = "fastblur_session";
+
+// One line: a message is shown under a control, never a stack of text.
+std::string first_line(std::string message) {
+  const auto end = message.find('\n');
+  if (end != std::string::npos) message.resize(end);
+  return message.substr(0, 1000);
+}
+
+void reply_error(httplib::Response& res, int status, const std::string& message) {
+  res.status = status;
+  res.set_content(json{{"error", first_line(message)}}.dump(), "application/json");
+}
+
+void reply_json(httplib::Response& res, const json& body) { res.set_content(body.dump(), "application/json"); }
+
+// Runs a handler, turning fastblur's errors into their HTTP statuses with the CLI's texts.
+template <class F>
+void guarded(httplib::Response& res, F&& handler) {
+  try {
+    handler();
+  } catch (const Superseded&) {
+    reply_error(res, 409, "superseded by a newer request of this page");
+  } catch (const json::exception& e) {
+    reply_error(res, 400, std::string("bad JSON: ") + e.what());
+  } catch (const InvalidArgument& e) {
+    reply_error(res, 400, e.what());
+  } catch (const Unsupported& e) {
+    reply_error(res, 400, e.what());
+  } catch (const OutOfMemory& e) {
+    reply_error(res, 413, e.what());
+  } catch (const IoError& e) {
+    reply_error(res, 422, e.what());
+  } catch (const DeviceError& e) {
+    reply_error(res, 503, e.what());
+  } catch (const std::bad_alloc&) {
+    reply_error(res, 507, "out of memory");
+  } catch (const std::exception& e) {
+    reply_error(res, 500, e.what());
+  }
+}
+
+// The session token of the Cookie header, or "".
+std::string cookie_session(const httplib::Request& req) {
+  const std::string cookies = req.get_header_value("Cookie");
+  const std::string key = std::string(kCookie) + "=";
+  for (std::size_t at = 0; at < cookies.size();) {
+    while (at < cookies.size() && (cookies[at] == ' ' || cookies[at] == ';')) ++at;
+    const std::size_t end = std::min(cookies.find(';', at), cookies.size());
+    if (cookies.compare(at, key.size(), key) == 0) return cookies.substr(at + key.size(), end - at - key.size());
+    at = end;
+  }
+  return "";
+}
+
+// A file name from a client, for messages and downloads only: its last part, in safe characters.
+std::string client_file_name(std::string name) {
+  const auto slash = name.find_last_of("/\\");
+  if (slash != std::string::npos) name = name.substr(slash + 1);
+  std::string out;
+  for (char c : name.substr(0, 100))
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
+  while (!out.empty() && out.front() == '.') out.erase(out.begin());
+  return out.empty() ? "upload" : out;
+}
+
+// The extension the file is kept under (readers and writers choose formats by it): the client's, if
+// it is a plain one, else the format its first bytes say.
+std::string upload_extension(const std::string& name, const std::string& bytes) {
+  const auto dot = name.find_last_of('.');
+  if (dot != std::string::npos && name.size() - dot >= 2 && name.size() - dot <= 6) {
+    std::string ext = name.substr(dot);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+  }
+  const auto starts = [&](const char* magic, std::size_t n) { return bytes.size() >= n && std::memcmp(bytes.data(), magic, n) == 0; };
+  if (starts("\x89PNG", 4)) return ".png";
+  if (starts("\xff\xd8\xff", 3)) return ".jpg";
+  if (starts("II*\0", 4) || starts("MM\0*", 4)) return ".tif";
+  if (starts("\x76\x2f\x31\x01", 4)) return ".exr";
+  if (starts("#?RADIANCE", 10) || starts("#?RGBE", 6)) return ".hdr";
+  return ".png";
+}
+
+// Messages about the kept file name the client's file instead (as the CLI names its input).
+std::string with_client_name(std::string message, const std::string& temp_path, const std::string& name) {
+  for (std::size_t at; (at = message.find(temp_path)) != std::string::npos;) message.replace(at, temp_path.size(), name);
+  return message;
+}
+
+json algorithms_json() {
+  json list = json::array();
+  for (const AlgorithmInfo& a : algorithms()) {
+    json params = json::array();
+    for (const ParameterInfo& p : a.parameters) {
+      static const char* kinds[] = {"integer", "real", "flag", "choice", "real_list"};
+      json choices = json::array();
+      for (auto c : p.choices) choices.push_back(std::string(c));
+      params.push_back({{"key", std::string(p.key)}, {"flag", std::string(p.flag)}, {"kind", kinds[static_cast<int>(p.kind)]},
+                        {"doc", std::string(p.doc)}, {"default", std::string(p.default_text)}, {"min", p.min},
+                        {"max", p.max}, {"zero_chooses", p.zero_chooses}, {"choices", choices},
+                        {"range", p.range_text()}});
+    }
+    list.push_back({{"name", std::string(a.name)},
+                    {"summary", std::string(a.summary)},
+                    {"exact", a.capabilities.exact},
+                    {"cpu", a.id == Algorithm::automatic || a.runs_on(Backend::cpu, 2)},
+                    {"vulkan", a.id == Algorithm::automatic || a.runs_on(Backend::vulkan, 2)},
+                    {"min_sigma", a.capabilities.min_sigma},
+                    {"max_sigma", a.capabilities.max_sigma},
+                    {"parameters", params}});
+  }
+  return list;
+}
+
+json devices_json() {
+  json list = json::array({{{"name", "cpu"}, {"description", "CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)"}}});
+  if (!vulkan_available()) return list;
+  try {
+    for (const DeviceInfo& d : vulkan_devices())
+      list.push_back({{"name", "vulkan:" + std::to_string(d.index)}, {"description", d.name + " (" + d.type + ", Vulkan)"}});
+  } catch (const Error&) {
+    // No loader or driver: the CPU alone (`fastblur devices` says why).
+  }
+  return list;
+}
+
+// GET parameters: `params` is the same JSON as /api/blur's body.
+BlurRequest query_request(const httplib::Request& req, const ServeLimits& limits) {
+  const std::string text = req.has_param("params") ? req.get_param_value("params") : "{}";
+  return parse_blur_request(json::parse(text), limits);
+}
+
+}  // namespace
+
+struct ExplorerServer::Impl {
+  ServeLimits limits;
+  PrivateTempDir temp;
+  SessionStore sessions;
+  httplib::Server http;
+  std::string host;
+  int port = 0;
+  std::counting_semaphore<> compute{2};  // blurs at once: more would only share the cores
+  std::mutex devices_mutex;
+  std::map<std::string, Device> devices;
+
+  explicit Impl(const ServeLimits& l) : limits(l), sessions(l) {}
+
+  Device device(const std::string& name) {
+    const std::lock_guard<std::mutex> lock(devices_mutex);
+    const auto it = devices.find(name);
+    if (it != devices.end()) return it->second;
+    Device d = Device::parse(name);
+    if (devices.size() < 16) devices.emplace(name, d);
+    return d;
+  }
+
+  // The client's session, made (and set as a cookie) if it has none the store knows.
+  std::string session(const httplib::Request& req, httplib::Response& res) {
+    std::string token = cookie_session(req);
+    if (!token.empty() && sessions.exists(token)) return token;
+    token = sessions.create();
+    res.set_header("Set-Cookie", std::string(kCookie) + "=" + token + "; Path=/; HttpOnly; SameSite=Strict");
+    return token;
+  }
+
+  std::shared_ptr<StoredImage> image(const httplib::Request& req, httplib::Response& res, const std::string& id) {
+    std::shared_ptr<StoredImage> im = sessions.find(session(req, res), id);
+    if (!im) throw std::out_of_range("no image '" + id.substr(0, 40) + "' in this session (uploads are kept per page; upload it again)");
+    return im;
+  }
+
+  // Computations wait for a slot; a request superseded while waiting gives up.
+  struct Slot {
+    std::counting_semaphore<>& s;
+    explicit Slot(std::counting_semaphore<>& sem) : s(sem) { s.acquire(); }
+    ~Slot() { s.release(); }
+  };
+
+  void routes();
+  bool allowed_host(const httplib::Request& req) const;
+};
+
+// DNS rebinding: a page of another site that resolves its own name to 127.0.0.1 would send its Host.
+bool ExplorerServer::Impl::allowed_host(const httplib::Request& req) const {
+  const std::string h = req.get_header_value("Host"), p = ":" + std::to_string(port);
+  return h == host + p || h == "127.0.0.1" + p || h == "localhost" + p || h == "[::1]" + p || (host != "127.0.0.1" && host != "localhost");
+}
+
+void ExplorerServer::Impl::routes() {
+  http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    if (allowed_host(req)) return httplib::Server::HandlerResponse::Unhandled;
+    reply_error(res, 403, "this server answers requests for " + host + ":" + std::to_string(port) + " only");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  http.set_error_handler([this](const httplib::Request&, httplib::Response& res) {
+    if (!res.body.empty()) return;
+    if (res.status == 413)
+      reply_error(res, 413, "the request is larger than the upload limit of " + std::to_string(limits.max_upload_bytes) + " bytes");
+    else if (res.status == 404)
+      reply_error(res, 404, "no such page");
+    else
+      reply_error(res, res.status, "bad request (HTTP " + std::to_string(res.status) + ")");
+  });
+  http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+    reply_error(res, 500, "internal error");
+  });
+
+  http.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
+    const PageAsset* page = find_page_asset("index.html");
+    session(req, res);
+    res.set_content(std::string(page->body), std::string(page->content_type));
+  });
+  http.Get(R"(/static/([A-Za-z0-9_.-]{1,64}))", [](const httplib::Request& req, httplib::Response& res) {
+    const PageAsset* asset = find_page_asset(req.matches[1].str());
+    if (!asset) return reply_error(res, 404, "no such file");
+    res.set_content(std::string(asset->body), std::string(asset->content_type));
+  });
+  http.Get("/api/info", [this](const httplib::Request&, httplib::Response& res) {
+    guarded(res, [&] {
+      json borders = json::array({"reflect", "mirror", "nearest", "wrap", "constant"});
+      reply_json(res, {{"version", FASTBLUR_VERSION_STRING},
+                       {"algorithms", algorithms_json()},
+                       {"devices", devices_json()},
+                       {"borders", borders},
+                       {"codegen", {{"methods", {"linear", "kawase", "dual-kawase"}}, {"languages", {"glsl", "hlsl"}}}},
+                       {"limits",
+                        {{"max_upload_bytes", limits.max_upload_bytes}, {"max_pixels", limits.max_pixels},
+                         {"preview_size", limits.preview_size}, {"max_sigma", limits.max_sigma},
+                         {"images_per_session", limits.images_per_session}}}});
+    });
+  });
+  http.Post("/api/image", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const std::string token = session(req, res);
+      if (req.body.size() > limits.max_upload_bytes)
+        return reply_error(res, 413, "the file is " + std::to_string(req.body.size()) + " bytes, more than the upload limit of " +
+                                         std::to_string(limits.max_upload_bytes));
+      if (req.body.empty()) return reply_error(res, 400, "the upload is empty: send the image file as the request body");
+      const std::string name = client_file_name(req.get_header_value("X-Filename"));
+      const std::string extension = upload_extension(name, req.body);
+      const fs::path path = temp.fresh("upload", extension);
+      struct Remove {
+        fs::path p;
+        ~Remove() {
+          std::error_code ec;
+          fs::remove(p, ec);
+        }
+      } remove{path};
+      {
+        std::ofstream out(path, std::ios::binary);
+        out.write(req.body.data(), static_cast<std::streamsize>(req.body.size()));
+        if (!out) throw IoError("cannot keep the upload in the temporary folder");
+      }
+      io::Image im;
+      try {
+        // The pixel count from the header, before any pixel memory exists.
+        const io::ImageHeader header = io::open_image_rows(path)->header();
+        if (header.width * header.height > limits.max_pixels)
+          return reply_error(res, 413, "'" + name + "' is " + std::to_string(header.width) + "x" + std::to_string(header.height) +
+                                           " pixels, more than the limit of " + std::to_string(limits.max_pixels) + " pixels");
+        im = io::read_image(path, static_cast<std::uint64_t>(limits.max_pixels) * 4 * 8);
+      } catch (const Error& e) {
+        const int status = dynamic_cast<const OutOfMemory*>(&e) ? 413 : 422;
+        return reply_error(res, status, with_client_name(e.what(), path.string(), name));
+      }
+      const std::string format = im.format;
+      auto stored = make_stored_image(std::move(im), name, extension, limits);
+      const std::string id = sessions.add(token, stored);
+      reply_json(res, {{"id", id}, {"name", name}, {"format", format}, {"width", stored->original.width},
+                       {"height", stored->original.height}, {"channels", stored->original.channels},
+                       {"type", std::string(to_string(stored->original.type))}, {"scale", stored->scale}});
+    });
+  });
+  http.Get("/api/source", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      try {
+        const auto im = image(req, res, req.has_param("image") ? req.get_param_value("image") : "scene");
+        res.set_content(preview_png(*im, temp), "image/png");
+      } catch (const std::out_of_range& e) {
+        reply_error(res, 404, e.what());
+      }
+    });
+  });
+  http.Post("/api/blur", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const BlurRequest r = parse_blur_request(json::parse(req.body), limits);
+      std::shared_ptr<StoredImage> im;
+      try {
+        im = image(req, res, r.image);
+      } catch (const std::out_of_range& e) {
+        return reply_error(res, 404, e.what());
+      }
+      const std::string token = session(req, res);
+      const std::uint64_t number = sessions.start(token, r.client);
+      const auto superseded = [&] { return !r.client.empty() && sessions.superseded(token, r.client, number); };
+      const Device d = device(r.device);
+      Slot slot(compute);
+      if (superseded()) throw Superseded{};
+      reply_json(res, blur_preview(r, *im, d, temp, superseded));
+    });
+  });
+  http.Get("/api/plot", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const BlurRequest r = query_request(req, limits);
+      Slot slot(compute);
+      res.set_content(plot_svg(r, req.has_param("kind") ? req.get_param_value("kind") : "impulse"), "image/svg+xml");
+    });
+  });
+  http.Get("/api/codegen", [](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const auto param = [&](const char* key, const char* fallback) {
+        return req.has_param(key) ? req.get_param_value(key) : std::string(fallback);
+      };
+      const auto integer = [&](const char* key, int fallback) {
+        if (!req.has_param(key)) return fallback;
+        const std::string t = req.get_param_value(key);
+        char* end = nullptr;
+        const long v = std::strtol(t.c_str(), &end, 10);
+        if (t.empty() || *end != '\0' || v < -1 || v > 1000000)
+          throw InvalidArgument(std::string("'") + key + "' must be an integer");
+        return static_cast<int>(v);
+      };
+      const std::string sigma_text = param("sigma", "");
+      char* end = nullptr;
+      const double sigma = std::strtod(sigma_text.c_str(), &end);
+      if (sigma_text.empty() || *end != '\0') throw InvalidArgument("'sigma' must be a number");
+      // The same call as `fastblur codegen` (command_codegen.cpp), so the texts are identical.
+      const codegen::Shader s = codegen::generate(codegen::parse_method(param("method", "linear")),
+                                                  codegen::parse_language(param("lang", "glsl")), sigma,
+                                                  integer("radius", -1), integer("passes", 0));
+      res.set_content(s.code, "text/plain; charset=utf-8");
+    });
+  });
+  http.Get("/api/download", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const BlurRequest r = query_request(req, limits);
+      std::shared_ptr<StoredImage> im;
+      try {
+        im = image(req, res, r.image);
+      } catch (const std::out_of_range& e) {
+        return reply_error(res, 404, e.what());
+      }
+      const Device d = device(r.device);
+      Slot slot(compute);
+      const std::string bytes = blur_for_download(r, *im, d, temp);
+      const std::string stem = im->name.substr(0, im->name.find_last_of('.'));
+      res.set_header("Content-Disposition", "attachment; filename=\"" + stem + "_blur" + im->extension + "\"");
+      res.set_content(bytes, "application/octet-stream");
+    });
+  });
+}
+
+ExplorerServer::ExplorerServer(const ServeLimits& limits) : impl_(std::make_unique<Impl>(limits)) {
+  Impl& s = *impl_;
+  s.http.set_payload_max_length(limits.max_upload_bytes);
+  s.http.set_read_timeout(15, 0);
+  s.http.set_write_timeout(30, 0);
+  s.http.set_keep_alive_max_count(1000);
+  s.http.new_task_queue = [] { return new httplib::ThreadPool(8); };
+  s.routes();
+}
+
+ExplorerServer::~ExplorerServer() = default;
+
+int ExplorerServer::bind(const std::string& host, int port) {
+  impl_->host = host;
+  const int bound = port == 0 ? impl_->http.bind_to_any_port(host) : (impl_->http.bind_to_port(host, port) ? port : -1);
+  if (bound <= 0) throw IoError("cannot listen on " + host + ":" + std::to_string(port) + " (in use, or not an address of this machine)");
+  impl_->port = bound;
+  return bound;
+}
+
+std::string ExplorerServer::temp_dir() const { return impl_->temp.path().string(); }
+
+void ExplorerServer::run() { impl_->http.listen_after_bind(); }
+
+void ExplorerServer::stop() { impl_->http.stop(); }
+
+}  // namespace fastblur::cli

@@ -1,0 +1,91 @@
+#pragma once
+// The explorer's state: a private temporary folder, the clients' sessions and their images.
+// Images are reached only by (session, id): a client never sees another's uploads, and no request
+// names a file (uploads are written under names the server makes, in its own folder).
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "io/image_file.hpp"
+#include "serve_request.hpp"
+
+namespace fastblur::cli {
+
+/// A folder only this process uses (mode 0700), removed with its contents when destroyed.
+class PrivateTempDir {
+ public:
+  PrivateTempDir();
+  ~PrivateTempDir();
+  PrivateTempDir(const PrivateTempDir&) = delete;
+  PrivateTempDir& operator=(const PrivateTempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  /// A new file name in the folder, never used before: "<stem>-<n><extension>".
+  std::filesystem::path fresh(const std::string& stem, const std::string& extension);
+
+ private:
+  std::filesystem::path path_;
+  std::atomic<std::uint64_t> counter_{0};
+};
+
+/// An image as the explorer holds it: the file's pixels (downloads blur these) and a float preview
+/// at most ServeLimits::preview_size on a side (the page's blurs run on it).
+struct StoredImage {
+  io::Image original;
+  std::string name;       ///< the client's file name, for messages and downloads
+  std::string extension;  ///< the download's format: the input's (".png", ".jpg", ".tif", ".exr", ...)
+  int scale = 1;          ///< the preview is the original averaged over scale x scale blocks
+  std::int64_t width = 0, height = 0;
+  int channels = 0;                ///< 1 to 4 (the first four of the original's)
+  std::vector<float> preview;      ///< packed; integer images divided by their maximum (values in [0, 1])
+  View preview_view() const;
+
+  /// The exact blur of the preview for the last sigma/border asked (slider moves change the algorithm
+  /// more often than sigma, and the exact blur is the reference of every metric).
+  std::mutex exact_mutex;
+  std::string exact_key;
+  std::vector<float> exact;
+  double exact_ms = 0.0;
+};
+
+/// Builds the preview of an image (the scene or an upload).
+std::shared_ptr<StoredImage> make_stored_image(io::Image original, std::string name, std::string extension,
+                                               const ServeLimits& limits);
+
+class SessionStore {
+ public:
+  explicit SessionStore(const ServeLimits& limits);
+  /// A new session's token (128 random bits, hex). The least recently used session beyond the limit
+  /// is forgotten with its images.
+  std::string create();
+  bool exists(const std::string& session);
+  /// Keeps the image under a new id (random, hex) in the session; its oldest beyond the limit goes.
+  std::string add(const std::string& session, std::shared_ptr<StoredImage> image);
+  /// The session's image, or the bundled scene for "scene"; null when the id is not this session's.
+  std::shared_ptr<StoredImage> find(const std::string& session, const std::string& id);
+  /// Starts a blur of (session, client) and returns its number; a later start supersedes it.
+  std::uint64_t start(const std::string& session, const std::string& client);
+  bool superseded(const std::string& session, const std::string& client, std::uint64_t number);
+
+ private:
+  struct Session {
+    std::list<std::pair<std::string, std::shared_ptr<StoredImage>>> images;  // oldest first
+    std::map<std::string, std::uint64_t> latest;  // by client
+  };
+  Session* touch(const std::string& session);  // with mutex_ held; null if unknown
+  ServeLimits limits_;
+  std::mutex mutex_;
+  std::list<std::pair<std::string, Session>> sessions_;  // most recently used first
+  std::shared_ptr<StoredImage> scene_;
+  std::uint64_t next_ = 0;
+};
+
+/// 128 random bits as 32 hex digits.
+std::string random_token();
+
+}  // namespace fastblur::cli
