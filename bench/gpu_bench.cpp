@@ -74,8 +74,8 @@ std::vector<std::byte> random_bytes(std::size_t n, fastblur::ElementType type) {
 // each axis's passes. Per channel value: fir reads its tile with the 2R halo once per workgroup of
 // T outputs, 4 (1 + 2R/T) bytes, and writes 4; iir reads the line twice (both directions), writes and
 // reads its float scratch (8 for float64) and writes 4; box (running sums) fills a scratch line
-// (read 4, write 4), and each of its n boxes reads 8 (the sample entering and leaving the window)
-// and writes 4, then the centre is written. Empty: not modelled (texture algorithms, prefix sums).
+// (read 4, write 4), and each of its n boxes reads 12 (the samples entering and leaving the window,
+// and the one beyond for the fractional end weight) and writes 4, then the centre is written. Empty: not modelled (texture algorithms, prefix sums).
 struct Traffic {
   int passes = 0;
   double bytes_per_pixel = 0.0;
@@ -107,7 +107,7 @@ std::optional<Traffic> traffic(const fastblur::Plan& plan, const Format& f, bool
         if (plan.schedule.box[static_cast<std::size_t>(a)] == fastblur::BoxSchedule::prefix_sums) return std::nullopt;
         const auto& r = fastblur::algo::resolved_as<fastblur::algo::BoxResolved>(plan);
         const double n = static_cast<double>(r.passes[static_cast<std::size_t>(a)].size());
-        t.bytes_per_pixel += C * (8 + n * 12 + 4);
+        t.bytes_per_pixel += C * (8 + n * 16 + 4);
         t.passes += static_cast<int>(n);
         break;
       }

@@ -23,7 +23,15 @@ layout(push_constant) uniform Params {
   int npasses;
   int pad;       // sum of (radius + 1)
   int first_line;  // lines handled by this dispatch: first_line + global id
+  int sample_stride, line_stride;  // the scratch's layout (gpu_box.cpp)
 } p;
+
+// Sample j of a thread's scratch arrays sits at j * sample_stride + line * line_stride. GPUs
+// interleave the lines (sample_stride = the batch, line_stride = 1): neighbouring threads touch
+// neighbouring words, coalesced; CPU devices keep each line together (line_stride = its length),
+// which their caches prefer.
+int g_local;
+int at(int base, int j) { return (base + j) * p.sample_stride + g_local * p.line_stride; }
 
 int offset_of(int line, int i) {
   int W = p.extent.x, H = p.extent.y;
@@ -39,14 +47,15 @@ void main() {
   int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);
   int line = p.first_line + local_line;
   if (line >= p.extent.w) return;
+  g_local = local_line;
   int n = p.extent[p.axis];
   int len = n + 2 * p.pad;
   for (int c = 0; c < CHANNELS; ++c) {
     // Two padded copies of this line in the scratch buffer: a (input of a pass) and b (output).
-    int a = (local_line * CHANNELS + c) * 2 * len, b = a + len;
+    int a = c * 2 * len, b = a + len;
     for (int j = 0; j < len; ++j) {
       int k = border_index(j - p.pad, n, p.border);
-      scratch[a + j] = k < 0 ? p.cval : src[offset_of(line, k) + c];
+      scratch[at(a, j)] = k < 0 ? p.cval : src[offset_of(line, k) + c];
     }
     int lo = 0, hi = len;
     for (int q = 0; q < p.npasses; ++q) {
@@ -56,15 +65,15 @@ void main() {
       float inv = 1.0 / (2.0 * float(r) + 1.0 + 2.0 * alpha);
       precise float sum = 0.0, comp = 0.0;  // Kahan; `precise`: no reassociation
       for (int j = lo + h - r; j <= lo + h + r; ++j) {
-        precise float y = scratch[a + j] - comp;
+        precise float y = scratch[at(a, j)] - comp;
         precise float t = sum + y;
         comp = (t - sum) - y;
         sum = t;
       }
       for (int i = lo + h; i < hi - h; ++i) {
-        scratch[b + i] = (sum + alpha * (scratch[a + i - h] + scratch[a + i + h])) * inv;
+        scratch[at(b, i)] = (sum + alpha * (scratch[at(a, i - h)] + scratch[at(a, i + h)])) * inv;
         if (i + 1 < hi - h) {
-          precise float y = (scratch[a + i + r + 1] - scratch[a + i - r]) - comp;
+          precise float y = (scratch[at(a, i + r + 1)] - scratch[at(a, i - r)]) - comp;
           precise float t = sum + y;
           comp = (t - sum) - y;
           sum = t;
@@ -74,6 +83,6 @@ void main() {
       hi -= h;
       int tmp = a; a = b; b = tmp;
     }
-    for (int i = 0; i < n; ++i) dst[offset_of(line, i) + c] = scratch[a + p.pad + i];
+    for (int i = 0; i < n; ++i) dst[offset_of(line, i) + c] = scratch[at(a, p.pad + i)];
   }
 }

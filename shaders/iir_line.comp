@@ -39,6 +39,7 @@ layout(push_constant) uniform Params {
   float cval;
   int pad;
   int first_line;
+  int sample_stride, line_stride;  // scratch sample j of a line at j * sample_stride + line * line_stride
 } p;
 
 int g_line, g_n, g_c;
@@ -61,7 +62,7 @@ void main() {
     real left = constant ? real(p.cval) : x_at(0), right = constant ? real(p.cval) : x_at(len - 1);
     if (VARIANT == 2) {
       // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).
-      int base = local_line * n;
+      int base = local_line * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
       real p0r = k[0], p0i = k[1], p1r = k[2], p1i = k[3], r0r = k[4], r0i = k[5], r1r = k[6], r1i = k[7];
       real d0 = (1.0 - p0r) * (1.0 - p0r) + p0i * p0i, d1 = (1.0 - p1r) * (1.0 - p1r) + p1i * p1i;
       // s_k = r_k / (1 - p_k)
@@ -73,7 +74,7 @@ void main() {
         real t0r = r0r * x0 + p0r * u0r - p0i * u0i, t0i = r0i * x0 + p0r * u0i + p0i * u0r;
         real t1r = r1r * x0 + p1r * u1r - p1i * u1i, t1i = r1i * x0 + p1r * u1i + p1i * u1r;
         u0r = t0r; u0i = t0i; u1r = t1r; u1i = t1i;
-        if (i >= p.pad) scratch[base + i - p.pad] = 2.0 * (u0r + u1r);
+        if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = 2.0 * (u0r + u1r);
       }
       // v_k[n] = p_k (r_k x[n+1] + v_k[n+1]); steady state p_k r_k c / (1 - p_k) = p_k s_k c.
       real v0r = (p0r * s0r - p0i * s0i) * right, v0i = (p0r * s0i + p0i * s0r) * right;
@@ -85,18 +86,18 @@ void main() {
         v1r = p1r * a1r - p1i * a1i; v1i = p1r * a1i + p1i * a1r;
         if (i < len - p.pad)
           dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] =
-              float(scratch[base + i - p.pad] + 2.0 * (v0r + v1r));
+              float(scratch[base + (i - p.pad) * p.sample_stride] + 2.0 * (v0r + v1r));
         xn = x_at(i);
       }
     } else if (VARIANT == 0) {
       // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
-      int base = local_line * n;
+      int base = local_line * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
       real x1 = left, x2 = left, x3 = left;
       real y1 = left * k[12], y2 = y1, y3 = y1, y4 = y1;
       for (int i = 0; i < len - p.pad; ++i) {
         real x0 = x_at(i);
         real y0 = k[0] * x0 + k[1] * x1 + k[2] * x2 + k[3] * x3 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
-        if (i >= p.pad) scratch[base + i - p.pad] = y0;
+        if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = y0;
         x3 = x2; x2 = x1; x1 = x0;
         y4 = y3; y3 = y2; y2 = y1; y1 = y0;
       }
@@ -106,17 +107,17 @@ void main() {
       for (int i = len - 1; i >= p.pad; --i) {
         real y0 = k[4] * x1 + k[5] * x2 + k[6] * x3 + k[7] * x4 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
         if (i < len - p.pad)
-          dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(scratch[base + i - p.pad] + y0);
+          dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(scratch[base + (i - p.pad) * p.sample_stride] + y0);
         x4 = x3; x3 = x2; x2 = x1; x1 = x_at(i);
         y4 = y3; y3 = y2; y2 = y1; y1 = y0;
       }
     } else {
       real B = k[0], a1 = k[1], a2 = k[2], a3 = k[3];
-      int base = local_line * (n + p.pad);  // scratch holds w[pad .. len - 1]
+      int base = local_line * p.line_stride;  // scratch holds w[pad .. len - 1]
       real w1 = left, w2 = left, w3 = left;
       for (int i = 0; i < len; ++i) {
         real w0 = B * x_at(i) + a1 * w1 + a2 * w2 + a3 * w3;
-        if (i >= p.pad) scratch[base + i - p.pad] = w0;
+        if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = w0;
         w3 = w2; w2 = w1; w1 = w0;
       }
       // Triggs-Sdika: the backward pass's values at len-1, len, len+1 from w[len-1], w[len-2], w[len-3].
@@ -127,7 +128,7 @@ void main() {
       real v3 = u + B * (k[10] * d0 + k[11] * d1 + k[12] * d2);
       if (p.pad == 0) dst[offset_of(line, len - 1, p.axis, p.extent.xyz, CHANNELS) + c] = float(v1);
       for (int i = len - 2; i >= p.pad; --i) {
-        real v0 = B * scratch[base + i - p.pad] + a1 * v1 + a2 * v2 + a3 * v3;
+        real v0 = B * scratch[base + (i - p.pad) * p.sample_stride] + a1 * v1 + a2 * v2 + a3 * v3;
         if (i < len - p.pad) dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(v0);
         v3 = v2; v2 = v1; v1 = v0;
       }

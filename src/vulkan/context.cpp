@@ -163,6 +163,7 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
 }
 
 void Context::create_own_objects() {
+  interleave_scratch_ = info_.type != "cpu";
   timestamp_period_ = limits_.timestampPeriod;
   timestamp_bits_ = timestamp_bits(physical_, queue_family_);
   load_pipeline_cache();

@@ -19,6 +19,7 @@ struct BoxParams {
   std::int32_t axis, border;
   float cval;
   std::int32_t npasses, pad, first_line;
+  std::int32_t sample_stride, line_stride;  // running sums' scratch layout (Context::interleave_scratch)
 };
 
 }  // namespace
@@ -44,6 +45,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // keep two value arrays; each (n + 2 pad) samples of every channel.
     const std::uint64_t per_line = static_cast<std::uint64_t>(C) * (scan ? 4 : 2) * static_cast<std::uint64_t>(n + 2 * pad) * 4;
     const std::int64_t batch = lines_per_batch(job, per_line, lines);
+    const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(scan ? "box_scan" : "box_line", scan ? shaders::box_scan() : shaders::box_line(),
@@ -54,7 +56,9 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                           static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(boxes.size()), static_cast<std::int32_t>(pad),
-                         static_cast<std::int32_t>(first)};
+                         static_cast<std::int32_t>(first),
+                         interleave ? static_cast<std::int32_t>(batch) : 1,
+                         interleave ? 1 : static_cast<std::int32_t>(per_line / 4)};
       const std::int64_t todo = std::min(batch, lines - first);
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch), Binding::storage(params)},
                    bp, spread_groups(static_cast<std::uint64_t>(scan ? todo : (todo + 63) / 64)));

@@ -22,6 +22,7 @@ struct IirParams {
   std::int32_t axis, border;
   float cval;
   std::int32_t pad, first_line;
+  std::int32_t sample_stride, line_stride;  // the scratch's layout (Context::interleave_scratch)
 };
 
 }  // namespace
@@ -66,6 +67,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // output to the padded line's end.
     const std::uint64_t per_line = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
     const std::int64_t batch = lines_per_batch(job, per_line, lines);
+    const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
@@ -75,7 +77,9 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                           static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
-                         static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first)};
+                         static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
+                         interleave ? static_cast<std::int32_t>(batch) : 1,
+                         interleave ? 1 : static_cast<std::int32_t>(per_line / real)};
       const std::int64_t todo = std::min(batch, lines - first);
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
                        Binding::storage(coefficients)},
