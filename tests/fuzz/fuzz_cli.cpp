@@ -9,7 +9,8 @@
 //  mode 0: fastblur blur IN OUT ARGS...      mode 1: fastblur blur COPY COPY ARGS... (in place)
 //  mode 2: fastblur analyze|codegen ARGS...  mode 3: fastblur ARGS...
 // Arguments holding '/' are refused (so nothing outside the private directory can be named), and
-// so are the demo and devices subcommands (a 1080p blur; a Vulkan driver), which take no input.
+// so are the demo, devices and serve subcommands (a 1080p blur; a Vulkan driver; a server that runs
+// until stopped), which take no input.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -159,7 +160,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (args.size() > 24) return 0;
   for (const std::string& a : args)
     if (a.size() > 96 || a.find('/') != std::string::npos || a.find('\0') != std::string::npos || a == "demo" ||
-        a == "devices" || a.rfind("-o", 0) == 0 || a.rfind("--output", 0) == 0)
+        a == "devices" || a == "serve" || a.rfind("-o", 0) == 0 || a.rfind("--output", 0) == 0)
       return 0;  // no paths of the fuzzer's own: batch outputs (-o) would land in the working directory
 
   const int mode = data[0] % 4;

@@ -383,6 +383,12 @@ ExplorerServer::ExplorerServer(const ServeLimits& limits) : impl_(std::make_uniq
   s.http.set_write_timeout(30, 0);
   s.http.set_keep_alive_max_count(1000);
   s.http.new_task_queue = [] { return new httplib::ThreadPool(8); };
+  // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second server (or another
+  // program) would share a port in use instead of being refused.
+  s.http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   s.routes();
 }
 

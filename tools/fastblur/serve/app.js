@@ -233,8 +233,13 @@ async function updatePlots(p) {
       request('plot-impulse', `/api/plot?kind=impulse&params=${enc}`).then((r) => r.text()),
       request('plot-cross', `/api/plot?kind=cross_section&params=${enc}`).then((r) => r.text()),
     ]);
-    $('plot-impulse').innerHTML = impulse;
-    $('plot-cross').innerHTML = cross;
+    for (const [id, svg] of [['plot-impulse', impulse], ['plot-cross', cross]]) {
+      $(id).innerHTML = svg;
+      // analyze's SVGs have a fixed size: a viewBox lets them scale to the panel
+      const el = $(id).querySelector('svg');
+      if (el && !el.getAttribute('viewBox')) el.setAttribute('viewBox', `0 0 ${el.getAttribute('width')} ${el.getAttribute('height')}`);
+      if (el) { el.removeAttribute('width'); el.removeAttribute('height'); }
+    }
     state.plotKey = key;
   } catch (e) {
     if (aborted(e)) return;

@@ -1,0 +1,257 @@
+"""`fastblur serve`'s JSON API without a browser: every endpoint, the CLI's texts and numbers,
+limits, bad and hostile requests, sessions and concurrent clients. Run by ctest (serve_api)."""
+import base64
+import concurrent.futures
+import json
+import os
+import socket
+
+import pytest
+
+from serve_helpers import Client, Server, cli, png, query
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server("--max-upload-mb", "1", "--max-pixels", "60000")
+    yield s
+    s.kill()
+
+
+def one_line_error(data):
+    body = json.loads(data)
+    assert set(body) == {"error"} and body["error"] and "\n" not in body["error"], body
+    return body["error"]
+
+
+def test_page_static_files_and_session_cookie(server):
+    c = Client(server)
+    status, headers, page = c.request("GET", "/")
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    assert b"/static/app.js" in page and b"/static/style.css" in page
+    assert c.cookie and c.cookie.startswith("fastblur_session=") and len(c.cookie.split("=")[1]) == 32
+    assert "HttpOnly" in headers["Set-Cookie"] and "SameSite=Strict" in headers["Set-Cookie"]
+    for name, kind in (("app.js", "text/javascript"), ("style.css", "text/css")):
+        status, headers, body = c.request("GET", "/static/" + name)
+        assert status == 200 and headers["Content-Type"].startswith(kind) and len(body) > 500
+    # No request path reaches the filesystem.
+    for path in ("/static/../../../../etc/passwd", "/static/%2e%2e%2fetc%2fpasswd", "/static/index.htm",
+                 "/etc/passwd", "/api/../static/app.js/..", "/static/" + "a" * 70):
+        status, _, data = c.request("GET", path)
+        assert status == 404 and b"root:" not in data, path
+        one_line_error(data)
+
+
+def test_info_lists_the_registry_devices_and_limits(server):
+    status, info = Client(server).json("GET", "/api/info")
+    assert status == 200
+    names = [a["name"] for a in info["algorithms"]]
+    help_text = cli("blur", "--help").stdout
+    for name in names[1:]:  # every algorithm of the registry, as `blur --help` lists them
+        assert f"  {name}: " in help_text, name
+    assert names[0] == "auto" and {"fir", "box", "iir", "kawase", "dual-kawase", "mip-poisson"} <= set(names)
+    box = next(a for a in info["algorithms"] if a["name"] == "box")
+    assert "passes" in [p["flag"] for p in box["parameters"]]
+    fir_linear = next(a for a in info["algorithms"] if a["name"] == "fir-linear")
+    assert not fir_linear["cpu"] and fir_linear["vulkan"]
+    assert info["devices"][0]["name"] == "cpu"
+    assert info["borders"] == ["reflect", "mirror", "nearest", "wrap", "constant"]
+    assert info["limits"]["max_upload_bytes"] == 1 << 20 and info["limits"]["max_pixels"] == 60000
+
+
+def test_blur_of_the_scene_matches_analyze(server):
+    c = Client(server)
+    status, r = c.json("POST", "/api/blur", {"sigma": 5, "algorithm": "box", "options": {"passes": 4}})
+    assert status == 200, r
+    for key in ("result", "exact", "diff"):
+        assert base64.b64decode(r["images"][key].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert r["image"]["scale"] == 1 and r["sigma_run"] == [5, 5]
+    assert r["time_ms"] > 0 and r["exact_ms"] > 0 and r["device"] == "cpu"
+    assert r["plan"]["algorithm"] == "box" and r["plan"]["explain"].startswith("plan: box")
+    assert "box_passes: 4" in r["plan"]["explain"]
+    # DESIGN.md's metrics, by the same function as `fastblur analyze`.
+    a = json.loads(cli("analyze", "--sigma", "5", "--algorithm", "box", "--passes", "4", "--json").stdout)
+    m = r["metrics"]
+    for key in ("effective_sigma", "max_error", "l1_error", "max_error_2d", "anisotropy"):
+        assert m[key] == pytest.approx(a[key], rel=1e-12, abs=1e-15), key
+    assert 20 < m["psnr_db"] < 120 and m["image_max_abs"] > 0 and r["diff"]["max"] == pytest.approx(m["image_max_abs"])
+    assert m["truncation_mass"] is None and 0 < m["exact_truncation_mass"] < 1e-4
+    # The exact algorithm is the reference: no difference.
+    status, r = c.json("POST", "/api/blur", {"sigma": [3, 1.5], "algorithm": "fir", "border": "mirror"})
+    assert status == 200 and r["metrics"]["image_max_abs"] == 0 and r["metrics"]["psnr_db"] is None
+    assert r["plan"]["axes"][1]["sigma"] == 1.5 and r["metrics"]["truncation_mass"] > 0
+    # auto with a tolerance plans within it.
+    status, r = c.json("POST", "/api/blur", {"sigma": 12, "algorithm": "auto", "tolerance": 0.02})
+    assert status == 200 and r["plan"]["predicted_max_error"] <= 0.02 and "considered:" in r["plan"]["explain"]
+
+
+def test_bad_requests_get_one_line_errors(server):
+    c = Client(server)
+    for body, expected in (("{not json", "bad JSON"), ("[1, 2]", "JSON object"), ('{"sigma": -1}', "sigma"),
+                           ('{"sigma": 1000}', "at most"), ('{"sigma": "abc"}', "sigma"), ('{"colour": 1}', "unknown key"),
+                           ('{"sigma": [1, 2, 3]}', "[x, y]"), ('{"sigma": 0}', "nothing to blur"),
+                           ('{"border": "bounce"}', "border"), ('{"algorithm": "gauss"}', "gauss"),
+                           ('{"device": "tpu"}', "tpu"), ('{"options": 3}', "options"), ('{"image": "nope"}', "no image")):
+        status, _, data = c.request("POST", "/api/blur", body, {"Content-Type": "application/json"})
+        assert status in (400, 404), (body, status, data)
+        assert expected in one_line_error(data), (body, data)
+    # An option the algorithm does not take: the CLI's own message.
+    status, _, data = c.request("POST", "/api/blur", {"sigma": 3, "algorithm": "fir", "options": {"passes": 3}})
+    expected = cli("analyze", "--sigma", "3", "--algorithm", "fir", "--passes", "3").stderr.strip()
+    assert status == 400 and "fastblur: error: " + one_line_error(data) == expected
+    status, _, data = c.request("POST", "/api/blur", {"sigma": 3, "algorithm": "box", "options": {"passes": 9}})
+    expected = cli("analyze", "--sigma", "3", "--algorithm", "box", "--passes", "9").stderr.strip()
+    assert status == 400 and "fastblur: error: " + one_line_error(data) == expected
+
+
+def test_upload_blur_and_download_round_trip(server, tmp_path):
+    c = Client(server)
+    data = png(64, 48, 3)
+    status, up = c.upload(data, "photo.png")
+    assert status == 200, up
+    assert (up["width"], up["height"], up["channels"], up["type"], up["name"]) == (64, 48, 3, "u8", "photo.png")
+    status, headers, source = c.request("GET", "/api/source?image=" + up["id"])
+    assert status == 200 and headers["Content-Type"] == "image/png" and source[:4] == b"\x89PNG"
+    status, r = c.json("POST", "/api/blur", {"image": up["id"], "sigma": 2, "algorithm": "fir"})
+    assert status == 200 and r["image"]["preview_width"] == 64 and r["image"]["channels"] == 3
+    params = {"image": up["id"], "sigma": [2, 1], "algorithm": "fir", "border": "nearest"}
+    status, headers, blurred = c.request("GET", "/api/download?params=" + query(params))
+    assert status == 200 and headers["Content-Disposition"] == 'attachment; filename="photo_blur.png"'
+    # The same bytes as `fastblur blur` of that file (sigma in array order: rows first).
+    (tmp_path / "photo.png").write_bytes(data)
+    assert cli("blur", "photo.png", "out.png", "--sigma", "1,2", "--algorithm", "fir", "--border", "nearest",
+               cwd=tmp_path).returncode == 0
+    assert blurred == (tmp_path / "out.png").read_bytes()
+    # The scene downloads as PNG.
+    status, headers, scene = c.request("GET", "/api/download?params=" + query({"sigma": 3}))
+    assert status == 200 and scene[:4] == b"\x89PNG" and "fastblur_scene_blur.png" in headers["Content-Disposition"]
+
+
+def test_corrupt_upload_gets_the_cli_error_text(server, tmp_path):
+    c = Client(server)
+    for name, data in (("photo.png", b"this is not an image"), ("scan.tif", b"II*\x00" + b"\x01" * 50),
+                       ("cut.png", png(40, 30)[:60])):
+        status, body = c.upload(data, name)
+        assert status == 422, (name, body)
+        (tmp_path / name).write_bytes(data)
+        run = cli("blur", name, "out.png", "--sigma", "1", cwd=tmp_path)
+        assert run.returncode == 1 and run.stderr.strip() == "fastblur: error: " + body["error"], (run.stderr, body)
+        assert server.temp_dir not in body["error"]
+
+
+def test_oversized_uploads_are_refused_with_the_limit(server):
+    c = Client(server)
+    status, body = c.upload(os.urandom((1 << 20) + 4096), "big.png")
+    assert status == 413 and str(1 << 20) in body["error"], body
+    status, body = c.upload(png(300, 250), "wide.png")
+    assert status == 413 and body["error"] == "'wide.png' is 300x250 pixels, more than the limit of 60000 pixels", body
+    status, body = c.upload(b"", "empty.png")
+    assert status == 400 and "empty" in body["error"]
+
+
+def test_sessions_do_not_see_each_others_images(server):
+    a, b = Client(server), Client(server)
+    status, up = a.upload(png(32, 32, seed=3), "mine.png")
+    assert status == 200
+    assert a.json("POST", "/api/blur", {"image": up["id"], "sigma": 1})[0] == 200
+    status, body = b.json("POST", "/api/blur", {"image": up["id"], "sigma": 1})
+    assert status == 404 and "no image" in body["error"]
+    assert b.request("GET", "/api/source?image=" + up["id"])[0] == 404
+    assert b.request("GET", "/api/download?params=" + query({"image": up["id"], "sigma": 1}))[0] == 404
+    # A forged cookie is a new session, not someone else's.
+    forged = Client(server)
+    forged.cookie = "fastblur_session=" + "0" * 32
+    assert forged.json("POST", "/api/blur", {"image": up["id"], "sigma": 1})[0] == 404
+
+
+def test_concurrent_clients(server):
+    def work(k):
+        c = Client(server)
+        w, h = 24 + 8 * k, 16 + 4 * k
+        status, up = c.upload(png(w, h, seed=k), f"img{k}.png")
+        assert status == 200, up
+        for sigma in (1, 2.5):
+            status, r = c.json("POST", "/api/blur", {"image": up["id"], "sigma": sigma, "algorithm": "iir"})
+            assert status == 200, r
+            assert (r["image"]["width"], r["image"]["height"], r["image"]["name"]) == (w, h, f"img{k}.png")
+        return k
+
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        assert sorted(pool.map(work, range(4))) == [0, 1, 2, 3]
+
+
+def test_plots_are_analyzes_plots(server, tmp_path):
+    c = Client(server)
+    assert cli("analyze", "--sigma", "3.3", "--algorithm", "kawase", "--plot", str(tmp_path)).returncode == 0
+    params = query({"sigma": 3.3, "algorithm": "kawase"})
+    for kind, file in (("impulse", "impulse_log.svg"), ("cross_section", "cross_section.svg"), ("contours", "contours.svg")):
+        status, headers, svg = c.request("GET", f"/api/plot?kind={kind}&params={params}")
+        assert status == 200 and headers["Content-Type"] == "image/svg+xml"
+        assert svg == (tmp_path / file).read_bytes(), kind
+    other = c.request("GET", "/api/plot?kind=impulse&params=" + query({"sigma": 3.3, "algorithm": "box"}))[2]
+    assert other != (tmp_path / "impulse_log.svg").read_bytes() and b"box" in other
+    status, _, data = c.request("GET", "/api/plot?kind=pie&params=" + params)
+    assert status == 400 and "kind" in one_line_error(data)
+    status, _, data = c.request("GET", "/api/plot?kind=impulse&params=%7Bbroken")
+    assert status == 400 and "bad JSON" in one_line_error(data)
+
+
+def test_codegen_is_the_cli_text(server):
+    c = Client(server)
+    for args in (("3.3", "linear", "glsl"), ("5", "kawase", "hlsl"), ("4", "dual-kawase", "glsl"), ("2", "linear", "hlsl")):
+        status, headers, text = c.request("GET", f"/api/codegen?sigma={args[0]}&method={args[1]}&lang={args[2]}")
+        assert status == 200 and headers["Content-Type"].startswith("text/plain")
+        run = cli("codegen", "--sigma", args[0], "--method", args[1], "--lang", args[2])
+        assert run.returncode == 0 and text.decode() == run.stdout, args
+    status, _, text = c.request("GET", "/api/codegen?sigma=3&method=linear&lang=glsl&radius=5")
+    assert status == 200 and text.decode() == cli("codegen", "--sigma", "3", "--radius", "5").stdout
+    for bad in ("sigma=x", "sigma=3&method=blocky", "sigma=3&lang=cuda", "", "sigma=3&radius=1e9"):
+        status, _, data = c.request("GET", "/api/codegen?" + bad)
+        assert status == 400, bad
+        one_line_error(data)
+
+
+def test_hostile_requests(server):
+    c = Client(server)
+    # DNS rebinding: another site's name resolved to 127.0.0.1.
+    status, _, data = c.request("GET", "/api/info", headers={"Host": "evil.example:%d" % server.port})
+    assert status == 403 and "only" in one_line_error(data)
+    assert c.request("GET", "/api/info", headers={"Host": "localhost:%d" % server.port})[0] == 200
+    # A huge URI, garbage on the socket, a slow client that closes early: the server answers on.
+    status, _, _ = c.request("GET", "/api/plot?params=" + "x" * 20000)
+    assert status in (400, 414)
+    for junk in (b"\x00\x01\x02 garbage\r\n\r\n", b"GET /api/info HTTP/1.1\r\nContent-Length: -5\r\n\r\n",
+                 b"POST /api/image HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999\r\n\r\nab"):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.sendall(junk)
+            s.shutdown(socket.SHUT_WR)
+            try:
+                s.recv(1000)
+            except OSError:
+                pass
+    assert c.request("GET", "/api/info")[0] == 200
+    assert c.request("DELETE", "/api/image")[0] in (400, 404, 405)
+    assert c.request("POST", "/api/blur", "{" * 100000, {"Content-Type": "application/json"})[0] == 400
+
+
+def test_stops_on_sigterm_and_removes_its_temporary_folder():
+    s = Server()
+    try:
+        assert os.path.isdir(s.temp_dir) and oct(os.stat(s.temp_dir).st_mode & 0o777) == "0o700"
+        c = Client(s)
+        assert c.upload(png(20, 20), "a.png")[0] == 200
+        assert c.request("GET", "/api/download?params=" + query({"sigma": 2}))[0] == 200
+        assert os.listdir(s.temp_dir) == []  # uploads and downloads leave nothing behind
+    finally:
+        assert s.stop() == 0
+    assert not os.path.exists(s.temp_dir)
+
+
+def test_binds_to_the_loopback_and_refuses_a_taken_port():
+    s = Server()
+    try:
+        taken = cli("serve", "--port", str(s.port))
+        assert taken.returncode == 1 and "cannot listen on 127.0.0.1:%d" % s.port in taken.stderr
+        assert cli("serve", "--port", "70000").returncode == 2
+    finally:
+        s.stop()
