@@ -75,6 +75,7 @@ def test_blur_of_the_scene_matches_analyze(server):
     for key in ("effective_sigma", "max_error", "l1_error", "max_error_2d", "anisotropy"):
         assert m[key] == pytest.approx(a[key], rel=1e-12, abs=1e-15), key
     assert 20 < m["psnr_db"] < 120 and m["image_max_abs"] > 0 and r["diff"]["max"] == pytest.approx(m["image_max_abs"])
+    assert 0 < r["diff"]["scale_max"] <= r["diff"]["max"]
     assert m["truncation_mass"] is None and 0 < m["exact_truncation_mass"] < 1e-4
     # The exact algorithm is the reference: no difference.
     status, r = c.json("POST", "/api/blur", {"sigma": [3, 1.5], "algorithm": "fir", "border": "mirror"})

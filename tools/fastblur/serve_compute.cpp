@@ -188,7 +188,7 @@ nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, cons
   metrics["exact_truncation_mass"] = truncated_mass(sigma, effective_radius(fir, spec.sigma[0] > 0 ? 0 : 1));
   check();
 
-  // |result - exact| over the colour channels, scaled so the largest difference is the top colour.
+  // |result - exact| over the colour channels, coloured on a scale from 0.
   const int c = image.channels;
   const int colours = c == 4 || c == 2 ? c - 1 : c;
   const std::size_t pixels = static_cast<std::size_t>(image.width * image.height);
@@ -200,8 +200,14 @@ nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, cons
     diff[p] = std::isfinite(d) ? d : 0.0f;
     top = std::max(top, diff[p]);
   }
+  // The scale ends at the 99.9th percentile, not the largest difference: one HDR highlight would
+  // otherwise leave the rest black. Brighter differences show as the top colour.
+  std::vector<float> sorted = diff;
+  const std::size_t at = sorted.size() - 1 - sorted.size() / 1000;
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(at), sorted.end());
+  const float scale_top = sorted[at] > 0 ? sorted[at] : top;
   std::vector<float> diff_rgb(pixels * 3);
-  for (std::size_t p = 0; p < pixels; ++p) colour(top > 0 ? diff[p] / top : 0.0f, &diff_rgb[p * 3]);
+  for (std::size_t p = 0; p < pixels; ++p) colour(scale_top > 0 ? diff[p] / scale_top : 0.0f, &diff_rgb[p * 3]);
   json colormap = json::array();
   for (const auto& stop : kColormap) colormap.push_back({stop[0], stop[1], stop[2]});
 
@@ -216,7 +222,7 @@ nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, cons
   out["exact_ms"] = exact_ms;
   out["plan"] = plan_json(plan);
   out["metrics"] = metrics;
-  out["diff"] = {{"max", top}, {"colormap", colormap}};
+  out["diff"] = {{"max", top}, {"scale_max", scale_top}, {"colormap", colormap}};
   check();
   out["images"] = {{"result", png_data_url(png_bytes(temp, result.data(), image.width, image.height, c))},
                    {"exact", png_data_url(png_bytes(temp, exact.data(), image.width, image.height, c))},

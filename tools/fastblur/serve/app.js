@@ -194,7 +194,7 @@ function showResult(r) {
     td.id = `m-${key}`;
   }
   $('explain').textContent = plan.explain;
-  $('diff-max').textContent = fmt(r.diff.max);
+  $('diff-max').textContent = fmt(r.diff.scale_max) + (r.diff.max > r.diff.scale_max ? ` (largest ${fmt(r.diff.max)})` : '');
   const stops = r.diff.colormap.map((c) => `rgb(${c.map((v) => Math.round(v * 255)).join(',')})`);
   $('colorbar').style.background = `linear-gradient(to right, ${stops.join(',')})`;
   $('caption-a').textContent = `${plan.algorithm} on ${r.device}`;

@@ -1,0 +1,180 @@
+"""`fastblur serve`'s page in a real browser: headless Chromium driven by Selenium (Debian's
+chromium, chromium-driver, python3-selenium; a missing one fails these tests, never skips them).
+Screenshots of each step go to $FASTBLUR_SERVE_ARTIFACTS. Run by ctest (serve_browser)."""
+import base64
+import os
+import pathlib
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
+
+from serve_helpers import Server, cli, png, wait_until
+
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+ARTIFACTS = pathlib.Path(os.environ.get("FASTBLUR_SERVE_ARTIFACTS", "serve_artifacts"))
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = Server()
+    yield s
+    s.kill()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    for path in (CHROMIUM, CHROMEDRIVER):
+        assert os.access(path, os.X_OK), f"{path} is missing: apt-get install chromium chromium-driver"
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1500,1300",
+                "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-sync",
+                "--proxy-server=direct://", "--proxy-bypass-list=*"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(60)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    try:
+        driver.get(server.url)
+        yield driver
+    finally:
+        driver.quit()
+
+
+def el(driver, id_):
+    return driver.find_element(By.ID, id_)
+
+
+def updates(driver):
+    """How many results the page has shown (app.js counts them in body[data-updated])."""
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-updated") or 0)
+
+
+def metric(driver, key):
+    return el(driver, "m-" + key).text
+
+
+def shot(driver, name):
+    driver.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def idle(driver):
+    return not driver.execute_script("return Object.keys(fastblurState.inflight).length")
+
+
+def test_page_loads_with_the_scene(browser):
+    assert browser.title == "fastblur explorer"
+    wait_until(lambda: updates(browser) >= 1 and idle(browser), 60, "the first result")
+    wait_until(lambda: "<svg" in el(browser, "plot-impulse").get_attribute("innerHTML"), 30, "the plots")
+    assert el(browser, "img-result").get_attribute("src").startswith("data:image/png;base64,")
+    assert el(browser, "img-result").get_property("naturalWidth") == 1024
+    assert metric(browser, "time").endswith(" ms") and metric(browser, "exact-time").endswith(" ms")
+    assert float(metric(browser, "effective-sigma")) == pytest.approx(4, abs=0.1)
+    assert el(browser, "explain").text.startswith("plan: ")
+    names = [o.get_attribute("value") for o in Select(el(browser, "algorithm")).options]
+    assert names[0] == "auto" and {"fir", "box", "iir", "kawase", "dual-kawase", "mip-poisson"} <= set(names)
+    assert "fir-linear" not in names  # the CPU does not run it
+    assert browser.execute_script("return performance.getEntriesByType('resource').every("
+                                  "e => e.name.startsWith(location.origin) || e.name.startsWith('data:'))")
+    shot(browser, "01_loaded")
+
+
+def test_moving_the_sigma_slider_changes_image_and_metrics(browser):
+    wait_until(lambda: idle(browser), 30, "an idle page")
+    before = (el(browser, "img-result").get_attribute("src"), metric(browser, "effective-sigma"), updates(browser))
+    slider = el(browser, "sigma")
+    slider.click()
+    slider.send_keys(*[Keys.ARROW_RIGHT] * 60)
+    sigma = float(el(browser, "sigma-number").get_attribute("value"))
+    assert sigma > 5
+    wait_until(lambda: updates(browser) > before[2] and idle(browser) and
+               float(metric(browser, "effective-sigma")) == pytest.approx(sigma, abs=0.15), 60, "the new sigma's result")
+    assert el(browser, "img-result").get_attribute("src") != before[0]
+    assert metric(browser, "effective-sigma") != before[1]
+    # Debounced: 60 key presses, a handful of requests.
+    assert updates(browser) - before[2] <= 6
+    shot(browser, "02_sigma")
+
+
+def test_switching_algorithm_changes_the_plot(browser):
+    wait_until(lambda: idle(browser) and "<svg" in el(browser, "plot-impulse").get_attribute("innerHTML"), 30, "plots")
+    before = el(browser, "plot-impulse").get_attribute("innerHTML")
+    n = updates(browser)
+    Select(el(browser, "algorithm")).select_by_value("box")
+    wait_until(lambda: updates(browser) > n and idle(browser) and el(browser, "plot-impulse").get_attribute("innerHTML") != before,
+               60, "box's plot")
+    assert ">box<" in el(browser, "plot-impulse").get_attribute("innerHTML")
+    assert ">box<" in el(browser, "plot-cross").get_attribute("innerHTML")
+    assert metric(browser, "algorithm") == "box" and el(browser, "explain").text.startswith("plan: box")
+    # The algorithm's own options appear and apply.
+    passes = browser.find_element(By.CSS_SELECTOR, "#options [data-flag=passes]")
+    n = updates(browser)
+    passes.send_keys("5")
+    wait_until(lambda: updates(browser) > n and idle(browser) and "box_passes: 5" in el(browser, "explain").text, 60, "passes 5")
+    browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=diff]").click()
+    assert el(browser, "frame-diff").is_displayed() and not el(browser, "frame-a").is_displayed()
+    assert float(el(browser, "diff-max").text.split()[0]) > 0
+    shot(browser, "03_box_difference")
+    browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=split]").click()
+
+
+def test_shader_text_is_fastblur_codegen(browser):
+    n = updates(browser)
+    Select(el(browser, "algorithm")).select_by_value("kawase")
+    wait_until(lambda: updates(browser) > n and idle(browser), 60, "kawase's result")
+    sigma = el(browser, "sigma-number").get_attribute("value")
+    expected = cli("codegen", "--sigma", sigma, "--method", "kawase").stdout
+    wait_until(lambda: el(browser, "shader").get_attribute("textContent") == expected, 30, "kawase's shader")
+    Select(el(browser, "cg-lang")).select_by_value("hlsl")
+    expected = cli("codegen", "--sigma", sigma, "--method", "kawase", "--lang", "hlsl").stdout
+    wait_until(lambda: el(browser, "shader").get_attribute("textContent") == expected, 30, "the HLSL shader")
+    Select(el(browser, "cg-method")).select_by_value("linear")
+    expected = cli("codegen", "--sigma", sigma, "--method", "linear", "--lang", "hlsl").stdout
+    wait_until(lambda: el(browser, "shader").get_attribute("textContent") == expected, 30, "the linear shader")
+    el(browser, "copy").click()
+    wait_until(lambda: el(browser, "copy-status").text == "copied", 10, "the copy button")
+    shot(browser, "04_shader")
+
+
+def test_uploaded_png_round_trips(browser, tmp_path):
+    source = tmp_path / "photo.png"
+    source.write_bytes(png(64, 48, 3, seed=5))
+    n = updates(browser)
+    el(browser, "file").send_keys(str(source))
+    wait_until(lambda: el(browser, "image-select").get_attribute("value") != "scene" and updates(browser) > n and idle(browser),
+               60, "the uploaded image's result")
+    assert el(browser, "image-info").text.startswith("photo.png: 64×48, 3 channels, u8")
+    assert el(browser, "img-result").get_property("naturalWidth") == 64
+    assert el(browser, "upload-error").text == ""
+    # The page's download is the CLI's blur of the file, byte for byte.
+    Select(el(browser, "algorithm")).select_by_value("fir")
+    wait_until(lambda: idle(browser), 30, "fir")
+    sigma = el(browser, "sigma-number").get_attribute("value")
+    data = browser.execute_async_script("""
+      const done = arguments[arguments.length - 1];
+      const p = params(); delete p.client;
+      fetch('/api/download?params=' + encodeURIComponent(JSON.stringify(p))).then(r => r.arrayBuffer()).then(b => {
+        let s = ''; for (const x of new Uint8Array(b)) s += String.fromCharCode(x); done(btoa(s)); });""")
+    assert cli("blur", "photo.png", "out.png", "--sigma", sigma, "--algorithm", "fir", cwd=tmp_path).returncode == 0
+    assert base64.b64decode(data) == (tmp_path / "out.png").read_bytes()
+    el(browser, "download").click()
+    wait_until(lambda: el(browser, "status").text == "downloaded photo_blur.png", 30, "the download button")
+    Select(el(browser, "zoom")).select_by_value("4")
+    assert el(browser, "img-result").size["width"] == 256
+    shot(browser, "05_upload_zoom")
+
+
+def test_corrupt_upload_shows_the_error(browser, tmp_path):
+    bad = tmp_path / "broken.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+    el(browser, "file").send_keys(str(bad))
+    expected = cli("blur", "broken.png", "out.png", "--sigma", "1", cwd=tmp_path).stderr.strip()
+    assert expected.startswith("fastblur: error: cannot read 'broken.png'")
+    wait_until(lambda: el(browser, "upload-error").text, 30, "the upload error")
+    assert "fastblur: error: " + el(browser, "upload-error").text == expected
+    shot(browser, "06_corrupt_upload")
