@@ -5,6 +5,7 @@ import concurrent.futures
 import json
 import os
 import socket
+import time
 
 import pytest
 
@@ -256,3 +257,48 @@ def test_binds_to_the_loopback_and_refuses_a_taken_port():
         assert cli("serve", "--port", "70000").returncode == 2
     finally:
         s.stop()
+
+
+def test_a_newer_request_of_the_page_supersedes_an_older_one(server):
+    c = Client(server)
+    c.request("GET", "/")  # the page's session cookie
+    slow = {"sigma": 100, "algorithm": "fir", "border": "wrap", "client": "page-1"}
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        # The first is still timing its blur (at least 150 ms, blur_preview's median) when the second starts.
+        first = pool.submit(c.json, "POST", "/api/blur", slow)
+        time.sleep(0.1)
+        second = pool.submit(c.json, "POST", "/api/blur", {"sigma": 2, "algorithm": "box", "client": "page-1"})
+        (s1, b1), (s2, b2) = first.result(), second.result()
+    # One of them is superseded (the first, unless the machine delayed it past the second's start).
+    assert sorted([s1, s2]) == [200, 409], (s1, s2)
+    assert "superseded" in (b1 if s1 == 409 else b2)["error"]
+    # Another page (client) of the same session is not affected.
+    assert c.json("POST", "/api/blur", {"sigma": 2, "client": "page-2"})[0] == 200
+
+
+def test_large_images_are_blurred_on_a_preview_and_downloaded_whole():
+    s = Server("--preview", "64")
+    try:
+        c = Client(s)
+        status, up = c.upload(png(200, 120, 4, seed=2), "wide.png")
+        assert status == 200 and up["scale"] == 4 and up["channels"] == 4
+        status, r = c.json("POST", "/api/blur", {"image": up["id"], "sigma": [8, 4], "algorithm": "fir"})
+        assert status == 200, r
+        assert (r["image"]["preview_width"], r["image"]["preview_height"], r["image"]["scale"]) == (50, 30, 4)
+        assert r["sigma_run"] == [2, 1] and r["metrics"]["sigma"] == 2
+        status, _, whole = c.request("GET", "/api/download?params=" + query({"image": up["id"], "sigma": [8, 4]}))
+        assert status == 200 and whole[16:24] == bytes.fromhex("000000c800000078")  # IHDR: 200 x 120
+    finally:
+        s.stop()
+
+
+def test_vulkan_devices_blur_as_the_cli_lists_them(server):
+    status, info = Client(server).json("GET", "/api/info")
+    vulkan = [d for d in info["devices"] if d["name"].startswith("vulkan:")]
+    listed = cli("devices").stdout
+    assert len(vulkan) == listed.count("\nvulkan:") + listed.startswith("vulkan:"), listed
+    for d in vulkan[:1]:
+        status, r = Client(server).json("POST", "/api/blur", {"sigma": 3, "algorithm": "box", "device": d["name"]})
+        assert status == 200, r
+        assert r["device"].startswith(d["name"]) and r["plan"]["algorithm"] == "box"
+        assert r["metrics"]["psnr_db"] > 40  # the same blur as the CPU's box, against the exact one
