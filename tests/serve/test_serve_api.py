@@ -302,3 +302,19 @@ def test_vulkan_devices_blur_as_the_cli_lists_them(server):
         assert status == 200, r
         assert r["device"].startswith(d["name"]) and r["plan"]["algorithm"] == "box"
         assert r["metrics"]["psnr_db"] > 40  # the same blur as the CPU's box, against the exact one
+
+
+def test_memory_limit_forgets_the_least_recently_used_images():
+    s = Server("--max-memory-mb", "1")
+    try:
+        a, b = Client(s), Client(s)
+        status, first = a.upload(png(300, 200, seed=1), "first.png")  # 1.6 MB with its preview: over, but newest
+        assert status == 200
+        assert a.json("POST", "/api/blur", {"image": first["id"], "sigma": 1})[0] == 200
+        status, second = b.upload(png(300, 200, seed=2), "second.png")
+        assert status == 200
+        status, body = a.json("POST", "/api/blur", {"image": first["id"], "sigma": 1})
+        assert status == 404 and "upload it again" in body["error"]
+        assert b.json("POST", "/api/blur", {"image": second["id"], "sigma": 1})[0] == 200
+    finally:
+        s.stop()

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +26,7 @@ struct ServeOptions {
   std::string host = "127.0.0.1";
   int port = 8080;
   bool open = false;
-  double max_upload_mb = 64;
+  double max_upload_mb = 64, max_memory_mb = 4096;
   std::int64_t max_pixels = 24'000'000;
   std::int64_t preview = 1280;
 };
@@ -51,11 +52,13 @@ void open_browser(const std::string& url) {
 int run_serve(const ServeOptions& o) {
   if (o.port < 0 || o.port > 65535) throw InvalidArgument("--port must be 0 (any free port) to 65535");
   if (!(o.max_upload_mb > 0) || o.max_upload_mb > 4096) throw InvalidArgument("--max-upload-mb must be > 0 and at most 4096");
+  if (!(o.max_memory_mb > 0)) throw InvalidArgument("--max-memory-mb must be > 0");
   if (o.max_pixels < 1) throw InvalidArgument("--max-pixels must be >= 1");
   if (o.preview < 64 || o.preview > 8192) throw InvalidArgument("--preview must be 64 to 8192");
   ServeLimits limits;
   limits.max_upload_bytes = static_cast<std::uint64_t>(o.max_upload_mb * (1 << 20));
   limits.max_pixels = o.max_pixels;
+  limits.memory_bytes = static_cast<std::uint64_t>(o.max_memory_mb * (1 << 20));
   limits.preview_size = o.preview;
 
   // SIGINT, SIGTERM and SIGHUP stop the server so that its temporary folder is removed: blocked in
@@ -76,9 +79,11 @@ int run_serve(const ServeOptions& o) {
     open_browser(url);
     std::fflush(stdout);
   }
-  int received = 0;
+  std::atomic<int> received{0};
   std::thread waiter([&] {
-    sigwait(&stop_signals, &received);
+    int signal = 0;
+    sigwait(&stop_signals, &signal);
+    received = signal;
     server.stop();
   });
   server.run();
@@ -98,6 +103,8 @@ Command add_serve_command(CLI::App& app) {
   sub->add_option("-p,--port", o->port, "Port; 0 picks any free port (the URL printed says which)")->capture_default_str();
   sub->add_flag("--open", o->open, "Open the page in the desktop's browser (xdg-open)");
   sub->add_option("--max-upload-mb", o->max_upload_mb, "Largest uploaded file, MiB")->capture_default_str();
+  sub->add_option("--max-memory-mb", o->max_memory_mb, "Memory for all clients' images, MiB (the least recently used "
+                                                      "are forgotten first)")->capture_default_str();
   sub->add_option("--max-pixels", o->max_pixels, "Largest uploaded image, width x height")->capture_default_str();
   sub->add_option("--preview", o->preview, "The page blurs images averaged down to at most this many pixels on a side "
                                            "(downloads are full resolution)")->capture_default_str();

@@ -3,6 +3,7 @@
 // algorithm_options.hpp's algorithm choice, Device::parse), so a request means what the same
 // options of `fastblur blur` mean.
 #include <array>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -20,6 +21,7 @@ struct ServeLimits {
   double max_sigma = 100.0;                      ///< of the image; the plots' limit too
   int images_per_session = 4;                    ///< older uploads are forgotten
   int sessions = 64;                             ///< the least recently used is forgotten
+  std::uint64_t memory_bytes = 4ull << 30;       ///< all sessions' images; the least recently used go first
 };
 
 struct BlurRequest {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <random>
 
 #include "core/element.hpp"
@@ -125,7 +126,21 @@ std::string SessionStore::add(const std::string& session, std::shared_ptr<Stored
   if (!s) throw InvalidArgument("unknown session: reload the page");
   s->images.emplace_back(id, std::move(image));
   while (s->images.size() > static_cast<std::size_t>(limits_.images_per_session)) s->images.pop_front();
+  trim_memory();
   return id;
+}
+
+void SessionStore::trim_memory() {
+  std::uint64_t total = 0;
+  for (const auto& [token, s] : sessions_)
+    for (const auto& [id, image] : s.images) total += image->bytes();
+  // The least recently used sessions' oldest images first; the newest image (just added) stays.
+  for (auto it = sessions_.rbegin(); it != sessions_.rend() && total > limits_.memory_bytes; ++it)
+    while (!it->second.images.empty() && total > limits_.memory_bytes &&
+           !(it == std::prev(sessions_.rend()) && it->second.images.size() == 1)) {
+      total -= it->second.images.front().second->bytes();
+      it->second.images.pop_front();
+    }
 }
 
 std::shared_ptr<StoredImage> SessionStore::find(const std::string& session, const std::string& id) {

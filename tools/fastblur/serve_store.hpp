@@ -44,6 +44,8 @@ struct StoredImage {
   int channels = 0;                ///< 1 to 4 (the first four of the original's)
   std::vector<float> preview;      ///< packed; integer images divided by their maximum (values in [0, 1])
   View preview_view() const;
+  /// What it holds in memory (the original, the preview and the cached exact blur).
+  std::uint64_t bytes() const { return original.pixels.size() + 2 * preview.size() * sizeof(float); }
 
   /// The exact blur of the preview for the last sigma/border asked (slider moves change the algorithm
   /// more often than sigma, and the exact blur is the reference of every metric).
@@ -64,7 +66,8 @@ class SessionStore {
   /// is forgotten with its images.
   std::string create();
   bool exists(const std::string& session);
-  /// Keeps the image under a new id (random, hex) in the session; its oldest beyond the limit goes.
+  /// Keeps the image under a new id (random, hex) in the session; its oldest beyond the limit goes, and
+  /// beyond the memory limit the least recently used sessions' oldest images.
   std::string add(const std::string& session, std::shared_ptr<StoredImage> image);
   /// The session's image, or the bundled scene for "scene"; null when the id is not this session's.
   std::shared_ptr<StoredImage> find(const std::string& session, const std::string& id);
@@ -78,6 +81,7 @@ class SessionStore {
     std::map<std::string, std::uint64_t> latest;  // by client
   };
   Session* touch(const std::string& session);  // with mutex_ held; null if unknown
+  void trim_memory();                           // with mutex_ held
   ServeLimits limits_;
   std::mutex mutex_;
   std::list<std::pair<std::string, Session>> sessions_;  // most recently used first
