@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/element.hpp"
+#include "core/threads.hpp"
 #include "device_access.hpp"
 #include "plan/planner.hpp"
 #include "fastblur/device.hpp"
@@ -44,8 +45,41 @@ void check_same_shape(const DeviceImage& image, const View& v, const char* what)
                           "x" + std::to_string(image.depth()) + "x" + std::to_string(image.channels()));
 }
 
-// Element i of the packed image in `type` at `base` (u8, u16, f16, f32).
-std::byte* element(std::byte* base, ElementType type, std::uint64_t i) { return base + i * element_size(type); }
+// Rows of `v` to (ToStaging) or from the packed staging bytes of `type`: one memcpy a row where the
+// view's pixels are packed in that type, element by element (converting) otherwise; rows on
+// OpenMP's threads where the image is large enough (core::threads_for).
+template <bool ToStaging>
+void pack_rows(const View& v, ElementType type, std::byte* staging) {
+  const std::int64_t W = v.width(), H = v.height(), rows = v.depth() * H;
+  const int C = v.channels;
+  const std::size_t es = element_size(v.type), ts = element_size(type);
+  const std::size_t row = static_cast<std::size_t>(W * C) * ts;
+  const bool same = v.type == type && v.stride[0] == static_cast<std::ptrdiff_t>(es * static_cast<std::size_t>(C));
+  const int threads = core::threads_for(static_cast<double>(row) * static_cast<double>(rows) * 0.5, 0);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t z = r / H, y = r % H;
+    std::byte* s = staging + static_cast<std::size_t>(r) * row;
+    if (same) {
+      if constexpr (ToStaging) std::memcpy(s, v.pixel(0, y, z), row);
+      else std::memcpy(v.pixel(0, y, z), s, row);
+      continue;
+    }
+    for (std::int64_t x = 0; x < W; ++x)
+      for (int c = 0; c < C; ++c) {
+        std::byte* p = v.pixel(x, y, z) + static_cast<std::size_t>(c) * es;
+        std::byte* e = s + static_cast<std::size_t>(x * C + c) * ts;
+        if (v.type == type) {  // bits as they are (NaN payloads too)
+          if constexpr (ToStaging) std::memcpy(e, p, es);
+          else std::memcpy(p, e, es);
+        } else if constexpr (ToStaging) {
+          core::store_element(type, e, core::load_element(v.type, p));
+        } else {
+          core::store_element(v.type, p, core::load_element(type, e));
+        }
+      }
+  }
+}
 
 }  // namespace
 
@@ -82,17 +116,7 @@ void DeviceImage::upload(const View& src) {
   const Impl& s = *impl_;
   vk::Job job(DeviceAccess::context(s.device));
   vk::Buffer& staging = job.buffer(s.bytes(), vk::Buffer::Kind::upload);
-  auto* out = static_cast<std::byte*>(staging.data());
-  const std::size_t es = element_size(src.type);
-  std::uint64_t i = 0;
-  for (std::int64_t z = 0; z < src.depth(); ++z)
-    for (std::int64_t y = 0; y < src.height(); ++y)
-      for (std::int64_t x = 0; x < src.width(); ++x)
-        for (int c = 0; c < src.channels; ++c, ++i) {
-          const std::byte* p = src.pixel(x, y, z) + static_cast<std::size_t>(c) * es;
-          if (src.type == s.type) std::memcpy(element(out, s.type, i), p, es);
-          else core::store_element(s.type, element(out, s.type, i), core::load_element(src.type, p));
-        }
+  pack_rows<true>(src, s.type, static_cast<std::byte*>(staging.data()));
   staging.flush();
   job.copy(staging.handle(), s.buffer->handle(), s.bytes());
   job.run();
@@ -108,17 +132,7 @@ void DeviceImage::download(const View& dst) const {
   job.host_barrier();
   job.run();
   staging.invalidate();
-  auto* in = static_cast<std::byte*>(staging.data());
-  const std::size_t es = element_size(dst.type);
-  std::uint64_t i = 0;
-  for (std::int64_t z = 0; z < dst.depth(); ++z)
-    for (std::int64_t y = 0; y < dst.height(); ++y)
-      for (std::int64_t x = 0; x < dst.width(); ++x)
-        for (int c = 0; c < dst.channels; ++c, ++i) {
-          std::byte* p = dst.pixel(x, y, z) + static_cast<std::size_t>(c) * es;
-          if (dst.type == s.type) std::memcpy(p, element(in, s.type, i), es);
-          else core::store_element(dst.type, p, core::load_element(s.type, element(in, s.type, i)));
-        }
+  pack_rows<false>(dst, s.type, static_cast<std::byte*>(staging.data()));
 }
 
 void blur(const DeviceImage& src, DeviceImage& dst, const BlurSpec& spec) {
