@@ -7,10 +7,11 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-#include <ranges>
+#include <string>
 #include <thread>
 
 #include "commands.hpp"
@@ -35,8 +36,12 @@ struct ServeOptions {
 void open_browser(const std::string& url) {
   const char* path = std::getenv("PATH");
   bool found = false;
-  for (const auto& dir : std::string(path ? path : "/usr/bin:/bin") | std::views::split(':'))
-    found = found || ::access((std::filesystem::path(std::string(dir.begin(), dir.end())) / "xdg-open").c_str(), X_OK) == 0;
+  const std::string dirs = path ? path : "/usr/bin:/bin";
+  for (std::size_t at = 0; at <= dirs.size() && !found;) {
+    const std::size_t end = std::min(dirs.find(':', at), dirs.size());
+    found = ::access((std::filesystem::path(dirs.substr(at, end - at)) / "xdg-open").c_str(), X_OK) == 0;
+    at = end + 1;
+  }
   if (!found) {
     std::printf("--open: xdg-open is not installed; open the URL above in a browser\n");
     return;
