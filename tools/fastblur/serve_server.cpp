@@ -208,8 +208,10 @@ struct ExplorerServer::Impl {
 
 // DNS rebinding: a page of another site that resolves its own name to 127.0.0.1 would send its Host.
 bool ExplorerServer::Impl::allowed_host(const httplib::Request& req) const {
+  const bool loopback = host.rfind("127.", 0) == 0 || host == "localhost" || host == "::1";
+  if (!loopback) return true;  // served to a network on purpose (--host): its clients name it as they like
   const std::string h = req.get_header_value("Host"), p = ":" + std::to_string(port);
-  return h == host + p || h == "127.0.0.1" + p || h == "localhost" + p || h == "[::1]" + p || (host != "127.0.0.1" && host != "localhost");
+  return h == host + p || h == "[" + host + "]" + p || h == "127.0.0.1" + p || h == "localhost" + p || h == "[::1]" + p;
 }
 
 void ExplorerServer::Impl::routes() {
