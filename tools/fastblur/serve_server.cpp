@@ -25,6 +25,11 @@ namespace fs = std::filesystem;
 
 constexpr const char* kCookie = "fastblur_session";
 
+// An image id this session does not hold (never uploaded here, or forgotten): 404.
+struct NotFound {
+  std::string message;
+};
+
 // One line: a message is shown under a control, never a stack of text.
 std::string first_line(std::string message) {
   const auto end = message.find('\n');
@@ -46,6 +51,8 @@ void guarded(httplib::Response& res, F&& handler) {
     handler();
   } catch (const Superseded&) {
     reply_error(res, 409, "superseded by a newer request of this page");
+  } catch (const NotFound& e) {
+    reply_error(res, 404, e.message);
   } catch (const json::exception& e) {
     reply_error(res, 400, std::string("bad JSON: ") + e.what());
   } catch (const InvalidArgument& e) {
@@ -191,7 +198,7 @@ struct ExplorerServer::Impl {
 
   std::shared_ptr<StoredImage> image(const httplib::Request& req, httplib::Response& res, const std::string& id) {
     std::shared_ptr<StoredImage> im = sessions.find(session(req, res), id);
-    if (!im) throw std::out_of_range("no image '" + id.substr(0, 40) + "' in this session (uploads are kept per page; upload it again)");
+    if (!im) throw NotFound{"no image '" + id.substr(0, 40) + "' in this session (uploads are kept per page; upload it again)"};
     return im;
   }
 
@@ -301,24 +308,15 @@ void ExplorerServer::Impl::routes() {
   });
   http.Get("/api/source", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      try {
-        const auto im = image(req, res, req.has_param("image") ? req.get_param_value("image") : "scene");
-        res.set_content(preview_png(*im, temp), "image/png");
-      } catch (const std::out_of_range& e) {
-        reply_error(res, 404, e.what());
-      }
+      const auto im = image(req, res, req.has_param("image") ? req.get_param_value("image") : "scene");
+      res.set_content(preview_png(*im, temp), "image/png");
     });
   });
   http.Post("/api/blur", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const BlurRequest r = parse_blur_request(json::parse(req.body), limits);
-      std::shared_ptr<StoredImage> im;
-      try {
-        im = image(req, res, r.image);
-      } catch (const std::out_of_range& e) {
-        return reply_error(res, 404, e.what());
-      }
       const std::string token = session(req, res);
+      const std::shared_ptr<StoredImage> im = image(req, res, r.image);
       const std::uint64_t number = sessions.start(token, r.client);
       const auto superseded = [&] { return !r.client.empty() && sessions.superseded(token, r.client, number); };
       const Device d = device(r.device);
@@ -362,12 +360,7 @@ void ExplorerServer::Impl::routes() {
   http.Get("/api/download", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const BlurRequest r = query_request(req, limits);
-      std::shared_ptr<StoredImage> im;
-      try {
-        im = image(req, res, r.image);
-      } catch (const std::out_of_range& e) {
-        return reply_error(res, 404, e.what());
-      }
+      const std::shared_ptr<StoredImage> im = image(req, res, r.image);
       const Device d = device(r.device);
       Slot slot(compute);
       const std::string bytes = blur_for_download(r, *im, d, temp);
