@@ -12,16 +12,6 @@ namespace {
 
 constexpr std::uint32_t kTimestamps = 64;
 
-void full_barrier(VkCommandBuffer cb) {
-  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-  mb.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-  mb.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
-                     VK_ACCESS_TRANSFER_WRITE_BIT;
-  vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, nullptr, 0,
-                       nullptr);
-}
-
 }  // namespace
 
 std::array<std::uint32_t, 3> spread_groups(std::uint64_t count) {
@@ -33,6 +23,10 @@ std::array<std::uint32_t, 3> spread_groups(std::uint64_t count) {
 }
 
 Job::Job(std::shared_ptr<Context> context) : context_(std::move(context)), frame_(context_->take_frame()) {
+  // The first command waits for earlier jobs' work on the queue (pooled buffers, device images):
+  // a barrier's scopes reach across command buffers in submission order.
+  pending_stage_ = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+  pending_access_ = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
   try {
     cb_ = context_->begin(*frame_);
   } catch (...) {
@@ -78,6 +72,15 @@ Image& Job::image(VkFormat format, std::uint32_t width, std::uint32_t height, st
   return im;
 }
 
+void Job::wait_for_previous(VkPipelineStageFlags stage, VkAccessFlags access) {
+  if (!pending_stage_) return;
+  VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  mb.srcAccessMask = pending_access_;
+  mb.dstAccessMask = access;
+  vkCmdPipelineBarrier(cb_, pending_stage_, stage, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  pending_stage_ = 0;
+}
+
 void Job::dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const void* push,
                    std::uint32_t push_bytes, std::array<std::uint32_t, 3> groups) {
   if (bindings.size() != pipeline.bindings().size())
@@ -104,18 +107,22 @@ void Job::dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& 
     }
   }
   vkUpdateDescriptorSets(context_->device(), static_cast<std::uint32_t>(writes.size()), writes.data(), 0, nullptr);
+  wait_for_previous(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
   vkCmdBindPipeline(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.pipeline());
   vkCmdBindDescriptorSets(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
   if (push_bytes) vkCmdPushConstants(cb_, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
   vkCmdDispatch(cb_, groups[0], groups[1], groups[2]);
-  full_barrier(cb_);
+  pending_stage_ = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
+  pending_access_ = VK_ACCESS_SHADER_WRITE_BIT;
 }
 
 void Job::copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_offset, VkDeviceSize dst_offset) {
   if (bytes == 0) return;
   VkBufferCopy region{src_offset, dst_offset, bytes};
+  wait_for_previous(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
   vkCmdCopyBuffer(cb_, src, dst, 1, &region);
-  full_barrier(cb_);
+  pending_stage_ = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  pending_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
 }
 
 void Job::host_barrier() {
@@ -124,6 +131,7 @@ void Job::host_barrier() {
   mb.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  pending_stage_ = 0;
 }
 
 void Job::barrier_from_outside() {
@@ -142,6 +150,7 @@ void Job::barrier_to_outside() {
   mb.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
   vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                        VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 1, &mb, 0, nullptr, 0, nullptr);
+  pending_stage_ = 0;
 }
 
 VkImageView Job::view_of(VkImage image, VkFormat format) {
@@ -169,6 +178,8 @@ void Job::transition(VkImage image, VkImageLayout from, VkImageLayout to) {
   b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
   vkCmdPipelineBarrier(cb_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
                        nullptr, 1, &b);
+  // An image barrier orders only that image's memory: a pending buffer barrier stays pending
+  // (synchronization validation caught image_to_work's buffer write read without one).
 }
 
 namespace {

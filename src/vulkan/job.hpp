@@ -62,7 +62,11 @@ class Job {
   /// An image for the job (pooled likewise), in VK_IMAGE_LAYOUT_GENERAL (the layout every pass uses).
   Image& image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels = 1);
 
-  /// Records a dispatch of `pipeline` with these bindings and push constants, then a barrier.
+  /// Records a dispatch of `pipeline` with these bindings and push constants. Each dispatch or copy
+  /// depends on the one before (a blur's passes form a chain): the barrier between them is recorded
+  /// when the next command comes, from the previous command's stage and writes to exactly the next
+  /// one's stage and accesses (compute -> compute, compute -> transfer, ...), and is left out where
+  /// a host, outside or layout barrier already orders them.
   void dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const void* push,
                 std::uint32_t push_bytes, std::array<std::uint32_t, 3> groups);
   template <class P>
@@ -70,7 +74,7 @@ class Job {
                 std::array<std::uint32_t, 3> groups) {
     dispatch(pipeline, bindings, &push, sizeof(P), groups);
   }
-  /// Records a buffer copy, then a barrier.
+  /// Records a buffer copy (ordered after the previous command as dispatch() says).
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_offset = 0, VkDeviceSize dst_offset = 0);
   /// A barrier making the device's writes visible to the host (after the last download copy).
   void host_barrier();
@@ -100,8 +104,13 @@ class Job {
   std::vector<std::pair<std::string, double>> timestamps() const;
 
  private:
+  /// The barrier from the previous command to a command of `stage` and `access`, if one is due.
+  void wait_for_previous(VkPipelineStageFlags stage, VkAccessFlags access);
+
   std::shared_ptr<Context> context_;
   std::unique_ptr<Context::Frame> frame_;
+  VkPipelineStageFlags pending_stage_ = 0;  // the previous command's stage, until a barrier follows it
+  VkAccessFlags pending_access_ = 0;
   VkCommandBuffer cb_ = VK_NULL_HANDLE;
   bool own_cb_ = true, ran_ = false;
   std::vector<std::unique_ptr<Buffer>> buffers_;
