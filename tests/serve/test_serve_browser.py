@@ -178,3 +178,31 @@ def test_corrupt_upload_shows_the_error(browser, tmp_path):
     wait_until(lambda: el(browser, "upload-error").text, 30, "the upload error")
     assert "fastblur: error: " + el(browser, "upload-error").text == expected
     shot(browser, "06_corrupt_upload")
+
+
+def test_per_axis_sigma_device_and_no_console_errors(browser):
+    Select(el(browser, "image-select")).select_by_value("scene")
+    Select(el(browser, "algorithm")).select_by_value("iir")
+    wait_until(lambda: idle(browser) and metric(browser, "algorithm") == "iir", 60, "iir on the scene")
+    n = updates(browser)
+    el(browser, "per-axis").click()
+    sy = el(browser, "sigma-y-number")
+    sy.clear()
+    sy.send_keys("1.5")
+    sx = float(el(browser, "sigma-number").get_attribute("value"))
+    wait_until(lambda: updates(browser) > n and idle(browser) and
+               metric(browser, "achieved") == f"{sx:g}, 1.5", 60, "the per-axis result")
+    browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=side]").click()
+    assert el(browser, "frame-b").is_displayed() and not el(browser, "img-exact").is_displayed()
+    devices = [o.get_attribute("value") for o in Select(el(browser, "device")).options]
+    assert devices[0] == "cpu"
+    if len(devices) > 1:  # a Vulkan device: its algorithms, and the blur runs there
+        n = updates(browser)
+        Select(el(browser, "device")).select_by_value(devices[1])
+        names = [o.get_attribute("value") for o in Select(el(browser, "algorithm")).options]
+        assert "fir-linear" in names and "sliding-dct" not in names
+        wait_until(lambda: updates(browser) > n and idle(browser) and metric(browser, "device").startswith(devices[1]),
+                   120, "the Vulkan result")
+    shot(browser, "07_per_axis_side_by_side")
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not [e for e in errors if "broken.png" not in e["message"] and "/api/image" not in e["message"]], errors

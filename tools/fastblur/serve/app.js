@@ -328,6 +328,17 @@ function wire() {
   }
   $('per-axis').addEventListener('change', () => { $('sigma-y-row').hidden = !$('per-axis').checked; schedule(); });
   for (const id of ['border', 'image-select', 'tolerance']) $(id).addEventListener('input', schedule);
+  $('image-select').addEventListener('input', () => { $('upload-error').textContent = ''; });
+  // Side by side, zoomed: both panes scroll together, so the same pixels stay beside each other.
+  const panes = [...document.querySelectorAll('.layers')];
+  for (const pane of panes)
+    pane.addEventListener('scroll', () => {
+      for (const other of panes)
+        if (other !== pane && (other.scrollLeft !== pane.scrollLeft || other.scrollTop !== pane.scrollTop)) {
+          other.scrollLeft = pane.scrollLeft;
+          other.scrollTop = pane.scrollTop;
+        }
+    });
   $('device').addEventListener('change', () => { fillAlgorithms(); schedule(); });
   $('algorithm').addEventListener('change', () => { buildOptions(); schedule(); });
   $('cg-method').addEventListener('change', () => { state.methodTouched = true; updateCodegen(params()); });
