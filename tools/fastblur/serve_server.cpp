@@ -377,7 +377,9 @@ ExplorerServer::ExplorerServer(const ServeLimits& limits) : impl_(std::make_uniq
   s.http.set_read_timeout(15, 0);
   s.http.set_write_timeout(30, 0);
   s.http.set_keep_alive_max_count(1000);
-  s.http.new_task_queue = [] { return new httplib::ThreadPool(8); };
+  // The thread pool stays httplib's own (at least 8 threads): its tasks are made and run inside the
+  // library, whereas a pool constructed here would run the library's tasks through this file's copy of
+  // httplib's inline ThreadPool (an ASan build crashed on that mix).
   // SO_REUSEADDR only: httplib's default adds SO_REUSEPORT, with which a second server (or another
   // program) would share a port in use instead of being refused.
   s.http.set_socket_options([](socket_t sock) {
