@@ -394,7 +394,7 @@ ExplorerServer::~ExplorerServer() = default;
 int ExplorerServer::bind(const std::string& host, int port) {
   impl_->host = host;
   const int bound = port == 0 ? impl_->http.bind_to_any_port(host) : (impl_->http.bind_to_port(host, port) ? port : -1);
-  if (bound <= 0) throw IoError("cannot listen on " + host + ":" + std::to_string(port) + " (in use, or not an address of this machine)");
+  if (bound <= 0) throw IoError("cannot listen on " + host + ":" + std::to_string(port) + " (in use, or not an address of this machine; --port 0 picks a free port)");
   impl_->port = bound;
   return bound;
 }
