@@ -125,6 +125,7 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
   if (!write_dst) work.emplace(bytes_total, 0);
   float* A = write_dst ? static_cast<float*>(dst.data) : work->as<float>();
   const float* in = read_src ? static_cast<const float*>(src.data) : A;
+  bool from_src = read_src;  // the pass about to run reads src's own values (in place: A is src too)
 
   std::vector<std::vector<std::byte>> bytes(static_cast<std::size_t>(threads), std::vector<std::byte>(L * 8));
   if (!read_src) {
@@ -179,6 +180,9 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
           }
         }
       }
+      // Read from src itself: its f32 denormals are read as zero here, as read_row does for every
+      // other float path (blur.hpp's contract; they would slow the recursions).
+      if (from_src) load_as_float(ElementType::f32, lanes, lanes, static_cast<std::size_t>(n) * V);
       core::extend_line(s.in.get(), n, pad, pad, V, border, cval);
       f->apply(s.in.get(), s.out.get(), s.work.get(), n, pad);
       if (rows) {
@@ -195,9 +199,11 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
       }
     }
     in = A;
+    from_src = false;
   }
 
-  if (in != A) std::memmove(A, in, bytes_total);  // no axis filtered: src's values as they are
+  // No axis filtered: src's values, denormals read as zero like any float path's.
+  if (from_src) load_as_float(ElementType::f32, in, A, total);
   if (write_dst) return;
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t row = 0; row < H * D; ++row)
