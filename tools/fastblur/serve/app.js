@@ -119,14 +119,15 @@ function buildOptions() {
       input = document.createElement('input');
       input.type = p.kind === 'real_list' ? 'text' : 'number';
       if (p.kind !== 'real_list') { input.min = p.zero_chooses ? 0 : p.min; input.max = p.max; input.step = p.kind === 'integer' ? 1 : 'any'; }
-      input.placeholder = p.default || 'default';
     }
     input.dataset.flag = p.flag;
     input.addEventListener(input.tagName === 'SELECT' || input.type === 'checkbox' ? 'change' : 'input', schedule);
     label.appendChild(input);
     const doc = document.createElement('div');
     doc.className = 'small';
-    doc.textContent = `${p.doc} (${p.range})`;
+    // Every parameter has a default in the registry: an empty field takes it, and the line says which.
+    doc.textContent = p.kind === 'flag' || p.kind === 'choice' ? `${p.doc} (${p.range})`
+                                                              : `${p.doc} (${p.range}; left empty: ${p.default})`;
     label.appendChild(doc);
     box.appendChild(label);
   }
