@@ -35,7 +35,7 @@ import numbers
 import numpy as np
 
 from . import _core
-from ._scipy_args import (AxisError, check_axes, check_order, get_output, kernel_radius, mode_name,
+from ._scipy_args import (AxisError, active_axes, check_order, get_output, kernel_radius, mode_name,
                           normalize_sequence, scipy_kernel)
 
 __all__ = [
@@ -269,18 +269,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     input = _as_array(input)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     output = get_output(output, input)
-    axes = check_axes(axes, input.ndim)
-    n = len(axes)
-    orders = normalize_sequence(order, n)
-    sigmas = normalize_sequence(sigma, n)
-    modes = normalize_sequence(mode, n)
-    radii = normalize_sequence(radius, n)
-    active = []
-    for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
-        if not s > 1e-15:  # SciPy skips these axes, whatever their other arguments
-            continue
-        s = float(s)
-        active.append((ax, s, check_order(o), mode_name(m), kernel_radius(s, truncate, r)))
+    active = active_axes(input.ndim, sigma, order, mode, truncate, radius, axes)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
 

@@ -72,6 +72,21 @@ def kernel_radius(sigma, truncate, radius):
     return int(lw)
 
 
+def active_axes(ndim, sigma, order, mode, truncate, radius, axes):
+    """gaussian_filter's per-axis arguments as (axis, sigma, order, mode, radius) for the axes it
+    blurs: SciPy skips an axis whose sigma is not above 1e-15, whatever its other arguments."""
+    axes = check_axes(axes, ndim)
+    n = len(axes)
+    active = []
+    for ax, s, o, m, r in zip(axes, normalize_sequence(sigma, n), normalize_sequence(order, n),
+                              normalize_sequence(mode, n), normalize_sequence(radius, n)):
+        if not s > 1e-15:
+            continue
+        s = float(s)
+        active.append((ax, s, check_order(o), mode_name(m), kernel_radius(s, truncate, r)))
+    return active
+
+
 def get_output(output, input, shape=None):
     """The output array as scipy makes it: a new array of input's (or the given) dtype, or the
     given array after checking its shape and complexness."""

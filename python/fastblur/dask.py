@@ -32,7 +32,7 @@ from dask.highlevelgraph import HighLevelGraph
 
 from . import _check_common, plan as _plan
 from . import gaussian_filter as _np_gaussian_filter
-from ._scipy_args import AxisError, check_axes, check_order, kernel_radius, mode_name, normalize_sequence
+from ._scipy_args import AxisError, active_axes, check_order, kernel_radius, mode_name
 
 __all__ = ["gaussian_filter", "gaussian_filter1d", "blur_zarr", "halo", "is_complete"]
 
@@ -288,25 +288,9 @@ def halo(x, sigma, order=0, mode="reflect", truncate=4.0, *, radius=None, axes=N
     shaped = x if isinstance(x, da.Array) else da.empty(tuple(int(n) for n in x), chunks=-1)
     out_dtype = _output_dtype(output, shaped)
     tolerance, _, options = _check_common(algorithm, tolerance, "cpu", 0, rounding, options)
-    active = _active(shaped, sigma, order, mode, truncate, radius, axes)
+    active = active_axes(shaped.ndim, sigma, order, mode, truncate, radius, axes)
     h = _plan_halo(shaped, active, float(truncate), algorithm, tolerance, options, out_dtype, rounding)
     return h.reach, h.algorithm
-
-
-def _active(x, sigma, order, mode, truncate, radius, axes):
-    axes = check_axes(axes, x.ndim)
-    n = len(axes)
-    orders = normalize_sequence(order, n)
-    sigmas = normalize_sequence(sigma, n)
-    modes = normalize_sequence(mode, n)
-    radii = normalize_sequence(radius, n)
-    active = []
-    for ax, s, o, m, r in zip(axes, sigmas, orders, modes, radii):
-        if not s > 1e-15:  # SciPy skips these axes, whatever their other arguments
-            continue
-        s = float(s)
-        active.append((ax, s, check_order(o), mode_name(m), kernel_radius(s, truncate, r)))
-    return active
 
 
 def _check_cval(cval):
@@ -328,7 +312,7 @@ def gaussian_filter(x, sigma, order=0, output=None, mode="reflect", cval=0.0, tr
     tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
     if x.dtype.kind != "c":
         cval = _check_cval(cval)
-    active = _active(x, sigma, order, mode, truncate, radius, axes)
+    active = active_axes(x.ndim, sigma, order, mode, truncate, radius, axes)
     if not active or x.size == 0:
         return x.astype(out_dtype)
     return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)

@@ -94,6 +94,13 @@ void pass_x(const View& src, const Shape& s, const std::vector<T>& w, int r, Bor
   }
 }
 
+// The columns a y or z pass takes at a time: the plan's strip in whole pixels, at most a row.
+std::size_t strip_width(const Shape& s, std::int64_t strip_columns) {
+  const std::size_t C = static_cast<std::size_t>(s.C);
+  const std::size_t S = std::max<std::size_t>(C, static_cast<std::size_t>(std::max<std::int64_t>(strip_columns, 1)) / C * C);
+  return std::min(S, s.row_len());
+}
+
 // Along y (axis 1) or z (axis 2) of a packed working image: output row j of outer index m is the
 // weighted sum of input rows j-r..j+r. `s_a` steps along the pass axis, `s_b` along the outer one.
 // The plan's `strip` columns at a time (sized so the strip's 2r + 1 rows stay in L2).
@@ -103,9 +110,7 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
                const View* dst, int axis, int threads, std::int64_t strip_columns) {
   const std::size_t L = s.row_len();
   const std::size_t taps = 2 * static_cast<std::size_t>(r) + 1;
-  const std::size_t C = static_cast<std::size_t>(s.C);
-  std::size_t S = std::max<std::size_t>(C, static_cast<std::size_t>(std::max<std::int64_t>(strip_columns, 1)) / C * C);
-  if (S >= L) S = L;
+  const std::size_t S = strip_width(s, strip_columns);
   const std::int64_t strips = static_cast<std::int64_t>((L + S - 1) / S);
   const std::int64_t block = std::min<std::int64_t>(N, std::max<std::int64_t>(64, 4 * static_cast<std::int64_t>(r)));
   const std::int64_t blocks = (N + block - 1) / block;
@@ -154,9 +159,7 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
                         const std::vector<T>& w, int r, Border border, T cval, int threads, std::int64_t strip_columns) {
   const std::size_t L = s.row_len();
   const std::size_t taps = 2 * static_cast<std::size_t>(r) + 1;
-  const std::size_t C = static_cast<std::size_t>(s.C);
-  std::size_t S = std::max<std::size_t>(C, static_cast<std::size_t>(std::max<std::int64_t>(strip_columns, 1)) / C * C);
-  if (S >= L) S = L;
+  const std::size_t S = strip_width(s, strip_columns);
   const std::int64_t strips = static_cast<std::int64_t>((L + S - 1) / S);
   const std::int64_t tasks = M * strips;
   const std::int64_t ring_rows = r, edge_rows = border == Border::wrap ? std::min<std::int64_t>(r, N) : 0;
