@@ -85,44 +85,51 @@ TEST(SlidingDctBlur, TheSeriesOfFirsKernelIsTheExactBlur) {
     int channels;
     double sigma;
   };
-  for (const Case c : {Case{97, 61, 1, 4, 6.3}, Case{300, 7, 1, 1, 21.0}, Case{23, 19, 17, 1, 2.9}, Case{41, 260, 1, 3, 50.0}})
-    for (Border b : {Border::reflect, Border::mirror, Border::nearest, Border::wrap, Border::constant})
-      for (ElementType t : {ElementType::f32, ElementType::u8})
-        for (bool in_place : {false, true}) {
-          BlurSpec spec;
-          spec.sigma = {c.sigma, c.sigma, c.d > 1 ? c.sigma : 0.0};
-          spec.border = {b, b, b};
-          spec.cval = 0.3;
-          spec.algorithm = Algorithm::sliding_dct;
-          spec.sliding_dct_fit = SlidingDctFit::fir;
-          spec.sliding_dct_order = 6;
-          auto src = test::make_buffer(t, c.w, c.h, c.d, c.channels);
-          test::fill_random(src.view, rng);
-          auto ref = test::make_buffer(ElementType::f64, c.w, c.h, c.d, c.channels);
-          BlurSpec fir = spec;
-          fir.algorithm = Algorithm::fir;
-          reference::separable_blur(src.view, ref.view, fir);
-          auto out = test::make_buffer(t, c.w, c.h, c.d, c.channels);
-          if (in_place) {
-            std::memcpy(out.bytes.data(), src.bytes.data(), src.bytes.size());
-            blur(out.view, out.view, spec);
-          } else {
-            blur(src.view, out.view, spec);
-          }
-          const double range = t == ElementType::u8 ? 255.0 : 2.0;  // fill_random: floats in [-0.5, 1.5]
-          double worst = 0.0;
-          for (std::int64_t z = 0; z < c.d; ++z)
-            for (std::int64_t y = 0; y < c.h; ++y)
-              for (std::int64_t x = 0; x < c.w; ++x)
-                for (int k = 0; k < c.channels; ++k) {
-                  const double want = test::get(ref.view, x, y, z, k);
-                  const double got = test::get(out.view, x, y, z, k);
-                  // 8-bit outputs are rounded: within half a level of the exact result, plus 1e-5.
-                  const double err = t == ElementType::u8 ? std::max(0.0, std::abs(got - want) - 0.5) : std::abs(got - want);
-                  worst = std::max(worst, err / range);
-                }
-          EXPECT_LE(worst, 1e-5) << c.w << "x" << c.h << "x" << c.d << " sigma " << c.sigma << " border "
-                                 << static_cast<int>(b) << " type " << to_string(t) << (in_place ? " in place" : "");
+  const Case cases[] = {Case{97, 61, 1, 4, 6.3}, Case{300, 7, 1, 1, 21.0}, Case{23, 19, 17, 1, 2.9}, Case{41, 260, 1, 3, 50.0}};
+  for (int ci = 0; ci < 4; ++ci)
+    for (int bi = 0; bi < 5; ++bi)
+      for (int ti = 0; ti < 4; ++ti) {  // f32 and u8, in place and not
+        // FASTBLUR_TEST_SCALE=small: each (border, type and placement) on one of the four cases,
+        // each case still with every border, type and placement.
+        if (!test::grid_cell(bi, ti, ci, 4)) continue;
+        const Case c = cases[ci];
+        const Border b = test::all_borders()[bi];
+        const ElementType t = ti % 2 ? ElementType::u8 : ElementType::f32;
+        const bool in_place = ti >= 2;
+        BlurSpec spec;
+        spec.sigma = {c.sigma, c.sigma, c.d > 1 ? c.sigma : 0.0};
+        spec.border = {b, b, b};
+        spec.cval = 0.3;
+        spec.algorithm = Algorithm::sliding_dct;
+        spec.sliding_dct_fit = SlidingDctFit::fir;
+        spec.sliding_dct_order = 6;
+        auto src = test::make_buffer(t, c.w, c.h, c.d, c.channels);
+        test::fill_random(src.view, rng);
+        auto ref = test::make_buffer(ElementType::f64, c.w, c.h, c.d, c.channels);
+        BlurSpec fir = spec;
+        fir.algorithm = Algorithm::fir;
+        reference::separable_blur(src.view, ref.view, fir);
+        auto out = test::make_buffer(t, c.w, c.h, c.d, c.channels);
+        if (in_place) {
+          std::memcpy(out.bytes.data(), src.bytes.data(), src.bytes.size());
+          blur(out.view, out.view, spec);
+        } else {
+          blur(src.view, out.view, spec);
+        }
+        const double range = t == ElementType::u8 ? 255.0 : 2.0;  // fill_random: floats in [-0.5, 1.5]
+        double worst = 0.0;
+        for (std::int64_t z = 0; z < c.d; ++z)
+          for (std::int64_t y = 0; y < c.h; ++y)
+            for (std::int64_t x = 0; x < c.w; ++x)
+              for (int k = 0; k < c.channels; ++k) {
+                const double want = test::get(ref.view, x, y, z, k);
+                const double got = test::get(out.view, x, y, z, k);
+                // 8-bit outputs are rounded: within half a level of the exact result, plus 1e-5.
+                const double err = t == ElementType::u8 ? std::max(0.0, std::abs(got - want) - 0.5) : std::abs(got - want);
+                worst = std::max(worst, err / range);
+              }
+        EXPECT_LE(worst, 1e-5) << c.w << "x" << c.h << "x" << c.d << " sigma " << c.sigma << " border "
+                               << static_cast<int>(b) << " type " << to_string(t) << (in_place ? " in place" : "");
         }
 }
 

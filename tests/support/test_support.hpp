@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -34,6 +35,39 @@ inline std::mt19937_64 rng_for_test() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "";
   return std::mt19937_64(seed() ^ std::hash<std::string>{}(name));
+}
+
+/// FASTBLUR_TEST_SCALE: unset or "full" (README's release ctest) runs every test in full; "small"
+/// (set by the asan and tsan test presets, CMakePresets.json) has the heaviest tests keep all their
+/// awkward values - every size, border, element type, algorithm - but walk their grids as Latin
+/// squares (grid_cell) and use smaller data where the size is not what is tested (scaled). Any
+/// other value fails the run. Printed once when small.
+inline bool small_scale() {
+  static const bool small = [] {
+    const char* env = std::getenv("FASTBLUR_TEST_SCALE");
+    const std::string v = env ? env : "full";
+    if (v != "full" && v != "small") {
+      std::fprintf(stderr, "FASTBLUR_TEST_SCALE=%s: expected full or small\n", v.c_str());
+      std::abort();
+    }
+    if (v == "small")
+      std::printf("[ scale    ] FASTBLUR_TEST_SCALE=small: heavy tests walk their grids as Latin squares, on smaller data\n");
+    return v == "small";
+  }();
+  return small;
+}
+/// `full` normally, `small` under FASTBLUR_TEST_SCALE=small.
+template <class T>
+inline T scaled(T full, T small) {
+  return small_scale() ? small : full;
+}
+/// Whether cell (a, b, c) of a grid runs: every cell in full; under small scale the cells with
+/// (a + b + c) % n == 0, 1/n of them. Each (a, b) pair then runs for one c in any n consecutive
+/// values of c, and for each c every value of a and every value of b still runs (a and b taking at
+/// least n values): exactly once each where both take n values, a Latin square (element types x
+/// borders, n = 5, with c indexing the shapes, sigmas, ...).
+inline bool grid_cell(int a, int b, int c, int n = 5) {
+  return !small_scale() || (a + b + c) % n == 0;
 }
 
 /// The value range random data of a type is drawn from (and the scale of its tolerances).
