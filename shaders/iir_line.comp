@@ -1,6 +1,8 @@
 #version 450
-// Recursive Gaussians along one axis (cpu/iir.cpp, kernel_iir.hpp), one thread per line, every
-// channel in turn. The recursions run in double where the device has float64 (IIR_DOUBLE): their
+// Recursive Gaussians along one axis (cpu/iir.cpp, kernel_iir.hpp), one thread per line and
+// channel (a lane, numbered line C + c): neighbouring threads read neighbouring values wherever the
+// channels, or along y and z the lines, lie side by side in memory, and an RGBA image has four
+// times the threads that one per line gave it. The recursions run in double where the device has float64 (IIR_DOUBLE): their
 // poles crowd at 1 as sigma grows, and float32 direct forms lose the signal (Deriche diverges near
 // sigma 300); the float variant serves devices without float64, up to the sigma gpu_iir.cpp allows.
 // The line is read through the border mode over `pad` samples on each side (0 for
@@ -34,12 +36,12 @@ layout(std430, binding = 2) buffer Scratch { real scratch[]; };
 layout(std430, binding = 3) readonly buffer Coefficients { real k[]; };
 
 layout(push_constant) uniform Params {
-  ivec4 extent;  // W, H, D, lines along this axis
+  ivec4 extent;  // W, H, D, lanes along this axis (lines times channels)
   int axis, border;
   float cval;
   int pad;
-  int first_line;
-  int sample_stride, line_stride;  // scratch sample j of a line at j * sample_stride + line * line_stride
+  int first_lane;
+  int sample_stride, line_stride;  // scratch sample j of a lane at j * sample_stride + lane * line_stride
 } p;
 
 int g_line, g_n, g_c;
@@ -49,16 +51,17 @@ real x_at(int i) {  // padded index i, i.e. sample i - pad
 }
 
 void main() {
-  int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);
-  int line = p.first_line + local_line;
-  if (line >= p.extent.w) return;
+  int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);  // lane in batch
+  int lane = p.first_lane + local_line;
+  if (lane >= p.extent.w) return;
+  int line = lane / CHANNELS, c = lane % CHANNELS;
   int n = p.extent[p.axis];
   int len = n + 2 * p.pad;
   bool constant = p.border == BORDER_CONSTANT;
   g_line = line;
   g_n = n;
-  for (int c = 0; c < CHANNELS; ++c) {
-    g_c = c;
+  g_c = c;
+  {
     real left = constant ? real(p.cval) : x_at(0), right = constant ? real(p.cval) : x_at(len - 1);
     if (VARIANT == 2) {
       // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).

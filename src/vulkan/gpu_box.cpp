@@ -1,6 +1,7 @@
 // box on the GPU: the plan's extended boxes (src/algorithms/box.hpp) along each axis, by seed 001's prefix-sum scans
-// (a workgroup per line) or seed 002's running sums (a thread per line), as the plan's schedule says
-// per axis.
+// (a workgroup per line) or seed 002's running sums (box_chunk.comp: the lines extended once, then a
+// dispatch per box in which each thread slides over a chunk of one channel of one line, then the
+// centre written back), as the plan's schedule says per axis.
 #include <string>
 
 #include "algorithms/box.hpp"
@@ -14,12 +15,22 @@
 namespace fastblur::vk {
 namespace {
 
+struct ChunkParams {
+  std::int32_t extent[4];
+  std::int32_t axis, border;
+  float cval;
+  std::int32_t mode, pad, first_lane;
+  std::int32_t sample_stride, line_stride;
+  std::int32_t radius;
+  float alpha;
+  std::int32_t lo, hi, chunk;
+};
+
 struct BoxParams {
   std::int32_t extent[4];
   std::int32_t axis, border;
   float cval;
   std::int32_t npasses, pad, first_line;
-  std::int32_t sample_stride, line_stride;  // running sums' scratch layout (Context::interleave_scratch)
 };
 
 }  // namespace
@@ -39,16 +50,61 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       table.push_back(static_cast<float>(q.radius));
       table.push_back(static_cast<float>(q.alpha));
     }
-    Buffer& params = upload(job, table.data(), table.size() * sizeof(float));
     const bool scan = plan.schedule.box[ax] == BoxSchedule::prefix_sums;
-    // Scratch per line: scan keeps two value arrays and the prefix sums' two halves; running sums
-    // keep two value arrays; each (n + 2 pad) samples of every channel.
-    const std::uint64_t per_line = static_cast<std::uint64_t>(C) * (scan ? 4 : 2) * static_cast<std::uint64_t>(n + 2 * pad) * 4;
+    if (!scan) {
+      const bool interleave = ctx.interleave_scratch();
+      // Running sums: two extended copies of a batch of lanes (one channel of one line each).
+      const std::int64_t lanes = lines * C, len = n + 2 * pad;
+      const std::uint64_t per_lane = static_cast<std::uint64_t>(len) * 4;
+      const std::int64_t batch = lines_per_batch(job, 2 * per_lane, lanes);
+      Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+      Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+      const ComputePipeline& p = ctx.pipeline("box_chunk", shaders::box_chunk(), {static_cast<std::uint32_t>(C)},
+                                              std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+                                              sizeof(ChunkParams));
+      for (std::int64_t first = 0; first < lanes; first += batch) {
+        const std::int64_t todo = std::min(batch, lanes - first);
+        ChunkParams cp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
+                        static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(todo)},
+                       axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
+                       0, static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
+                       interleave ? static_cast<std::int32_t>(todo) : 1, interleave ? 1 : static_cast<std::int32_t>(len),
+                       0, 0.0f, 0, 0, 0};
+        const auto run = [&](Buffer& a, Buffer& b, std::int64_t steps) {
+          job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(a), Binding::storage(b)},
+                       cp, spread_groups(static_cast<std::uint64_t>((todo * steps + 63) / 64)));
+        };
+        run(s1, s0, len);  // gather into s0
+        Buffer *cur = &s0, *next = &s1;
+        std::int64_t lo = 0, hi = len;
+        for (const auto& q : boxes) {
+          const std::int64_t h = q.radius + 1, outputs = hi - lo - 2 * h;
+          // A fresh sum of 2 r + 1 samples per chunk: chunks of twice that keep it under half the reads.
+          const std::int64_t chunk = std::max<std::int64_t>(32, 2 * (2 * q.radius + 1));
+          cp.mode = 1;
+          cp.radius = static_cast<std::int32_t>(q.radius);
+          cp.alpha = static_cast<float>(q.alpha);
+          cp.lo = static_cast<std::int32_t>(lo);
+          cp.hi = static_cast<std::int32_t>(hi);
+          cp.chunk = static_cast<std::int32_t>(chunk);
+          run(*cur, *next, (outputs + chunk - 1) / chunk);
+          std::swap(cur, next);
+          lo += h;
+          hi -= h;
+        }
+        cp.mode = 2;
+        run(*cur, *next, n);  // scatter the centre into out
+      }
+      return;
+    }
+    Buffer& params = upload(job, table.data(), table.size() * sizeof(float));
+    // Scratch per line: two value arrays and the prefix sums' two halves, each (n + 2 pad) samples
+    // of every channel.
+    const std::uint64_t per_line = static_cast<std::uint64_t>(C) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4;
     const std::int64_t batch = lines_per_batch(job, per_line, lines);
-    const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
-        ctx.pipeline(scan ? "box_scan" : "box_line", scan ? shaders::box_scan() : shaders::box_line(),
+        ctx.pipeline("box_scan", shaders::box_scan(),
                      {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                      sizeof(BoxParams));
     for (std::int64_t first = 0; first < lines; first += batch) {
@@ -56,12 +112,10 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                           static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(boxes.size()), static_cast<std::int32_t>(pad),
-                         static_cast<std::int32_t>(first),
-                         interleave ? static_cast<std::int32_t>(batch) : 1,
-                         interleave ? 1 : static_cast<std::int32_t>(per_line / 4)};
+                         static_cast<std::int32_t>(first)};
       const std::int64_t todo = std::min(batch, lines - first);
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch), Binding::storage(params)},
-                   bp, spread_groups(static_cast<std::uint64_t>(scan ? todo : (todo + 63) / 64)));
+                   bp, spread_groups(static_cast<std::uint64_t>(todo)));
     }
   });
 }

@@ -1,6 +1,8 @@
-// fir and fir-incremental on the GPU: one pass per axis; a workgroup convolves a tile of a line
-// from workgroup-shared memory (seed 003's cached fetches), with a table of weights or seed 000's
-// incremental coefficients.
+// fir and fir-incremental on the GPU: one pass per axis, with a table of weights or seed 000's
+// incremental coefficients. Along x a workgroup convolves a tile of a line from workgroup-shared
+// memory (seed 003's cached fetches; the line is contiguous, so the tile's loads are too); along y
+// and z a thread per output value with neighbouring threads on neighbouring values of a row
+// (fir_across.comp), so every load is coalesced and the cache serves the rows threads share.
 #include <algorithm>
 #include <string>
 
@@ -21,6 +23,12 @@ struct FirParams {
   std::int32_t radius;
 };
 
+struct AcrossParams {
+  std::int32_t inner, n, outer, border;
+  float cval, g0, g1, g2;
+  std::int32_t radius;
+};
+
 }  // namespace
 
 void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
@@ -36,6 +44,22 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     std::vector<float> half(static_cast<std::size_t>(r) + 1);
     for (int k = 0; k <= r; ++k) half[static_cast<std::size_t>(k)] = static_cast<float>(w[static_cast<std::size_t>(r + k)]);
     Buffer& weights = upload(job, half.data(), half.size() * sizeof(float));
+    const auto c = kernel::incremental_coefficients(sigma);
+    const std::uint32_t incremental = plan.algorithm == Algorithm::fir_incremental ? 1u : 0u;
+    if (axis != 0) {
+      const std::int64_t inner = (axis == 1 ? src.extent[0] : src.extent[0] * src.extent[1]) * C;
+      const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * n;
+      const ComputePipeline& p = ctx.pipeline("fir_across", shaders::fir_across(), {incremental},
+                                              std::vector<VkDescriptorType>(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+                                              sizeof(AcrossParams));
+      const AcrossParams ap{static_cast<std::int32_t>(inner), static_cast<std::int32_t>(n), static_cast<std::int32_t>(outer),
+                            static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
+                            c.g0, c.g1, c.g2, r};
+      job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, ap,
+                   {static_cast<std::uint32_t>((inner + 63) / 64), static_cast<std::uint32_t>(std::min<std::int64_t>(rows, 65535)),
+                    static_cast<std::uint32_t>((rows + 65534) / 65535)});
+      return;
+    }
     // The shared tile is sized for a bucket of radii (the next power of two, at least 8), so an
     // animated sigma reuses a few pipelines instead of compiling one per radius; a radius whose
     // bucket would not fit shared memory gets a tile of its own size.
@@ -51,10 +75,9 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const ComputePipeline& p = ctx.pipeline(
         "fir_line", shaders::fir_line(),
         {local, static_cast<std::uint32_t>(C), 0u /* constant 2: unused */, tile,
-         plan.algorithm == Algorithm::fir_incremental ? 1u : 0u, shared ? 1u : 0u, shared_floats},
+         incremental, shared ? 1u : 0u, shared_floats},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(FirParams));
-    const auto c = kernel::incremental_coefficients(sigma);
     const FirParams fp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                         static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
                        axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2,

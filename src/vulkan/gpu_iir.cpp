@@ -1,5 +1,5 @@
 // iir on the GPU: Deriche's or Young-van Vliet's recursive Gaussian along each axis, one thread per
-// line (iir_line.comp), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
+// line and channel (iir_line.comp), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
 // boundary starts of cpu/iir.cpp. Deriche runs in float32 in its parallel form (stable at any
 // sigma); float64 only where the plan asks for it (plan.schedule.gpu_float64: Young-van Vliet's
 // direct form beyond the sigma float32 holds, or a caller's choice) and the device has it.
@@ -21,7 +21,7 @@ struct IirParams {
   std::int32_t extent[4];
   std::int32_t axis, border;
   float cval;
-  std::int32_t pad, first_line;
+  std::int32_t pad, first_lane;
   std::int32_t sample_stride, line_stride;  // the scratch's layout (Context::interleave_scratch)
 };
 
@@ -39,7 +39,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
   run_separable(job, src, dst, axes, [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
     const algo::IirAxis& r = resolved.axes[ax];
-    const std::int64_t n = src.extent[ax], lines = src.lines(axis);
+    const std::int64_t n = src.extent[ax], lanes = src.lines(axis) * C;  // a lane: one channel of a line
     std::vector<double> k;
     const std::int64_t pad = r.pad;
     if (parallel) {
@@ -63,24 +63,24 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     }
     const std::vector<float> kf(k.begin(), k.end());
     Buffer& coefficients = float64 ? upload(job, k.data(), k.size() * sizeof(double)) : upload(job, kf.data(), kf.size() * sizeof(float));
-    // Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from the first
-    // output to the padded line's end.
+    // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
+    // the first output to the padded line's end.
     const std::uint64_t per_line = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
-    const std::int64_t batch = lines_per_batch(job, per_line, lines);
+    const std::int64_t batch = lines_per_batch(job, per_line, lanes);
     const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
                      {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));
-    for (std::int64_t first = 0; first < lines; first += batch) {
+    for (std::int64_t first = 0; first < lanes; first += batch) {
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
-                          static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
+                          static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lanes)},
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
                          interleave ? static_cast<std::int32_t>(batch) : 1,
                          interleave ? 1 : static_cast<std::int32_t>(per_line / real)};
-      const std::int64_t todo = std::min(batch, lines - first);
+      const std::int64_t todo = std::min(batch, lanes - first);
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
                        Binding::storage(coefficients)},
                    ip, spread_groups(static_cast<std::uint64_t>((todo + 63) / 64)));

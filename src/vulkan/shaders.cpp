@@ -12,9 +12,16 @@ const std::vector<std::uint32_t>& fir_line() {
   return words;
 }
 
-const std::vector<std::uint32_t>& box_line() {
+const std::vector<std::uint32_t>& fir_across() {
   static const std::vector<std::uint32_t> words{
-#include "shaders/box_line.spv.inc"
+#include "shaders/fir_across.spv.inc"
+  };
+  return words;
+}
+
+const std::vector<std::uint32_t>& box_chunk() {
+  static const std::vector<std::uint32_t> words{
+#include "shaders/box_chunk.spv.inc"
   };
   return words;
 }

@@ -8,7 +8,8 @@
 namespace fastblur::vk::shaders {
 
 const std::vector<std::uint32_t>& fir_line();
-const std::vector<std::uint32_t>& box_line();
+const std::vector<std::uint32_t>& fir_across();
+const std::vector<std::uint32_t>& box_chunk();
 const std::vector<std::uint32_t>& box_scan();
 /// The recursions in double (needs the device's shaderFloat64) or float.
 const std::vector<std::uint32_t>& iir_line(bool float64);
