@@ -59,9 +59,13 @@ bool runs(const Variant& v, const Shape& s) {
 TEST_F(VulkanTest, BufferAlgorithmsMatchTheCpuForEveryBorderTypeAndShape) {
   auto rng = test::rng_for_test();
   for (const Variant& v : kBufferAlgorithms)
-    for (ElementType type : test::all_types())
-      for (Border border : test::all_borders())
-        for (const Shape& s : kShapes) {
+    for (int ti = 0; ti < 5; ++ti)
+      for (int bi = 0; bi < 5; ++bi)
+        for (int si = 0; si < 7; ++si) {
+          if (!test::grid_cell(ti, bi, si)) continue;  // FASTBLUR_TEST_SCALE=small (sanitizers): a Latin square
+          const ElementType type = test::all_types()[ti];
+          const Border border = test::all_borders()[bi];
+          const Shape& s = kShapes[si];
           if (!runs(v, s)) continue;
           BlurSpec spec;
           spec.sigma = {s.sx, s.sy, s.sz};

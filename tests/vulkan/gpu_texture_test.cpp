@@ -20,9 +20,13 @@ const Shape kShapes[] = {{1, 1, 2.0, 2.0}, {1, 17, 1.5, 3.0}, {19, 1, 2.5, 1.2},
 
 void check_every_border_type_and_shape(const test::VulkanTest& t, const Device& device, BlurSpec spec,
                                        Algorithm cpu_algorithm, double extra_tolerance, std::mt19937_64& rng) {
-  for (ElementType type : test::all_types())
-    for (Border border : test::all_borders())
-      for (const Shape& s : kShapes) {
+  for (int ti = 0; ti < 5; ++ti)
+    for (int bi = 0; bi < 5; ++bi)
+      for (int si = 0; si < 5; ++si) {
+        if (!test::grid_cell(ti, bi, si)) continue;  // FASTBLUR_TEST_SCALE=small (sanitizers): a Latin square
+        const ElementType type = test::all_types()[ti];
+        const Border border = test::all_borders()[bi];
+        const Shape& s = kShapes[si];
         if (spec.algorithm == Algorithm::dual_kawase && std::min(s.sx, s.sy) < 1.0) continue;
         spec.sigma = {s.sx, s.sy, 0.0};
         spec.with_border(border);
