@@ -64,6 +64,11 @@ class Context {
   /// Nanoseconds per timestamp tick, and whether the compute queue writes timestamps at all.
   double timestamp_period_ns() const noexcept { return timestamp_period_; }
   bool has_timestamps() const noexcept { return timestamp_bits_ != 0; }
+  /// The bits of a timestamp the queue family says are valid (timestampValidBits); the rest are
+  /// undefined and must be masked off before two timestamps are subtracted.
+  std::uint64_t timestamp_mask() const noexcept {
+    return timestamp_bits_ >= 64 ? ~0ull : (1ull << timestamp_bits_) - 1;
+  }
   /// Whether shaders may use double (shaderFloat64 enabled on the device).
   bool has_float64() const noexcept { return float64_; }
   /// Stops using double in shaders (tests run the float32 variants on devices with float64).

@@ -125,6 +125,15 @@ void Job::copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_
   pending_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
 }
 
+void Job::update(VkBuffer dst, const void* data, VkDeviceSize bytes) {
+  if (bytes == 0) return;
+  if (bytes % 4 != 0 || bytes > 65536) throw InvalidArgument("internal: vkCmdUpdateBuffer takes 4 to 65536 bytes in words");
+  wait_for_previous(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+  vkCmdUpdateBuffer(cb_, dst, 0, bytes, data);
+  pending_stage_ = VK_PIPELINE_STAGE_TRANSFER_BIT;
+  pending_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
+}
+
 void Job::host_barrier() {
   VkMemoryBarrier mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
   mb.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -267,8 +276,12 @@ void Job::run() {
 
 std::vector<std::pair<std::string, double>> Job::timestamps() const {
   std::vector<std::pair<std::string, double>> out;
+  // Differences of the valid bits only (modulo their range, so a counter that wrapped between the
+  // two still gives the time between them).
+  const std::uint64_t mask = context_->timestamp_mask();
   for (std::size_t i = 0; i < ticks_.size(); ++i)
-    out.emplace_back(labels_[i], static_cast<double>(ticks_[i] - ticks_[0]) * context_->timestamp_period_ns() * 1e-6);
+    out.emplace_back(labels_[i], static_cast<double>(((ticks_[i] & mask) - (ticks_[0] & mask)) & mask) *
+                                     context_->timestamp_period_ns() * 1e-6);
   return out;
 }
 

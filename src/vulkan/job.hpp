@@ -76,6 +76,9 @@ class Job {
   }
   /// Records a buffer copy (ordered after the previous command as dispatch() says).
   void copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_offset = 0, VkDeviceSize dst_offset = 0);
+  /// Records vkCmdUpdateBuffer: `bytes` (a multiple of 4, at most 65536) of `data`, kept in the
+  /// command buffer, written to the start of `dst` (ordered as copy() is).
+  void update(VkBuffer dst, const void* data, VkDeviceSize bytes);
   /// A barrier making the device's writes visible to the host (after the last download copy).
   void host_barrier();
   /// Barriers with the caller's work around a recording into its command buffer: earlier writes

@@ -41,7 +41,8 @@ void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floa
 
 /// A work image of `like`'s shape in a new device buffer of the job.
 Work work_like(Job& job, const Work& like);
-/// A host-visible buffer of the job holding `bytes` bytes copied from `data`, for parameters.
+/// A device-local buffer of the job holding `bytes` bytes copied from `data` (inside the command
+/// buffer up to 64 KiB, else through staging), for the parameters a pass reads.
 Buffer& upload(Job& job, const void* data, std::uint64_t bytes);
 
 /// The axes a separable algorithm filters on this work image (a piece may be thinner than the
