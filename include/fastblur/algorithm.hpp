@@ -67,6 +67,10 @@ struct Capabilities {
   bool cpu = true;           ///< the CPU backend runs it
   bool vulkan = true;        ///< the Vulkan backend runs it
   bool vulkan_volumes = true;  ///< ... on 3D volumes too (false: 2D images only there)
+  /// The Vulkan backend fetches through the sampler's bilinear filter, which GPUs compute with 8
+  /// sub-texel bits: the planner adds that error to its prediction on a GPU (not on lavapipe,
+  /// which filters in float).
+  bool texture_filtering = false;
   double min_sigma = 0.0;    ///< sigmas below this (and above 0) are refused
   double max_sigma = 0.0;    ///< sigmas above this are refused (0: no limit)
 };

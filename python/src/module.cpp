@@ -171,6 +171,7 @@ PYBIND11_MODULE(_core, m) {
       caps["cpu"] = c.cpu;
       caps["vulkan"] = c.vulkan;
       caps["vulkan_volumes"] = c.vulkan_volumes;
+      caps["texture_filtering"] = c.texture_filtering;
       d["capabilities"] = caps;
       py::list params;
       for (const ParameterInfo& p : a.parameters) {

@@ -75,6 +75,12 @@ double max_error_1d(const EquivalentKernel& k);
 /// asymptote there, and larger sigmas would only cost time.
 inline constexpr double kLargeSigma = 64.0;
 
+/// A GPU sampler's bilinear filter with 8 sub-texel bits places each fetch within 1/512 of a texel,
+/// moving a tap's weight between its two texels by up to 1/512 of it; a pass's taps together, at
+/// most twice the kernel's peak, by up to 1/256 of the peak. Added per filtered axis to the
+/// prediction of algorithms with Capabilities::texture_filtering on a hardware Vulkan device.
+inline constexpr double kSubTexelError = 1.0 / 256;
+
 class Descriptor {
  public:
   Descriptor(AlgorithmInfo info, std::vector<Parameter> parameters);

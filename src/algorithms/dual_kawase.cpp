@@ -56,7 +56,7 @@ class DualKawase final : public Descriptor {
              "Gaussian's (2D max error up to 0.63 from sigma 5), and it is not shift-invariant (blocks of "
              "2^levels pixels). 2D images; the border modes extend the image once.",
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false,
-                          .min_sigma = kernel::kDualKawaseMinSigma}},
+                          .texture_filtering = true, .min_sigma = kernel::kDualKawaseMinSigma}},
             {field({.key = "dual_kawase_levels", .flag = "levels", .kind = ParameterInfo::Kind::integer,
                     .doc = "levels (halvings) of the chain", .default_text = "chosen for sigma",
                     .min = 1, .max = kernel::kDualKawaseMaxLevels, .zero_chooses = true},

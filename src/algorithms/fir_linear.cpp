@@ -17,7 +17,7 @@ class FirLinear final : public Descriptor {
                     "sub-texel precision (8 bits on most GPUs: an error of at most 1/512 of the data's range per "
                     "pass). The image is padded once by the border modes. Vulkan backend, 2D images.",
                     Capabilities{.separable = true, .max_dimensions = 2, .cpu = false, .vulkan = true,
-                                 .vulkan_volumes = false}},
+                                 .vulkan_volumes = false, .texture_filtering = true}},
                    {}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override { resolve_gaussian_radii(spec, plan); }

@@ -39,7 +39,7 @@ class Kawase final : public Descriptor {
              "16 texels with 4 fetches. The offsets grow like Kawase's own (d_i = c (i + 1/2)), c solved so the "
              "passes' variances sum to sigma^2; seed 002's presets {0,1,2,2,3} and {2,3,3,3} as --offsets. The CPU "
              "extends the image once by the border (as fir); the GPU blurs 2D images.",
-             Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false}},
+             Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false, .texture_filtering = true}},
             {field({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
                     .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,
                     .max = 4096, .zero_chooses = true},

@@ -36,7 +36,7 @@ class MipPoisson final : public Descriptor {
              "rotated per pixel by interleaved gradient noise (frame moves it, so accumulated frames average the "
              "noise away). Variance solved to sigma^2; its noise makes the 2D max error 0.4 to 0.6 at one frame "
              "(PSNR 38 to 49 dB on the test scene). 2D images.",
-             Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false}},
+             Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false, .texture_filtering = true}},
             {field({.key = "mip_poisson_samples", .flag = "samples", .kind = ParameterInfo::Kind::integer,
                     .doc = "samples per pixel", .default_text = "32",
                     .min = kernel::kMipPoissonMinSamples, .max = kernel::kMipPoissonMaxSamples, .multiple_of = 4,

@@ -173,6 +173,12 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
         if (ax.active) ax.predicted_error += kFloatLaneRounding, ++active;
       p.predicted_max_error += kFloatLaneRounding * active;
     }
+    if (shape.backend == Backend::vulkan && !shape.software_device && d.info().capabilities.texture_filtering) {
+      int active = 0;
+      for (AxisPlan& ax : p.axes)
+        if (ax.active) ax.predicted_error += algo::kSubTexelError, ++active;
+      p.predicted_max_error += algo::kSubTexelError * active;
+    }
   } else {
     p.predicted_max_error = NAN;
     for (AxisPlan& ax : p.axes) ax.predicted_error = NAN;

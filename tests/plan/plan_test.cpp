@@ -7,6 +7,8 @@
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/plan.hpp"
+#include "algorithms/descriptor.hpp"
+#include "plan/planner.hpp"
 
 namespace fastblur {
 namespace {
@@ -149,6 +151,28 @@ TEST(Plan, WithinOnePercentAConstantTimeLaneFilterBeatsLongKernels) {
   // At sigma 1 the short exact kernel is cheaper than any O(1) filter.
   spec.sigma = {1.0, 1.0, 0.0};
   EXPECT_EQ(make_plan(spec, v).spec.algorithm, Algorithm::fir);
+}
+
+TEST(Plan, AGpuSamplersSubTexelErrorIsInTheTextureAlgorithmsPrediction) {
+  // On a hardware GPU (software_device false) the texture-filtered algorithms predict the sampler's
+  // 8 sub-texel bits on top of their shape error, per filtered axis; lavapipe filters in float.
+  std::vector<float> a(96 * 64 * 4);
+  const View v = View::packed(a.data(), ElementType::f32, 96, 64, 1, 4);
+  algo::Shape gpu = planner::shape_of(v, ElementType::f32, Backend::vulkan), lavapipe = gpu;
+  lavapipe.software_device = true;
+  for (Algorithm alg : {Algorithm::fir_linear, Algorithm::kawase, Algorithm::dual_kawase, Algorithm::mip_poisson,
+                        Algorithm::fir, Algorithm::box, Algorithm::iir}) {
+    BlurSpec spec = BlurSpec::isotropic_2d(6.0);
+    spec.algorithm = alg;
+    const Plan hw = planner::plan_for(spec, gpu), sw = planner::plan_for(spec, lavapipe);
+    const bool filtered = algo::descriptor(alg).info().capabilities.texture_filtering;
+    EXPECT_NEAR(hw.predicted_max_error - sw.predicted_max_error, filtered ? 2 * algo::kSubTexelError : 0.0, 1e-12)
+        << to_string(alg);
+    for (int axis = 0; axis < 2; ++axis)
+      EXPECT_NEAR(hw.axes[axis].predicted_error - sw.axes[axis].predicted_error, filtered ? algo::kSubTexelError : 0.0,
+                  1e-12)
+          << to_string(alg) << " axis " << axis;
+  }
 }
 
 }  // namespace
