@@ -34,12 +34,11 @@ std::string_view to_string(CpuDriver driver) noexcept;
 
 /// How the Vulkan backend runs `box` along an axis. Both compute the same extended boxes.
 enum class BoxSchedule {
-  automatic,    ///< resolved by the planner: GPUs scan along x (a workgroup per row: coalesced reads) and
-                ///< run sums along y and z (a thread per column: coalesced reads); software devices
-                ///< (lavapipe), where workgroup barriers are costly, run sums everywhere
+  automatic,    ///< resolved by the planner: running sums on every axis and device (the faster
+                ///< on an H100 and on lavapipe, bench/RESULTS.md)
   prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
                 ///< carried sums (no limit on the line's length)
-  running_sums, ///< seed 002: a thread per line walks it with a moving sum
+  running_sums, ///< seed 002: moving sums, each thread sliding over a chunk of one channel of a line
 };
 std::string_view to_string(BoxSchedule schedule) noexcept;
 
