@@ -71,13 +71,15 @@ std::vector<std::byte> random_bytes(std::size_t n, fastblur::ElementType type) {
   return b;
 }
 
-// Global-memory traffic of one blur per pixel, from the shaders as written (no cache reuse assumed
-// beyond what a kernel stages in shared memory): the wire copies in and out, the conversions, and
-// each axis's passes. Per channel value: fir reads its tile with the 2R halo once per workgroup of
-// T outputs, 4 (1 + 2R/T) bytes, and writes 4; iir reads the line twice (both directions), writes and
-// reads its float scratch (8 for float64) and writes 4; box (running sums) fills a scratch line
-// (read 4, write 4), and each of its n boxes reads 12 (the samples entering and leaving the window,
-// and the one beyond for the fractional end weight) and writes 4, then the centre is written. Empty: not modelled (texture algorithms, prefix sums).
+// Global-memory traffic of one blur per pixel, from the shaders as written: the wire copies in and
+// out, the conversions, and each axis's passes. Per channel value: fir along x reads its tile with
+// the 2R halo once per workgroup of T outputs, 4 (1 + 2R/T) bytes, and writes 4; fir along y and z
+// (fir_across.comp) reads 4 and writes 4, its threads' 2R + 1 rows being their neighbours' too,
+// served by the cache (assumed to hold 2R + 1 rows); iir reads the line twice (both directions),
+// writes and reads its float scratch (8 for float64) and writes 4; box's running sums
+// (box_chunk.comp) extend the line into scratch (read 4, write 4), each box reads its chunk and the
+// chunk's fresh window, 4 (1 + (2r + 1) / chunk), and writes 4, and the centre goes back (read 4,
+// write 4). Empty: not modelled (texture algorithms, prefix sums).
 struct Traffic {
   int passes = 0;
   double bytes_per_pixel = 0.0;
@@ -95,7 +97,7 @@ std::optional<Traffic> traffic(const fastblur::Plan& plan, const Format& f, bool
       case Algorithm::fir:
       case Algorithm::fir_incremental: {
         const double tile = 256.0;  // gpu_fir.cpp's tile where the 2R halo fits shared memory
-        t.bytes_per_pixel += C * (4 * (1 + 2 * ax.radius / tile) + 4);
+        t.bytes_per_pixel += C * (a == 0 ? 4 * (1 + 2 * ax.radius / tile) + 4 : 8.0);
         t.passes += 1;
         break;
       }
@@ -108,9 +110,11 @@ std::optional<Traffic> traffic(const fastblur::Plan& plan, const Format& f, bool
       case Algorithm::box: {
         if (plan.schedule.box[static_cast<std::size_t>(a)] == fastblur::BoxSchedule::prefix_sums) return std::nullopt;
         const auto& r = fastblur::algo::resolved_as<fastblur::algo::BoxResolved>(plan);
-        const double n = static_cast<double>(r.passes[static_cast<std::size_t>(a)].size());
-        t.bytes_per_pixel += C * (8 + n * 16 + 4);
-        t.passes += static_cast<int>(n);
+        double per_value = 8 + 8;  // into the extended lanes and back
+        for (const auto& q : r.passes[static_cast<std::size_t>(a)])
+          per_value += 4 * (1 + (2.0 * q.radius + 1) / static_cast<double>(fastblur::vk::box_chunk_length(q.radius))) + 4;
+        t.bytes_per_pixel += C * per_value;
+        t.passes += static_cast<int>(r.passes[static_cast<std::size_t>(a)].size()) + 2;
         break;
       }
       default: return std::nullopt;

@@ -79,8 +79,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
         std::int64_t lo = 0, hi = len;
         for (const auto& q : boxes) {
           const std::int64_t h = q.radius + 1, outputs = hi - lo - 2 * h;
-          // A fresh sum of 2 r + 1 samples per chunk: chunks of twice that keep it under half the reads.
-          const std::int64_t chunk = std::max<std::int64_t>(32, 2 * (2 * q.radius + 1));
+          const std::int64_t chunk = box_chunk_length(q.radius);
           cp.mode = 1;
           cp.radius = static_cast<std::int32_t>(q.radius);
           cp.alpha = static_cast<float>(q.alpha);

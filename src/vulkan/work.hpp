@@ -50,6 +50,10 @@ Buffer& upload(Job& job, const void* data, std::uint64_t bytes);
 /// is otherwise left as it is, as on the CPU).
 std::vector<int> active_axes(const Plan& plan, const Work& w);
 
+/// Outputs per thread of a box pass of radius r in box_chunk.comp: each chunk starts its sum
+/// afresh over 2 r + 1 samples, so chunks of twice that keep the fresh sums under half the reads.
+inline std::int64_t box_chunk_length(std::int64_t radius) { return radius * 4 + 2 > 32 ? radius * 4 + 2 : 32; }
+
 /// One pass per axis in `axes`, src -> dst, through one temporary work image; the last pass writes
 /// dst. No axes: src is copied to dst. src and dst must be different buffers.
 void run_separable(Job& job, const Work& src, const Work& dst, const std::vector<int>& axes,
