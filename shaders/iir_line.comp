@@ -51,8 +51,8 @@ real x_at(int i) {  // padded index i, i.e. sample i - pad
 }
 
 void main() {
-  int local_line = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);  // lane in batch
-  int lane = p.first_lane + local_line;
+  int local_lane = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);  // in the batch
+  int lane = p.first_lane + local_lane;
   if (lane >= p.extent.w) return;
   int line = lane / CHANNELS, c = lane % CHANNELS;
   int n = p.extent[p.axis];
@@ -65,7 +65,7 @@ void main() {
     real left = constant ? real(p.cval) : x_at(0), right = constant ? real(p.cval) : x_at(len - 1);
     if (VARIANT == 2) {
       // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).
-      int base = local_line * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
+      int base = local_lane * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
       real p0r = k[0], p0i = k[1], p1r = k[2], p1i = k[3], r0r = k[4], r0i = k[5], r1r = k[6], r1i = k[7];
       real d0 = (1.0 - p0r) * (1.0 - p0r) + p0i * p0i, d1 = (1.0 - p1r) * (1.0 - p1r) + p1i * p1i;
       // s_k = r_k / (1 - p_k)
@@ -94,7 +94,7 @@ void main() {
       }
     } else if (VARIANT == 0) {
       // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
-      int base = local_line * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
+      int base = local_lane * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
       real x1 = left, x2 = left, x3 = left;
       real y1 = left * k[12], y2 = y1, y3 = y1, y4 = y1;
       for (int i = 0; i < len - p.pad; ++i) {
@@ -116,7 +116,7 @@ void main() {
       }
     } else {
       real B = k[0], a1 = k[1], a2 = k[2], a3 = k[3];
-      int base = local_line * p.line_stride;  // scratch holds w[pad .. len - 1]
+      int base = local_lane * p.line_stride;  // scratch holds w[pad .. len - 1]
       real w1 = left, w2 = left, w3 = left;
       for (int i = 0; i < len; ++i) {
         real w0 = B * x_at(i) + a1 * w1 + a2 * w2 + a3 * w3;

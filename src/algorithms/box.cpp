@@ -76,7 +76,6 @@ class Box final : public Descriptor {
     // Running sums on every axis and device: chunked over lanes (box_chunk.comp) they beat the
     // prefix-sum scan (a workgroup per row) 1.5-5x on an NVIDIA H100 at 1080p RGBA8, k7 to s50, and
     // on lavapipe, where workgroup barriers are costly, 5 to 20x (bench/RESULTS.md).
-    (void)shape;
     plan.schedule.box = {BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
   }
 

@@ -165,20 +165,18 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
   }
   if (predict) {
     predict_error(d, p);
-    if (shape.any_f64() && p.schedule.intermediate == ElementType::f32) {
-      // float64 data in float lanes (a tolerance was given): float's rounding on top, measured at up
-      // to 7e-8 of the peak over two axes (tests/plan/plan_test.cpp).
+    // An error every filtered axis adds on top of the algorithm's own.
+    const auto add_per_axis = [&p](double error) {
       int active = 0;
       for (AxisPlan& ax : p.axes)
-        if (ax.active) ax.predicted_error += kFloatLaneRounding, ++active;
-      p.predicted_max_error += kFloatLaneRounding * active;
-    }
-    if (shape.backend == Backend::vulkan && !shape.software_device && d.info().capabilities.texture_filtering) {
-      int active = 0;
-      for (AxisPlan& ax : p.axes)
-        if (ax.active) ax.predicted_error += algo::kSubTexelError, ++active;
-      p.predicted_max_error += algo::kSubTexelError * active;
-    }
+        if (ax.active) ax.predicted_error += error, ++active;
+      p.predicted_max_error += error * active;
+    };
+    // float64 data in float lanes (a tolerance was given): float's rounding on top, measured at up
+    // to 7e-8 of the peak over two axes (tests/plan/plan_test.cpp).
+    if (shape.any_f64() && p.schedule.intermediate == ElementType::f32) add_per_axis(kFloatLaneRounding);
+    if (shape.backend == Backend::vulkan && !shape.software_device && d.info().capabilities.texture_filtering)
+      add_per_axis(algo::kSubTexelError);
   } else {
     p.predicted_max_error = NAN;
     for (AxisPlan& ax : p.axes) ax.predicted_error = NAN;

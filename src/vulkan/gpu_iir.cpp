@@ -65,10 +65,10 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     Buffer& coefficients = float64 ? upload(job, k.data(), k.size() * sizeof(double)) : upload(job, kf.data(), kf.size() * sizeof(float));
     // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
     // the first output to the padded line's end.
-    const std::uint64_t per_line = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
-    const std::int64_t batch = lines_per_batch(job, per_line, lanes);
+    const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
+    const std::int64_t batch = lines_per_batch(job, per_lane, lanes);
     const bool interleave = ctx.interleave_scratch();
-    Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+    Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
                      {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u},
@@ -79,7 +79,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
                          interleave ? static_cast<std::int32_t>(batch) : 1,
-                         interleave ? 1 : static_cast<std::int32_t>(per_line / real)};
+                         interleave ? 1 : static_cast<std::int32_t>(per_lane / real)};
       const std::int64_t todo = std::min(batch, lanes - first);
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
                        Binding::storage(coefficients)},

@@ -5,6 +5,7 @@
 // volume for an image-based algorithm) before recording anything.
 #include <vulkan/vulkan.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -52,7 +53,7 @@ std::vector<int> active_axes(const Plan& plan, const Work& w);
 
 /// Outputs per thread of a box pass of radius r in box_chunk.comp: each chunk starts its sum
 /// afresh over 2 r + 1 samples, so chunks of twice that keep the fresh sums under half the reads.
-inline std::int64_t box_chunk_length(std::int64_t radius) { return radius * 4 + 2 > 32 ? radius * 4 + 2 : 32; }
+inline std::int64_t box_chunk_length(std::int64_t radius) { return std::max<std::int64_t>(32, 2 * (2 * radius + 1)); }
 
 /// One pass per axis in `axes`, src -> dst, through one temporary work image; the last pass writes
 /// dst. No axes: src is copied to dst. src and dst must be different buffers.
