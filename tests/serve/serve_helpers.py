@@ -116,5 +116,5 @@ def wait_until(condition, timeout, what):
         if value:
             return value
         if time.time() > end:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+            raise AssertionError(f"timed out after {timeout} s waiting for {what() if callable(what) else what}")
         time.sleep(0.1)

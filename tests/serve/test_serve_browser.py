@@ -72,7 +72,9 @@ def shot(driver, name):
 
 
 def idle(driver):
-    return not driver.execute_script("return Object.keys(fastblurState.inflight).length")
+    """No request in flight and none waiting behind the page's debounce timer (a change's request
+    starts 150 ms after it: a test that saw no request in that gap went on while one was coming)."""
+    return driver.execute_script("return !fastblurState.timer && !Object.keys(fastblurState.inflight).length")
 
 
 def test_page_loads_with_the_scene(browser):
@@ -160,8 +162,9 @@ def test_uploaded_png_round_trips(browser, tmp_path):
     assert el(browser, "img-result").get_property("naturalWidth") == 64
     assert text(browser, "upload-error") == ""
     # The page's download is the CLI's blur of the file, byte for byte.
+    n = updates(browser)
     Select(el(browser, "algorithm")).select_by_value("fir")
-    wait_until(lambda: idle(browser), 30, "fir")
+    wait_until(lambda: updates(browser) > n and idle(browser), 30, "fir")
     sigma = el(browser, "sigma-number").get_attribute("value")
     data = browser.execute_async_script("""
       const done = arguments[arguments.length - 1];
@@ -171,7 +174,8 @@ def test_uploaded_png_round_trips(browser, tmp_path):
     assert cli("blur", "photo.png", "out.png", "--sigma", sigma, "--algorithm", "fir", cwd=tmp_path).returncode == 0
     assert base64.b64decode(data) == (tmp_path / "out.png").read_bytes()
     el(browser, "download").click()
-    wait_until(lambda: text(browser, "status") == "downloaded photo_blur.png", 30, "the download button")
+    wait_until(lambda: text(browser, "status") == "downloaded photo_blur.png", 30,
+               lambda: f"the download button (status {text(browser, 'status')!r})")
     Select(el(browser, "zoom")).select_by_value("4")
     assert el(browser, "img-result").size["width"] == 256
     shot(browser, "05_upload_zoom")

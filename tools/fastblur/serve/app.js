@@ -135,7 +135,8 @@ function buildOptions() {
 
 function schedule() {
   clearTimeout(state.timer);
-  state.timer = setTimeout(update, 150);  // debounced: a slider drag sends one request per pause
+  // debounced: a slider drag sends one request per pause; state.timer is null once it has fired
+  state.timer = setTimeout(() => { state.timer = null; update(); }, 150);
 }
 
 function setImages(r) {
