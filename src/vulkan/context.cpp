@@ -164,6 +164,7 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
 
 void Context::create_own_objects() {
   interleave_scratch_ = info_.type != "cpu";
+  idle_budget_ = idle_budget_for(info_.type, info_.memory_bytes);
   timestamp_period_ = limits_.timestampPeriod;
   timestamp_bits_ = timestamp_bits(physical_, queue_family_);
   load_pipeline_cache();
@@ -302,8 +303,13 @@ std::uint32_t Context::memory_type(std::uint32_t bits, VkMemoryPropertyFlags req
 
 namespace {
 constexpr std::uint32_t kSetsPerPool = 64;
-constexpr std::uint64_t kIdleBudget = 1ull << 30;  // idle pooled bytes kept for later calls
 }  // namespace
+
+std::uint64_t idle_budget_for(const std::string& device_type, std::uint64_t device_memory_bytes) noexcept {
+  constexpr std::uint64_t GiB = 1ull << 30;
+  if (device_type == "cpu") return GiB;
+  return std::clamp<std::uint64_t>(device_memory_bytes / 8, GiB, 16 * GiB);
+}
 
 std::unique_ptr<Context::Frame> Context::take_frame() {
   {
@@ -434,10 +440,10 @@ std::unique_ptr<Buffer> Context::take_buffer(std::uint64_t bytes, int kind) {
 void Context::give_back(std::unique_ptr<Buffer> b) noexcept {
   if (!b) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (b->size() > kIdleBudget) return;  // freed here, as it goes out of scope
+  if (b->size() > idle_budget_) return;  // freed here, as it goes out of scope
   free_buffers_.push_back(std::move(b));
   idle_bytes_ += free_buffers_.back()->size();
-  while (idle_bytes_ > kIdleBudget) {  // the oldest go first
+  while (idle_bytes_ > idle_budget_) {  // the oldest go first
     idle_bytes_ -= free_buffers_.front()->size();
     free_buffers_.erase(free_buffers_.begin());
   }

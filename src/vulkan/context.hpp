@@ -116,6 +116,8 @@ class Context {
   /// (up to a budget of idle bytes; beyond it the buffer is freed).
   std::unique_ptr<Buffer> take_buffer(std::uint64_t bytes, int kind);
   void give_back(std::unique_ptr<Buffer> buffer) noexcept;
+  /// The idle bytes give_back keeps for later jobs (idle_budget_for of this device).
+  std::uint64_t idle_budget() const noexcept { return idle_budget_; }
   /// The same for the texture algorithms' images (same format, size and levels).
   std::unique_ptr<Image> take_image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels);
   void give_back(std::unique_ptr<Image> image) noexcept;
@@ -163,13 +165,19 @@ class Context {
   std::vector<std::unique_ptr<Frame>> free_frames_;
   std::vector<std::unique_ptr<Buffer>> free_buffers_;
   std::vector<std::unique_ptr<Image>> free_images_;
-  std::uint64_t idle_bytes_ = 0;
+  std::uint64_t idle_bytes_ = 0, idle_budget_ = 1ull << 30;
   std::atomic<std::uint64_t> allocations_{0}, objects_{0}, pipelines_created_{0};
   void destroy_frame(Frame& frame) noexcept;
   void load_pipeline_cache();
   void save_pipeline_cache() noexcept;
   std::string cache_path_;
 };
+
+/// How many idle pooled bytes a context keeps for later calls: an eighth of a GPU's device-local
+/// memory, from 1 GiB to 16 GiB, so that a call of a few GiB (512^3 float32 holds 2.5 GiB of
+/// buffers) reuses its memory on the next call instead of allocating and pinning it again; 1 GiB on a
+/// CPU device, whose "device" memory is the process's own.
+std::uint64_t idle_budget_for(const std::string& device_type, std::uint64_t device_memory_bytes) noexcept;
 
 /// The shared context of device `index`, opened once per process.
 std::shared_ptr<Context> context_for(int index);

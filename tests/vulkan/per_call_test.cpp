@@ -51,6 +51,17 @@ TEST_F(VulkanTest, TheHundredthBlurAllocatesNothingAndCompilesNothing) {
   EXPECT_EQ(dst.bytes, want.bytes);
 }
 
+TEST(VulkanPool, TheIdleBudgetFollowsTheDevicesMemory) {
+  constexpr std::uint64_t GiB = 1ull << 30;
+  // An 80 GB GPU keeps 10 GiB idle: a 512^3 float32 call's 2.5 GiB stays pooled between calls (it
+  // did not under the old fixed 1 GiB, and every such call allocated and pinned again).
+  EXPECT_EQ(vk::idle_budget_for("discrete", 80 * GiB), 10 * GiB);
+  EXPECT_GE(vk::idle_budget_for("discrete", 80 * GiB), 5 * GiB / 2);
+  EXPECT_EQ(vk::idle_budget_for("integrated", 4 * GiB), GiB);     // never below 1 GiB
+  EXPECT_EQ(vk::idle_budget_for("discrete", 512 * GiB), 16 * GiB);  // nor above 16 GiB
+  EXPECT_EQ(vk::idle_budget_for("cpu", 64 * GiB), GiB);           // lavapipe: the process's own memory
+}
+
 TEST_F(VulkanTest, AnAnimatedSigmaReusesTheFirPipelines) {
   // fir's radius is a push constant; its shared tile is sized per power-of-two bucket of radii.
   auto rng = test::rng_for_test();
