@@ -7,6 +7,12 @@
 // sigma 300); the float variant serves devices without float64, up to the sigma gpu_iir.cpp allows.
 // The line is read through the border mode over `pad` samples on each side (0 for
 // nearest and constant, whose constant continuation starts the recursions exactly).
+// Along x (TILED) a line's samples lie side by side, so a thread per lane reading its own line
+// would make every load of a warp touch another line: there a workgroup takes GROUP_LINES whole
+// lines (all their channels) and walks them in blocks of BLOCK samples, each block loaded into
+// shared memory by all its threads together (consecutive threads on consecutive addresses) and
+// transposed so that each thread reads its lane from there; outputs go back the same way. The
+// recursions then wait on shared memory, not on a device load per sample.
 //  - VARIANT 0, Deriche 4th order: causal pass into the line's scratch, anticausal pass added to it
 //    on the way into dst.
 //  - VARIANT 1, Young-van Vliet 3rd order: causal pass into the line's scratch (the padded line
@@ -22,6 +28,9 @@
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int CHANNELS = 4;
 layout(constant_id = 1) const int VARIANT = 0;
+layout(constant_id = 2) const bool TILED = false;
+layout(constant_id = 3) const int GROUP_LINES = 16;  // TILED: lines per workgroup (GROUP_LINES CHANNELS <= 64)
+layout(constant_id = 4) const int BLOCK = 1;         // TILED: samples per block (1 otherwise)
 
 layout(std430, binding = 0) readonly buffer Src { float src[]; };
 layout(std430, binding = 1) buffer Dst { float dst[]; };
@@ -40,20 +49,61 @@ layout(push_constant) uniform Params {
   int axis, border;
   float cval;
   int pad;
-  int first_lane;
+  int first_lane;  // TILED: a multiple of GROUP_LINES CHANNELS
   int sample_stride, line_stride;  // scratch sample j of a lane at j * sample_stride + lane * line_stride
 } p;
 
-int g_line, g_n, g_c;
-real x_at(int i) {  // padded index i, i.e. sample i - pad
+shared float xs[BLOCK * 64];  // TILED: the block's inputs, sample s of thread t's lane at s * 64 + t
+shared float ys[BLOCK * 64];  // TILED: the block's outputs, likewise
+
+int g_line, g_n, g_c, g_lid, g_lo, g_first_line;
+real x_at(int i) {  // padded index i, i.e. sample i - pad, read from the source
   int j = border_index(i - p.pad, g_n, p.border);
   return real(j < 0 ? p.cval : src[offset_of(g_line, j, p.axis, p.extent.xyz, CHANNELS) + g_c]);
 }
+// The workgroup's lines' samples lo .. lo + count - 1 (padded) into xs, all threads together
+// (uniform control flow: every thread of the workgroup calls it).
+void load_block(int lo, int count) {
+  if (!TILED) return;
+  g_lo = lo;
+  barrier();  // the previous block's readers of xs and flushers of ys are done
+  int lines = p.extent.w / CHANNELS;
+  for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
+    int l = q / (count * CHANNELS), rest = q % (count * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
+    int line = g_first_line + l;
+    if (line >= lines) continue;
+    int j = border_index(lo + s - p.pad, g_n, p.border);
+    xs[s * 64 + l * CHANNELS + c] = j < 0 ? p.cval : src[(line * p.extent.x + j) * CHANNELS + c];
+  }
+  barrier();
+}
+real x_block(int i) { return TILED ? real(xs[(i - g_lo) * 64 + g_lid]) : x_at(i); }
+// Output of padded index i (i - pad in the line).
+void put(int i, float v) {
+  if (TILED) ys[(i - g_lo) * 64 + g_lid] = v;
+  else dst[offset_of(g_line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + g_c] = v;
+}
+// The outputs of padded indices lo .. hi that lie in the line, from ys to dst (all threads together).
+void flush_block(int lo, int hi) {
+  if (!TILED) return;
+  barrier();
+  int lines = p.extent.w / CHANNELS, count = hi - lo + 1;
+  for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
+    int l = q / (count * CHANNELS), rest = q % (count * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
+    int line = g_first_line + l, i = lo + s;
+    if (line >= lines || i < p.pad || i >= g_n + p.pad) continue;
+    dst[(line * p.extent.x + i - p.pad) * CHANNELS + c] = ys[s * 64 + l * CHANNELS + c];
+  }
+}
 
 void main() {
-  int local_lane = int(gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * 64u);  // in the batch
+  int lid = int(gl_LocalInvocationID.x);
+  int group = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
+  int local_lane = TILED ? group * GROUP_LINES * CHANNELS + lid : group * 64 + lid;  // in the batch
   int lane = p.first_lane + local_lane;
-  if (lane >= p.extent.w) return;
+  // Threads past the lanes (or past GROUP_LINES lines) still take part in the blocks' barriers.
+  bool live = lane < p.extent.w && (!TILED || lid < GROUP_LINES * CHANNELS);
+  if (!TILED && !live) return;
   int line = lane / CHANNELS, c = lane % CHANNELS;
   int n = p.extent[p.axis];
   int len = n + 2 * p.pad;
@@ -61,80 +111,119 @@ void main() {
   g_line = line;
   g_n = n;
   g_c = c;
-  {
-    real left = constant ? real(p.cval) : x_at(0), right = constant ? real(p.cval) : x_at(len - 1);
-    if (VARIANT == 2) {
-      // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).
-      int base = local_lane * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
-      real p0r = k[0], p0i = k[1], p1r = k[2], p1i = k[3], r0r = k[4], r0i = k[5], r1r = k[6], r1i = k[7];
-      real d0 = (1.0 - p0r) * (1.0 - p0r) + p0i * p0i, d1 = (1.0 - p1r) * (1.0 - p1r) + p1i * p1i;
-      // s_k = r_k / (1 - p_k)
-      real s0r = (r0r * (1.0 - p0r) - r0i * p0i) / d0, s0i = (r0i * (1.0 - p0r) + r0r * p0i) / d0;
-      real s1r = (r1r * (1.0 - p1r) - r1i * p1i) / d1, s1i = (r1i * (1.0 - p1r) + r1r * p1i) / d1;
-      real u0r = s0r * left, u0i = s0i * left, u1r = s1r * left, u1i = s1i * left;
-      for (int i = 0; i < len - p.pad; ++i) {
-        real x0 = x_at(i);
-        real t0r = r0r * x0 + p0r * u0r - p0i * u0i, t0i = r0i * x0 + p0r * u0i + p0i * u0r;
-        real t1r = r1r * x0 + p1r * u1r - p1i * u1i, t1i = r1i * x0 + p1r * u1i + p1i * u1r;
-        u0r = t0r; u0i = t0i; u1r = t1r; u1i = t1i;
-        if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = 2.0 * (u0r + u1r);
-      }
-      // v_k[n] = p_k (r_k x[n+1] + v_k[n+1]); steady state p_k r_k c / (1 - p_k) = p_k s_k c.
-      real v0r = (p0r * s0r - p0i * s0i) * right, v0i = (p0r * s0i + p0i * s0r) * right;
-      real v1r = (p1r * s1r - p1i * s1i) * right, v1i = (p1r * s1i + p1i * s1r) * right;
-      real xn = right;
-      for (int i = len - 1; i >= p.pad; --i) {
-        real a0r = r0r * xn + v0r, a0i = r0i * xn + v0i, a1r = r1r * xn + v1r, a1i = r1i * xn + v1i;
-        v0r = p0r * a0r - p0i * a0i; v0i = p0r * a0i + p0i * a0r;
-        v1r = p1r * a1r - p1i * a1i; v1i = p1r * a1i + p1i * a1r;
-        if (i < len - p.pad)
-          dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] =
-              float(scratch[base + (i - p.pad) * p.sample_stride] + 2.0 * (v0r + v1r));
-        xn = x_at(i);
-      }
-    } else if (VARIANT == 0) {
-      // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
-      int base = local_lane * p.line_stride;  // interleaved on GPUs (gpu_iir.cpp)
-      real x1 = left, x2 = left, x3 = left;
-      real y1 = left * k[12], y2 = y1, y3 = y1, y4 = y1;
-      for (int i = 0; i < len - p.pad; ++i) {
-        real x0 = x_at(i);
-        real y0 = k[0] * x0 + k[1] * x1 + k[2] * x2 + k[3] * x3 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
-        if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = y0;
-        x3 = x2; x2 = x1; x1 = x0;
-        y4 = y3; y3 = y2; y2 = y1; y1 = y0;
-      }
-      real x4 = right;
-      x1 = right; x2 = right; x3 = right;
-      y1 = right * k[13]; y2 = y1; y3 = y1; y4 = y1;
-      for (int i = len - 1; i >= p.pad; --i) {
-        real y0 = k[4] * x1 + k[5] * x2 + k[6] * x3 + k[7] * x4 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
-        if (i < len - p.pad)
-          dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(scratch[base + (i - p.pad) * p.sample_stride] + y0);
-        x4 = x3; x3 = x2; x2 = x1; x1 = x_at(i);
-        y4 = y3; y3 = y2; y2 = y1; y1 = y0;
-      }
-    } else {
-      real B = k[0], a1 = k[1], a2 = k[2], a3 = k[3];
-      int base = local_lane * p.line_stride;  // scratch holds w[pad .. len - 1]
-      real w1 = left, w2 = left, w3 = left;
-      for (int i = 0; i < len; ++i) {
-        real w0 = B * x_at(i) + a1 * w1 + a2 * w2 + a3 * w3;
-        if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = w0;
-        w3 = w2; w2 = w1; w1 = w0;
-      }
-      // Triggs-Sdika: the backward pass's values at len-1, len, len+1 from w[len-1], w[len-2], w[len-3].
-      real u = right;
-      real d0 = w1 - u, d1 = w2 - u, d2 = w3 - u;
-      real v1 = u + B * (k[4] * d0 + k[5] * d1 + k[6] * d2);
-      real v2 = u + B * (k[7] * d0 + k[8] * d1 + k[9] * d2);
-      real v3 = u + B * (k[10] * d0 + k[11] * d1 + k[12] * d2);
-      if (p.pad == 0) dst[offset_of(line, len - 1, p.axis, p.extent.xyz, CHANNELS) + c] = float(v1);
-      for (int i = len - 2; i >= p.pad; --i) {
-        real v0 = B * scratch[base + (i - p.pad) * p.sample_stride] + a1 * v1 + a2 * v2 + a3 * v3;
-        if (i < len - p.pad) dst[offset_of(line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + c] = float(v0);
-        v3 = v2; v2 = v1; v1 = v0;
-      }
+  g_lid = lid;
+  g_first_line = (p.first_lane + group * GROUP_LINES * CHANNELS) / CHANNELS;
+  int block = TILED ? BLOCK : len;  // one block of the whole line where nothing is tiled
+  real left = 0.0, right = 0.0;
+  if (live) {
+    left = constant ? real(p.cval) : x_at(0);
+    right = constant ? real(p.cval) : x_at(len - 1);
+  }
+  int base = local_lane * p.line_stride;  // the lane's scratch (interleaved on GPUs: gpu_iir.cpp)
+  if (VARIANT == 2) {
+    // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).
+    real p0r = k[0], p0i = k[1], p1r = k[2], p1i = k[3], r0r = k[4], r0i = k[5], r1r = k[6], r1i = k[7];
+    real d0 = (1.0 - p0r) * (1.0 - p0r) + p0i * p0i, d1 = (1.0 - p1r) * (1.0 - p1r) + p1i * p1i;
+    // s_k = r_k / (1 - p_k)
+    real s0r = (r0r * (1.0 - p0r) - r0i * p0i) / d0, s0i = (r0i * (1.0 - p0r) + r0r * p0i) / d0;
+    real s1r = (r1r * (1.0 - p1r) - r1i * p1i) / d1, s1i = (r1i * (1.0 - p1r) + r1r * p1i) / d1;
+    real u0r = s0r * left, u0i = s0i * left, u1r = s1r * left, u1i = s1i * left;
+    for (int lo = 0; lo < len - p.pad; lo += block) {
+      int hi = min(lo + block, len - p.pad) - 1;
+      load_block(lo, hi - lo + 1);
+      if (live)
+        for (int i = lo; i <= hi; ++i) {
+          real x0 = x_block(i);
+          real t0r = r0r * x0 + p0r * u0r - p0i * u0i, t0i = r0i * x0 + p0r * u0i + p0i * u0r;
+          real t1r = r1r * x0 + p1r * u1r - p1i * u1i, t1i = r1i * x0 + p1r * u1i + p1i * u1r;
+          u0r = t0r; u0i = t0i; u1r = t1r; u1i = t1i;
+          if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = 2.0 * (u0r + u1r);
+        }
+    }
+    // v_k[n] = p_k (r_k x[n+1] + v_k[n+1]); steady state p_k r_k c / (1 - p_k) = p_k s_k c.
+    real v0r = (p0r * s0r - p0i * s0i) * right, v0i = (p0r * s0i + p0i * s0r) * right;
+    real v1r = (p1r * s1r - p1i * s1i) * right, v1i = (p1r * s1i + p1i * s1r) * right;
+    real xn = right;
+    for (int hi = len - 1; hi >= p.pad; hi -= block) {
+      int lo = max(hi - block + 1, p.pad);
+      load_block(lo, hi - lo + 1);
+      if (live)
+        for (int i = hi; i >= lo; --i) {
+          real a0r = r0r * xn + v0r, a0i = r0i * xn + v0i, a1r = r1r * xn + v1r, a1i = r1i * xn + v1i;
+          v0r = p0r * a0r - p0i * a0i; v0i = p0r * a0i + p0i * a0r;
+          v1r = p1r * a1r - p1i * a1i; v1i = p1r * a1i + p1i * a1r;
+          if (i < len - p.pad) put(i, float(scratch[base + (i - p.pad) * p.sample_stride] + 2.0 * (v0r + v1r)));
+          xn = x_block(i);
+        }
+      flush_block(lo, hi);
+    }
+  } else if (VARIANT == 0) {
+    // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
+    real x1 = left, x2 = left, x3 = left;
+    real y1 = left * k[12], y2 = y1, y3 = y1, y4 = y1;
+    for (int lo = 0; lo < len - p.pad; lo += block) {
+      int hi = min(lo + block, len - p.pad) - 1;
+      load_block(lo, hi - lo + 1);
+      if (live)
+        for (int i = lo; i <= hi; ++i) {
+          real x0 = x_block(i);
+          real y0 = k[0] * x0 + k[1] * x1 + k[2] * x2 + k[3] * x3 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
+          if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = y0;
+          x3 = x2; x2 = x1; x1 = x0;
+          y4 = y3; y3 = y2; y2 = y1; y1 = y0;
+        }
+    }
+    real x4 = right;
+    x1 = right; x2 = right; x3 = right;
+    y1 = right * k[13]; y2 = y1; y3 = y1; y4 = y1;
+    for (int hi = len - 1; hi >= p.pad; hi -= block) {
+      int lo = max(hi - block + 1, p.pad);
+      load_block(lo, hi - lo + 1);
+      if (live)
+        for (int i = hi; i >= lo; --i) {
+          real y0 = k[4] * x1 + k[5] * x2 + k[6] * x3 + k[7] * x4 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
+          if (i < len - p.pad) put(i, float(scratch[base + (i - p.pad) * p.sample_stride] + y0));
+          x4 = x3; x3 = x2; x2 = x1; x1 = x_block(i);
+          y4 = y3; y3 = y2; y2 = y1; y1 = y0;
+        }
+      flush_block(lo, hi);
+    }
+  } else {
+    real B = k[0], a1 = k[1], a2 = k[2], a3 = k[3];
+    // scratch holds w[pad .. len - 1]
+    real w1 = left, w2 = left, w3 = left;
+    for (int lo = 0; lo < len; lo += block) {
+      int hi = min(lo + block, len) - 1;
+      load_block(lo, hi - lo + 1);
+      if (live)
+        for (int i = lo; i <= hi; ++i) {
+          real w0 = B * x_block(i) + a1 * w1 + a2 * w2 + a3 * w3;
+          if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = w0;
+          w3 = w2; w2 = w1; w1 = w0;
+        }
+    }
+    // Triggs-Sdika: the backward pass's values at len-1, len, len+1 from w[len-1], w[len-2], w[len-3].
+    real u = right;
+    real d0 = w1 - u, d1 = w2 - u, d2 = w3 - u;
+    real v1 = u + B * (k[4] * d0 + k[5] * d1 + k[6] * d2);
+    real v2 = u + B * (k[7] * d0 + k[8] * d1 + k[9] * d2);
+    real v3 = u + B * (k[10] * d0 + k[11] * d1 + k[12] * d2);
+    // The backward pass reads only scratch; blocks serve the transposed writes.
+    for (int hi = len - 1; hi >= p.pad; hi -= block) {
+      int lo = max(hi - block + 1, p.pad);
+      if (TILED) g_lo = lo;
+      if (live)
+        for (int i = hi; i >= lo; --i) {
+          if (i == len - 1) {  // v1 itself, an output where nothing is padded
+            if (i < len - p.pad) put(i, float(v1));
+            continue;
+          }
+          real v0 = B * scratch[base + (i - p.pad) * p.sample_stride] + a1 * v1 + a2 * v2 + a3 * v3;
+          if (i < len - p.pad) put(i, float(v0));
+          v3 = v2; v2 = v1; v1 = v0;
+        }
+      flush_block(lo, hi);
+      if (TILED) barrier();  // ys is written again by the next block
     }
   }
 }

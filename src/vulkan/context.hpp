@@ -79,6 +79,11 @@ class Context {
   /// it): interleaved except on CPU devices; tests set either.
   bool interleave_scratch() const noexcept { return interleave_scratch_; }
   void set_interleave_scratch(bool on) noexcept { interleave_scratch_ = on; }
+  /// Whether iir's pass along x walks whole lines per workgroup through shared-memory blocks (the
+  /// default: coalesced loads and stores) or runs a lane per thread straight from device memory;
+  /// the same arithmetic either way, and tests compare the two.
+  bool tiled_rows() const noexcept { return tiled_rows_; }
+  void set_tiled_rows(bool on) noexcept { tiled_rows_ = on; }
 
   /// What a job records into and submits with: a command pool of its own (so jobs on several
   /// threads never share one), its command buffer, a fence, descriptor pools and a timestamp query
@@ -158,6 +163,7 @@ class Context {
   std::uint32_t timestamp_bits_ = 0;
   bool float64_ = false, float64_supported_ = false;
   bool interleave_scratch_ = true;
+  bool tiled_rows_ = true;
   std::mutex mutex_;            // the sampler and the free lists
   std::mutex pipelines_mutex_;  // pipelines_ (held while one compiles)
   std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)

@@ -1,8 +1,9 @@
 // iir on the GPU: Deriche's or Young-van Vliet's recursive Gaussian along each axis, one thread per
-// line and channel (iir_line.comp), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
+// line and channel (iir_line.comp; along x through shared-memory blocks of whole lines), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
 // boundary starts of cpu/iir.cpp. Deriche runs in float32 in its parallel form (stable at any
 // sigma); float64 only where the plan asks for it (plan.schedule.gpu_float64: Young-van Vliet's
 // direct form beyond the sigma float32 holds, or a caller's choice) and the device has it.
+#include <algorithm>
 #include <string>
 
 #include "fastblur/error.hpp"
@@ -66,12 +67,23 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
     // the first output to the padded line's end.
     const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
-    const std::int64_t batch = lines_per_batch(job, per_lane, lanes);
+    // Along x, whole lines per workgroup walked in shared-memory blocks (iir_line.comp's TILED):
+    // GROUP_LINES lines of C channels fill up to 64 threads; two blocks of 64 floats a sample fit
+    // the 16 KiB of shared memory every Vulkan device has.
+    // (Lines so long that a workgroup's scratch passes the batch budget run a lane per thread.)
+    std::int64_t batch = lines_per_batch(job, per_lane, lanes);
+    const std::int64_t group_lanes_tiled = (64 / C) * C;
+    const bool tiled = axis == 0 && ctx.tiled_rows() && (batch >= group_lanes_tiled || batch == lanes);
+    const std::int64_t group_lanes = tiled ? group_lanes_tiled : 64;
+    const std::uint32_t block =
+        tiled ? std::min<std::uint32_t>(32, ctx.limits().maxComputeSharedMemorySize / (2 * 64 * sizeof(float))) : 1;
+    if (tiled && batch < lanes) batch = batch / group_lanes * group_lanes;  // whole workgroups
     const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
-                     {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u},
+                     {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u, tiled ? 1u : 0u,
+                      static_cast<std::uint32_t>(tiled ? 64 / C : 1), block},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));
     for (std::int64_t first = 0; first < lanes; first += batch) {
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
@@ -83,7 +95,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       const std::int64_t todo = std::min(batch, lanes - first);
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
                        Binding::storage(coefficients)},
-                   ip, spread_groups(static_cast<std::uint64_t>((todo + 63) / 64)));
+                   ip, spread_groups(static_cast<std::uint64_t>((todo + group_lanes - 1) / group_lanes)));
     }
   });
 }

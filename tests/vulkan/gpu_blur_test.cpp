@@ -225,6 +225,67 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
   ctx.set_interleave_scratch(before);
 }
 
+TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
+  // iir along x takes whole lines per workgroup in blocks of samples through shared memory: the
+  // same recursions on the same floats as a lane per thread, so the same bits, for every border,
+  // channel count, variant and precision; line counts that leave a
+  // workgroup part empty, lines shorter and longer than a block, and batches of a few workgroups.
+  auto rng = test::rng_for_test();
+  vk::Context& ctx = test::context_of(device_);
+  const bool float64 = ctx.has_float64();
+  struct Case { IirVariant variant; bool float64; };
+  int compared = 0;
+  for (const int channels : {1, 2, 3, 4}) {
+    for (const Case& v : {Case{IirVariant::deriche, false}, Case{IirVariant::young_van_vliet, false},
+                          Case{IirVariant::young_van_vliet, true}}) {
+      if (v.float64 && !float64) continue;
+      for (const Border border : test::all_borders()) {
+        const std::int64_t w = (channels + static_cast<int>(border)) % 2 ? 45 : 7, h = 23, d = 2;
+        auto src = test::make_buffer(ElementType::f32, w, h, d, channels);
+        test::fill_random(src.view, rng);
+        BlurSpec spec;
+        spec.sigma = {3.5, 0, 0};  // along x only: the pass under test
+        spec.algorithm = Algorithm::iir;
+        spec.iir_variant = v.variant;
+        spec.with_border(border);
+        spec.cval = 0.25;
+        Plan plan = make_plan(spec, src.view, ElementType::f32, device_);
+        plan.schedule.gpu_float64 = v.float64;
+        auto tiled = test::make_buffer(ElementType::f32, w, h, d, channels);
+        auto lanes = test::make_buffer(ElementType::f32, w, h, d, channels), cpu = test::make_buffer(ElementType::f32, w, h, d, channels);
+        // Scratch for about 70 lanes a batch: several dispatches of one workgroup of 64 / C lines.
+        ctx.set_piece_limit(static_cast<std::uint64_t>(70 * (w + 64) * (v.float64 ? 8 : 4)));
+        ctx.set_float64(v.float64);
+        try {
+          blur(src.view, tiled.view, plan, device_);
+          ctx.set_tiled_rows(false);
+          blur(src.view, lanes.view, plan, device_);
+        } catch (...) {
+          ctx.set_tiled_rows(true);
+          ctx.set_piece_limit(0);
+          ctx.set_float64(true);
+          throw;
+        }
+        ctx.set_tiled_rows(true);
+        ctx.set_piece_limit(0);
+        ctx.set_float64(true);
+        EXPECT_EQ(tiled.bytes, lanes.bytes) << channels << " channels, " << to_string(border) << (v.float64 ? ", float64" : "");
+        blur(src.view, cpu.view, spec);
+        double worst = 0.0;
+        for (std::size_t i = 0; i < tiled.bytes.size() / 4; ++i) {
+          float a, b;
+          std::memcpy(&a, tiled.bytes.data() + 4 * i, 4);
+          std::memcpy(&b, cpu.bytes.data() + 4 * i, 4);
+          worst = std::max(worst, static_cast<double>(std::abs(a - b)));
+        }
+        EXPECT_LE(worst, 2e-5) << channels << " channels, " << to_string(border);
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GE(compared, 50);
+}
+
 TEST_F(VulkanTest, EngineFormats) {
   // RGBA8, RGBA16F (seed 001's render target), RGBA32F and R32F in and out, every algorithm.
   auto rng = test::rng_for_test();
