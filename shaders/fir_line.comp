@@ -1,99 +1,133 @@
 #version 450
-// One separable pass of the exact Gaussian (fir) along one axis of a packed float image
-// (index ((z * H + y) * W + x) * C + c). A workgroup convolves TILE consecutive samples of one
-// line: it first copies the TILE + 2 R samples it needs into workgroup-shared memory, so each
-// sample is fetched from device memory once per workgroup (seed 003), then every thread sums its
-// outputs' taps from there. Weights come from a table (w[0..R]) or, with INCREMENTAL, are
-// generated on the fly by seed 000's forward quotients (g0 *= g1, g1 *= g2) and normalised by
-// their running sum. The radius is a push constant, so a new sigma needs no new pipeline; the shared
-// tile's size is a specialisation constant fixed for a bucket of radii (gpu_fir.cpp).
+// The exact Gaussian (fir) along x of a packed float image (index ((z * H + y) * W + x) * CH + c).
+// A workgroup of 64 threads convolves a tile of 256 consecutive pixels of one row: it copies the
+// 256 + 2 R pixels it needs into workgroup-shared memory, so each is fetched from device memory
+// once per workgroup (seed 003), then each thread computes OUT = 4 neighbouring outputs.
+//  - Vector tiles: a pixel is one value of its channels' vector type (float, vec2, vec3, vec4; CH
+//    is compiled in, one variant per channel count), loaded from device memory in one access
+//    where the type allows and read from shared memory in one.
+//  - Several outputs per thread: the taps k = 0..R run in order for all OUT outputs together, each
+//    output summing w_k (x[c - k] + x[c + k]) as one output per thread did; the left and right
+//    neighbours of the OUT outputs slide by one pixel per tap in registers, so a tap costs two
+//    shared-memory reads for OUT outputs instead of two per output.
+//  - Shared slots are padded by one after every PAD_EVERY pixels, so the threads of a warp, which
+//    read pixels OUT apart, hit different banks.
+// Weights come from a table (w[0..R]) or, with INCREMENTAL, are generated on the fly by seed 000's
+// forward quotients (g0 *= g1, g1 *= g2) and normalised by their running sum. The radius is a push
+// constant (a new sigma needs no new pipeline); the shared tile's size is a specialisation constant
+// fixed for a bucket of radii (gpu_fir.cpp).
 #extension GL_GOOGLE_include_directive : require
 #include "border.glsl"
 
-layout(local_size_x_id = 0) in;
-layout(constant_id = 1) const int CHANNELS = 4;
-layout(constant_id = 3) const int TILE = 256;
-layout(constant_id = 4) const bool INCREMENTAL = false;
-// Where TILE + 2 R samples do not fit in shared memory (a large radius on a small device), each
-// tap reads device memory instead (SHARED false).
-layout(constant_id = 5) const bool SHARED = true;
+#ifndef CH
+#define CH 4
+#endif
+#if CH == 1
+#define T float
+#define PAD_EVERY 32
+#elif CH == 2
+#define T vec2
+#define PAD_EVERY 16
+#elif CH == 3
+#define T vec3
+#define PAD_EVERY 8
+#else
+#define T vec4
+#define PAD_EVERY 8
+#endif
+#define TILE 256
+#define OUT 4
 
+layout(local_size_x = 64) in;
+layout(constant_id = 0) const bool INCREMENTAL = false;
+// Where TILE + 2 R pixels do not fit in shared memory (a large radius on a small device), each
+// tap reads device memory instead (SHARED false).
+layout(constant_id = 1) const bool SHARED = true;
+layout(constant_id = 2) const int SHARED_PIXELS = 1;  // slot(TILE + 2 radius) when SHARED
+
+#if CH == 3
 layout(std430, binding = 0) readonly buffer Src { float src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
+T load_pixel(int i) { return vec3(src[3 * i], src[3 * i + 1], src[3 * i + 2]); }
+void store_pixel(int i, T v) { dst[3 * i] = v.x; dst[3 * i + 1] = v.y; dst[3 * i + 2] = v.z; }
+#else
+layout(std430, binding = 0) readonly buffer Src { T src[]; };
+layout(std430, binding = 1) writeonly buffer Dst { T dst[]; };
+T load_pixel(int i) { return src[i]; }
+void store_pixel(int i, T v) { dst[i] = v; }
+#endif
 layout(std430, binding = 2) readonly buffer Weights { float w[]; };
 
 layout(push_constant) uniform Params {
-  ivec4 extent;   // W, H, D, lines along this axis
-  int axis;       // 0, 1, 2
+  ivec4 extent;   // W, H, D, rows (D H)
+  int axis;       // 0
   int border;
   float cval;
   float g0, g1, g2;  // incremental: the seed's initial quotients
   int radius;
 } p;
 
-layout(constant_id = 6) const int SHARED_FLOATS = 1;  // at least (TILE + 2 radius) CHANNELS when SHARED
-shared float tile[SHARED_FLOATS];
+shared T tile[SHARED_PIXELS];
 
-// Element offset of sample i of line `line` along p.axis, channel 0.
-int offset_of(int line, int i) {
-  int W = p.extent.x, H = p.extent.y;
-  if (p.axis == 0) return (line * W + i) * CHANNELS;           // line = z * H + y
-  if (p.axis == 1) {                                           // line = z * W + x
-    int x = line % W, z = line / W;
-    return ((z * H + i) * W + x) * CHANNELS;
-  }
-  return ((i * H) * W + line) * CHANNELS;                      // line = y * W + x
-}
+int slot(int k) { return k + k / PAD_EVERY; }
 
-int g_line, g_start, g_n;
+int g_row, g_start, g_n;
 
-// Sample k of the workgroup's window (k = 0 is start - radius), channel c.
-float fetch(int k, int c) {
-  if (SHARED) return tile[k * CHANNELS + c];
+// Pixel k of the workgroup's window (k = 0 is start - radius).
+T fetch(int k) {
+  if (SHARED) return tile[slot(k)];
   int j = border_index(g_start - p.radius + k, g_n, p.border);
-  return j < 0 ? p.cval : src[offset_of(g_line, j) + c];
+  return j < 0 ? T(p.cval) : load_pixel(g_row * g_n + j);
 }
 
 void main() {
-  int n = p.extent[p.axis];
-  int line = int(gl_WorkGroupID.y + gl_WorkGroupID.z * 65535u);
-  if (line >= p.extent.w) return;  // uniform across the workgroup
+  int n = p.extent.x;
+  int row = int(gl_WorkGroupID.y + gl_WorkGroupID.z * 65535u);
+  if (row >= p.extent.w) return;  // uniform across the workgroup
   int start = int(gl_WorkGroupID.x) * TILE;
-  g_line = line;
+  g_row = row;
   g_start = start;
   g_n = n;
-  int lid = int(gl_LocalInvocationID.x), lsize = int(gl_WorkGroupSize.x);
+  int lid = int(gl_LocalInvocationID.x);
   if (SHARED) {
-    for (int k = lid; k < TILE + 2 * p.radius; k += lsize) {
+    for (int k = lid; k < TILE + 2 * p.radius; k += 64) {
       int j = border_index(start - p.radius + k, n, p.border);
-      for (int c = 0; c < CHANNELS; ++c)
-        tile[k * CHANNELS + c] = j < 0 ? p.cval : src[offset_of(line, j) + c];
+      tile[slot(k)] = j < 0 ? T(p.cval) : load_pixel(row * n + j);
     }
     barrier();
   }
-  for (int t = lid; t < TILE && start + t < n; t += lsize) {
-    int centre = t + p.radius;
-    for (int c = 0; c < CHANNELS; ++c) {
-      float sum;
-      if (INCREMENTAL) {
-        float g0 = p.g0, g1 = p.g1, g2 = p.g2;
-        sum = g0 * fetch(centre, c);
-        float total = g0;
-        g0 *= g1;
-        g1 *= g2;
-        for (int k = 1; k <= p.radius; ++k) {
-          sum += g0 * (fetch(centre - k, c) + fetch(centre + k, c));
-          total += 2.0 * g0;
-          g0 *= g1;
-          g1 *= g2;
-        }
-        sum /= total;
-      } else {
-        sum = w[0] * fetch(centre, c);
-        for (int k = 1; k <= p.radius; ++k)
-          sum += w[k] * (fetch(centre - k, c) + fetch(centre + k, c));
-      }
-      dst[offset_of(line, start + t) + c] = sum;
-    }
+  int first = lid * OUT;  // the thread's first output in the tile
+  if (start + first >= n) return;
+  int centre = first + p.radius;  // its window index
+  T left[OUT], right[OUT], sum[OUT];
+  float g0 = p.g0, g1 = p.g1, g2 = p.g2, total = 0.0;
+  float w0 = INCREMENTAL ? g0 : w[0];
+  for (int j = 0; j < OUT; ++j) {
+    left[j] = right[j] = fetch(centre + j);
+    sum[j] = w0 * left[j];
   }
+  if (INCREMENTAL) {
+    total = g0;
+    g0 *= g1;
+    g1 *= g2;
+  }
+  for (int k = 1; k <= p.radius; ++k) {
+    // left[j] = x[centre + j - k], right[j] = x[centre + j + k]
+    for (int j = OUT - 1; j > 0; --j) left[j] = left[j - 1];
+    left[0] = fetch(centre - k);
+    for (int j = 0; j < OUT - 1; ++j) right[j] = right[j + 1];
+    right[OUT - 1] = fetch(centre + OUT - 1 + k);
+    float wk;
+    if (INCREMENTAL) {
+      wk = g0;
+      total += 2.0 * g0;
+      g0 *= g1;
+      g1 *= g2;
+    } else {
+      wk = w[k];
+    }
+    for (int j = 0; j < OUT; ++j) sum[j] += wk * (left[j] + right[j]);
+  }
+  for (int j = 0; j < OUT && start + first + j < n; ++j)
+    store_pixel(row * n + start + first + j, INCREMENTAL ? sum[j] / total : sum[j]);
 }

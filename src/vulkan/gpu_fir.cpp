@@ -1,6 +1,7 @@
 // fir and fir-incremental on the GPU: one pass per axis, with a table of weights or seed 000's
-// incremental coefficients. Along x a workgroup convolves a tile of a line from workgroup-shared
-// memory (seed 003's cached fetches; the line is contiguous, so the tile's loads are too); along y
+// incremental coefficients. Along x a workgroup convolves a tile of a row from workgroup-shared
+// memory (seed 003's cached fetches; the row is contiguous, so the tile's loads are too), a pixel
+// a vector and four outputs a thread (fir_line.comp); along y
 // and z a thread per output value with neighbouring threads on neighbouring values of a row
 // (fir_across.comp), so every load is coalesced and the cache serves the rows threads share.
 #include <algorithm>
@@ -60,22 +61,21 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                     static_cast<std::uint32_t>((rows + 65534) / 65535)});
       return;
     }
-    // The shared tile is sized for a bucket of radii (the next power of two, at least 8), so an
-    // animated sigma reuses a few pipelines instead of compiling one per radius; a radius whose
-    // bucket would not fit shared memory gets a tile of its own size.
-    std::uint32_t reach = 8;
-    while (reach < static_cast<std::uint32_t>(r)) reach *= 2;
-    if ((64 + 2ull * reach) * C * 4 > lim.maxComputeSharedMemorySize) reach = static_cast<std::uint32_t>(r);
-    // A tile of 256 outputs (down to 64) with its 2R halo in shared memory where it fits.
-    std::uint32_t tile = 256;
-    while (tile > 64 && (tile + 2ull * reach) * C * 4 > lim.maxComputeSharedMemorySize) tile /= 2;
-    const bool shared = (tile + 2ull * reach) * C * 4 <= lim.maxComputeSharedMemorySize;
-    const std::uint32_t local = std::min<std::uint32_t>(64, lim.maxComputeWorkGroupSize[0]);
-    const std::uint32_t shared_floats = shared ? static_cast<std::uint32_t>((tile + 2 * reach) * C) : 1;
+    // The shared tile (fir_line.comp: 256 outputs and their 2R halo, a pixel a slot, one slot of
+    // padding every PAD_EVERY) is sized for a bucket of radii (the next power of two, at least 8),
+    // so an animated sigma reuses a few pipelines instead of compiling one per radius; a radius
+    // whose bucket would not fit shared memory gets a tile of its own size, and one that does not
+    // fit at all reads device memory per tap.
+    const std::uint64_t pixel_bytes = C == 3 ? 16 : 4ull * static_cast<std::uint64_t>(C);
+    const std::uint64_t pad_every = C == 1 ? 32 : C == 2 ? 16 : 8;
+    const auto slots = [&](std::uint64_t reach) { const std::uint64_t k = 256 + 2 * reach; return k + k / pad_every + 1; };
+    std::uint64_t reach = 8;
+    while (reach < static_cast<std::uint64_t>(r)) reach *= 2;
+    if (slots(reach) * pixel_bytes > lim.maxComputeSharedMemorySize) reach = static_cast<std::uint64_t>(r);
+    const bool shared = slots(reach) * pixel_bytes <= lim.maxComputeSharedMemorySize;
     const ComputePipeline& p = ctx.pipeline(
-        "fir_line", shaders::fir_line(),
-        {local, static_cast<std::uint32_t>(C), 0u /* constant 2: unused */, tile,
-         incremental, shared ? 1u : 0u, shared_floats},
+        "fir_line_c" + std::to_string(C), shaders::fir_line(C),
+        {incremental, shared ? 1u : 0u, shared ? static_cast<std::uint32_t>(slots(reach)) : 1u},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(FirParams));
     const FirParams fp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
@@ -83,7 +83,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                        axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2,
                        r};
     job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, fp,
-                 {static_cast<std::uint32_t>((n + tile - 1) / tile), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
+                 {static_cast<std::uint32_t>((n + 255) / 256), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
                   static_cast<std::uint32_t>((lines + 65534) / 65535)});
   });
 }

@@ -5,11 +5,20 @@
 // Each .spv.inc is glslc's -mfmt=num output: the SPIR-V words as comma-separated numbers.
 namespace fastblur::vk::shaders {
 
-const std::vector<std::uint32_t>& fir_line() {
-  static const std::vector<std::uint32_t> words{
-#include "shaders/fir_line.spv.inc"
+const std::vector<std::uint32_t>& fir_line(int channels) {
+  static const std::vector<std::uint32_t> c1{
+#include "shaders/fir_line_c1.spv.inc"
   };
-  return words;
+  static const std::vector<std::uint32_t> c2{
+#include "shaders/fir_line_c2.spv.inc"
+  };
+  static const std::vector<std::uint32_t> c3{
+#include "shaders/fir_line_c3.spv.inc"
+  };
+  static const std::vector<std::uint32_t> c4{
+#include "shaders/fir_line_c4.spv.inc"
+  };
+  return channels == 1 ? c1 : channels == 2 ? c2 : channels == 3 ? c3 : c4;
 }
 
 const std::vector<std::uint32_t>& fir_across() {

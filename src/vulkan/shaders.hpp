@@ -7,7 +7,7 @@
 
 namespace fastblur::vk::shaders {
 
-const std::vector<std::uint32_t>& fir_line();
+const std::vector<std::uint32_t>& fir_line(int channels);  ///< one variant per channel count (1-4)
 const std::vector<std::uint32_t>& fir_across();
 const std::vector<std::uint32_t>& box_chunk();
 const std::vector<std::uint32_t>& box_scan();

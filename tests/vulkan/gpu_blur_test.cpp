@@ -225,6 +225,37 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
   ctx.set_interleave_scratch(before);
 }
 
+TEST_F(VulkanTest, FirRowsForEveryChannelCountAndRadiusBeyondSharedMemory) {
+  // fir along x: a vector pixel per shared slot, four outputs per thread, one shader variant per
+  // channel count; radii from 1 to past what shared memory holds (the bucket's tile, the radius's
+  // own tile, and device-memory taps: 32 KiB on lavapipe holds 256 + 2 R RGBA pixels to R ~ 780),
+  // rows shorter than a thread's four outputs and longer than a tile, every border.
+  auto rng = test::rng_for_test();
+  const auto shared = test::context_of(device_).limits().maxComputeSharedMemorySize;
+  int cases = 0;
+  for (const int channels : {1, 2, 3, 4}) {
+    for (const double sigma : {0.3, 2.0, 60.0, 250.0}) {
+      for (const Border border : test::all_borders()) {
+        const int b = static_cast<int>(border);
+        if (sigma > 100 && (b + channels) % 3 != 0) continue;  // the long ones: a third of the borders each
+        const std::int64_t w = sigma > 100 ? 1500 : (b + channels) % 2 ? 3 : 301;
+        BlurSpec spec;
+        spec.sigma = {sigma, 0, 0};
+        spec.algorithm = (b + channels) % 4 == 0 ? Algorithm::fir_incremental : Algorithm::fir;
+        spec.with_border(border);
+        spec.cval = -0.5;
+        const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, w, 3, 1, channels, rng, Algorithm::fir);
+        // float32 sums of 2 R + 1 taps: rounding grows with the radius (R = 1000 at sigma 250).
+        EXPECT_LE(diff, spec.algorithm == Algorithm::fir_incremental ? 2e-4 : sigma > 100 ? 2e-5 : 2e-6)
+            << channels << " channels, sigma " << sigma << ", " << to_string(border) << ", " << to_string(spec.algorithm);
+        ++cases;
+      }
+    }
+  }
+  EXPECT_GE(cases, 60);
+  std::printf("[ device   ] %u bytes of shared memory: sigma 250's radius 1000 reads device memory per tap\n", shared);
+}
+
 TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
   // iir along x takes whole lines per workgroup in blocks of samples through shared memory: the
   // same recursions on the same floats as a lane per thread, so the same bits, for every border,
