@@ -330,6 +330,8 @@ void Context::give_back(std::unique_ptr<Frame> f) noexcept {
     vkResetDescriptorPool(device_, f->descriptor_pools[i], 0);
   f->pools_used = 0;
   f->sets_left = 0;
+  if (f->parts_used) vkResetFences(device_, static_cast<std::uint32_t>(f->parts_used), f->part_fences.data());
+  f->parts_used = 0;
   std::lock_guard<std::mutex> lock(mutex_);
   free_frames_.push_back(std::move(f));
 }
@@ -338,6 +340,7 @@ void Context::destroy_frame(Frame& f) noexcept {
   for (VkDescriptorPool p : f.descriptor_pools) vkDestroyDescriptorPool(device_, p, nullptr);
   if (f.queries) vkDestroyQueryPool(device_, f.queries, nullptr);
   if (f.fence) vkDestroyFence(device_, f.fence, nullptr);
+  for (VkFence fence : f.part_fences) vkDestroyFence(device_, fence, nullptr);
   if (f.pool) vkDestroyCommandPool(device_, f.pool, nullptr);  // frees its command buffer
 }
 
@@ -400,6 +403,48 @@ VkQueryPool Context::query_pool(Frame& f, std::uint32_t count) {
     count_object();
   }
   return f.queries;
+}
+
+VkCommandBuffer Context::submit_part(Frame& f, VkCommandBuffer cb, VkFence& fence) {
+  check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
+  if (f.parts_used == f.part_fences.size()) {
+    VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence made = VK_NULL_HANDLE;
+    check(vkCreateFence(device_, &fci, nullptr, &made), "vkCreateFence");
+    count_object();
+    f.part_fences.push_back(made);
+    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    ai.commandPool = f.pool;
+    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    ai.commandBufferCount = 1;
+    VkCommandBuffer next = VK_NULL_HANDLE;
+    check(vkAllocateCommandBuffers(device_, &ai, &next), "vkAllocateCommandBuffers");
+    f.part_cbs.push_back(next);
+  }
+  fence = f.part_fences[f.parts_used];
+  VkCommandBuffer next = f.part_cbs[f.parts_used];
+  ++f.parts_used;
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &cb;
+  VkResult r;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    r = vkQueueSubmit(queue_, 1, &si, fence);
+  }
+  check(r, "submitting the blur's commands");
+  // The buffers rotate: the one submitted takes the spare's slot, the spare becomes the frame's
+  // current one (the one submit_and_wait submits last).
+  f.part_cbs[f.parts_used - 1] = cb;
+  f.cb = next;
+  VkCommandBufferBeginInfo bi{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  bi.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  check(vkBeginCommandBuffer(f.cb, &bi), "vkBeginCommandBuffer");
+  return f.cb;
+}
+
+void Context::wait(VkFence fence) {
+  check(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX), "running the blur's commands");
 }
 
 void Context::submit_and_wait(Frame& f) {

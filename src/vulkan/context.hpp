@@ -92,6 +92,11 @@ class Context {
     VkCommandPool pool = VK_NULL_HANDLE;
     VkCommandBuffer cb = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
+    // A job submitted in parts (Job::submit_part): the parts' command buffers and fences, made on
+    // first need and reused.
+    std::vector<VkCommandBuffer> part_cbs;
+    std::vector<VkFence> part_fences;
+    std::size_t parts_used = 0;
     std::vector<VkDescriptorPool> descriptor_pools;
     std::size_t pools_used = 0;
     std::uint32_t sets_left = 0;
@@ -110,6 +115,12 @@ class Context {
   /// lock; the wait holds none, so other threads record, submit and build pipelines meanwhile.
   /// Throws DeviceError (device lost, ...).
   void submit_and_wait(Frame& frame);
+  /// Ends `cb` (the frame's current command buffer) and submits it without waiting, signalling a
+  /// fence of the frame's; begins and returns the frame's next command buffer. `fence` is that
+  /// fence, for wait().
+  VkCommandBuffer submit_part(Frame& frame, VkCommandBuffer cb, VkFence& fence);
+  /// Waits for a fence submit_part gave (it stays signalled until the frame is given back).
+  void wait(VkFence fence);
 
   /// A memory type index with `required` properties among `type_bits` (preferring `preferred`
   /// too), or throws Unsupported.

@@ -34,22 +34,23 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
-// Host rows of `v` (any layout) to the packed bytes of its wire type (ToWire), or back: f64 travels
-// as f32, the rest in its own type, a row at a time where its pixels are packed; rows on OpenMP's
-// threads where the image is large enough (core::threads_for), each thread with its own scratch.
+// Host rows [first, last) of `v` (any layout; rows numbered z H + y) to the packed bytes of its
+// wire type (ToWire), or back; row r at wire + r * row bytes. f64 travels as f32, the rest in its own
+// type, a row at a time where its pixels are packed; rows on OpenMP's threads where there are enough
+// (core::threads_for), each thread with its own scratch.
 template <bool ToWire>
-void transfer(const View& v, std::byte* wire) {
+void transfer(const View& v, std::byte* wire, std::int64_t first, std::int64_t last) {
   const ElementType wt = wire_type(v.type);
-  const std::int64_t W = v.width(), H = v.height(), rows = v.depth() * H;
+  const std::int64_t W = v.width(), H = v.height();
   const std::size_t px = element_size(v.type) * static_cast<std::size_t>(v.channels);
   const std::size_t row = static_cast<std::size_t>(W * v.channels) * element_size(wt);
-  const int threads = core::threads_for(static_cast<double>(row) * static_cast<double>(rows) * 0.5, 0);
+  const int threads = core::threads_for(static_cast<double>(row) * static_cast<double>(last - first) * 0.5, 0);
 #pragma omp parallel num_threads(threads)
   {
     std::vector<std::byte> scratch(static_cast<std::size_t>(W * v.channels) * 8);
     std::vector<float> f(v.type == ElementType::f64 ? static_cast<std::size_t>(W * v.channels) : 0);
 #pragma omp for schedule(static)
-    for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t r = first; r < last; ++r) {
       const std::int64_t z = r / H, y = r % H;
       std::byte* w = wire + static_cast<std::size_t>(r) * row;
       if (v.type == ElementType::f64) {
@@ -110,6 +111,11 @@ void blur_piece(const std::shared_ptr<Context>& ctx, const std::vector<float>& i
 
 }  // namespace
 
+std::int64_t transfer_parts(std::uint64_t bytes, std::int64_t rows) noexcept {
+  constexpr std::uint64_t kPartBytes = 4ull << 20;  // below this a part's submission costs more than it hides
+  return std::max<std::int64_t>(1, std::min<std::int64_t>({8, rows, static_cast<std::int64_t>(bytes / kPartBytes)}));
+}
+
 void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& dst, const Plan& plan, Timing* timing) {
   const auto start = Clock::now();
   if (timing) *timing = Timing{};
@@ -120,7 +126,10 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
   if (timing) timing->pieces = static_cast<int>(pieces.size());
 
   if (pieces.size() == 1) {
-    // One piece: the image travels in its own type and is converted on the device.
+    // One piece: the image travels in its own type and is converted on the device. A large image
+    // goes in parts of rows: each part's upload is submitted as soon as it is packed, so the host
+    // packs the next part while the device copies this one, and on the way back each part is
+    // unpacked while the next one downloads.
     Job job(ctx);
     Work a;
     a.extent = {W, H, D};
@@ -128,41 +137,61 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
     const std::uint64_t count = static_cast<std::uint64_t>(a.pixels() * C);
     const ElementType in_type = wire_type(src.type), out_type = wire_type(dst.type);
     const std::uint64_t in_bytes = wire_bytes(count, in_type), out_bytes = wire_bytes(count, out_type);
+    const std::int64_t rows = H * D;
+    const std::int64_t parts = transfer_parts(std::max(in_bytes, out_bytes), rows);
+    const auto row_of = [&](std::int64_t part) { return rows * part / parts; };
+    const std::uint64_t in_row = static_cast<std::uint64_t>(W * C) * element_size(in_type);
+    const std::uint64_t out_row = static_cast<std::uint64_t>(W * C) * element_size(out_type);
     Buffer& up = job.buffer(in_bytes, Buffer::Kind::upload);
-    const auto pack_start = Clock::now();
-    transfer<true>(src, static_cast<std::byte*>(up.data()));
-    double pack_ms = ms_since(pack_start);
-    up.flush();
     Buffer& in_words = job.buffer(in_bytes, Buffer::Kind::device);
     a.buffer = in_type == ElementType::f32 ? in_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
     Work b = a;
     Buffer& out_words = job.buffer(out_bytes, Buffer::Kind::device);
     b.buffer = out_type == ElementType::f32 ? out_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
     Buffer& down = job.buffer(out_bytes, Buffer::Kind::download);
+    double pack_ms = 0.0;
     job.timestamp("start");
-    job.copy(up.handle(), in_words.handle(), in_bytes);
+    for (std::int64_t part = 0; part < parts; ++part) {
+      const auto pack_start = Clock::now();
+      transfer<true>(src, static_cast<std::byte*>(up.data()), row_of(part), row_of(part + 1));
+      pack_ms += ms_since(pack_start);
+      up.flush();
+      const std::uint64_t at = static_cast<std::uint64_t>(row_of(part)) * in_row;
+      job.copy(up.handle(), in_words.handle(), static_cast<std::uint64_t>(row_of(part + 1)) * in_row - at, at, at);
+      if (part + 1 < parts) job.submit_part();
+    }
     job.timestamp("uploaded");  // the blur's time includes the conversions from and to the wire type
     if (in_type != ElementType::f32) record_convert(job, in_words.handle(), 0, a.buffer, count, 0, in_type, false);
     record_algorithm(job, a, b, plan);
     if (out_type != ElementType::f32) record_convert(job, out_words.handle(), 0, b.buffer, count, 0, out_type, true);
     job.timestamp("blurred");
-    job.copy(out_words.handle(), down.handle(), out_bytes);
-    job.host_barrier();
-    job.timestamp("downloaded");
-    job.run();
-    down.invalidate();
-    const auto unpack_start = Clock::now();
-    transfer<false>(dst, static_cast<std::byte*>(down.data()));
-    pack_ms += ms_since(unpack_start);
+    std::vector<std::size_t> downloaded;
+    for (std::int64_t part = 0; part < parts; ++part) {
+      const std::uint64_t at = static_cast<std::uint64_t>(row_of(part)) * out_row;
+      job.copy(out_words.handle(), down.handle(), static_cast<std::uint64_t>(row_of(part + 1)) * out_row - at, at, at);
+      job.host_barrier();
+      if (part + 1 == parts) job.timestamp("downloaded");
+      downloaded.push_back(job.submit_part());
+    }
+    for (std::int64_t part = 0; part < parts; ++part) {
+      job.wait_part(downloaded[static_cast<std::size_t>(part)]);
+      down.invalidate();
+      const auto unpack_start = Clock::now();
+      transfer<false>(dst, static_cast<std::byte*>(down.data()), row_of(part), row_of(part + 1));
+      pack_ms += ms_since(unpack_start);
+    }
+    job.run();  // nothing left to run: the timestamps' results
     if (timing) {
       const auto t = job.timestamps();
       if (t.size() == 4) {
         timing->gpu_blur_ms = t[2].second - t[1].second;
+        // With parts, the spans of the uploads and downloads (the device waits for packed parts).
         timing->gpu_transfer_ms = t[1].second + (t[3].second - t[2].second);
       }
       timing->total_ms = ms_since(start);
       timing->host_pack_ms = pack_ms;
-      timing->host_overhead_ms = timing->total_ms - pack_ms - (t.size() == 4 ? t[3].second : 0.0);
+      timing->host_overhead_ms = std::max(0.0, timing->total_ms - pack_ms - (t.size() == 4 ? t[3].second : 0.0));
+      timing->transfer_parts = static_cast<int>(parts);
     }
     return;
   }

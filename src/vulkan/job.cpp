@@ -43,7 +43,10 @@ Job::Job(std::shared_ptr<Context> context, VkCommandBuffer external)
 
 Job::~Job() {
   // Everything goes back to the context for the next job: the frame (its command pool reset, which
-  // also discards a recording abandoned half way), the buffers and the images.
+  // also discards a recording abandoned half way), the buffers and the images - once the parts
+  // already submitted are done with them (a job abandoned between parts still waits for those).
+  if (!parts_.empty())
+    vkWaitForFences(context_->device(), static_cast<std::uint32_t>(parts_.size()), parts_.data(), VK_TRUE, UINT64_MAX);
   for (VkImageView v : views_) vkDestroyImageView(context_->device(), v, nullptr);
   for (auto& b : buffers_) context_->give_back(std::move(b));
   for (auto& im : images_) context_->give_back(std::move(im));
@@ -258,6 +261,17 @@ void Job::timestamp(const std::string& label) {
   vkCmdWriteTimestamp(cb_, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, queries_, static_cast<std::uint32_t>(labels_.size()));
   labels_.push_back(label);
 }
+
+std::size_t Job::submit_part() {
+  if (!own_cb_) throw InvalidArgument("internal: a job recorded into the caller's command buffer is submitted by the caller");
+  if (ran_) throw InvalidArgument("internal: a job runs once");
+  VkFence fence = VK_NULL_HANDLE;
+  cb_ = context_->submit_part(*frame_, cb_, fence);
+  parts_.push_back(fence);
+  return parts_.size() - 1;
+}
+
+void Job::wait_part(std::size_t part) { context_->wait(parts_.at(part)); }
 
 void Job::run() {
   if (!own_cb_) throw InvalidArgument("internal: a job recorded into the caller's command buffer is submitted by the caller");

@@ -101,6 +101,13 @@ class Job {
 
   /// Writes a timestamp named `label` (no-op where the queue has no timestamps).
   void timestamp(const std::string& label);
+  /// Submits what is recorded so far without waiting and goes on recording into a fresh command
+  /// buffer, so the host can work (pack the next rows, read the rows downloaded) while the device
+  /// runs the part (jobs of this context's own command buffer only). Returns the part's number for
+  /// wait_part. Barriers reach across parts as across jobs (submission order).
+  std::size_t submit_part();
+  /// Waits until part `part` has run on the device.
+  void wait_part(std::size_t part);
   /// Submits and waits (jobs of this context's own command buffer only).
   void run();
   /// After run(): the labels and times in milliseconds since the first timestamp.
@@ -122,6 +129,7 @@ class Job {
   VkQueryPool queries_ = VK_NULL_HANDLE;
   std::vector<std::string> labels_;
   std::vector<std::uint64_t> ticks_;
+  std::vector<VkFence> parts_;
 };
 
 }  // namespace fastblur::vk

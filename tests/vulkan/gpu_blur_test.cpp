@@ -225,6 +225,41 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
   ctx.set_interleave_scratch(before);
 }
 
+TEST_F(VulkanTest, LargeImagesTravelInPartsOfRows) {
+  // One part per 4 MiB (1 to 8, at most one per row): each part is packed while the one before
+  // uploads, and unpacked while the next downloads.
+  EXPECT_EQ(vk::transfer_parts(1u << 20, 512), 1);
+  EXPECT_EQ(vk::transfer_parts(16u << 20, 1024), 4);
+  EXPECT_EQ(vk::transfer_parts(1ull << 30, 2160), 8);
+  EXPECT_EQ(vk::transfer_parts(64u << 20, 3), 3);
+  auto rng = test::rng_for_test();
+  const std::int64_t w = 1000, h = 1030;  // rows not a multiple of the parts
+  auto src = test::make_buffer(ElementType::u16, w, h, 1, 4);
+  test::fill_random(src.view, rng);
+  BlurSpec spec = BlurSpec::isotropic_2d(1.0);
+  spec.algorithm = Algorithm::fir;
+  auto gpu = test::make_buffer(ElementType::f32, w, h, 1, 4), cpu = test::make_buffer(ElementType::f32, w, h, 1, 4);
+  vk::Timing t;
+  test::gpu_blur_timed(device_, src.view, gpu.view, spec, &t);  // u16 up (8 MB), float32 down (16 MB)
+  EXPECT_EQ(t.transfer_parts, 3);
+  blur(src.view, cpu.view, spec);
+  double worst = 0.0;
+  for (std::size_t i = 0; i < gpu.bytes.size() / 4; ++i) {
+    float a, b;
+    std::memcpy(&a, gpu.bytes.data() + 4 * i, 4);
+    std::memcpy(&b, cpu.bytes.data() + 4 * i, 4);
+    worst = std::max(worst, static_cast<double>(std::abs(a - b)));
+  }
+  EXPECT_LE(worst, 0.02);  // of 65535
+  // In place, in parts: every part is uploaded before any is downloaded.
+  auto in_place = test::make_buffer(ElementType::f32, w, h, 1, 4), out = test::make_buffer(ElementType::f32, w, h, 1, 4);
+  test::fill_random(in_place.view, rng);
+  blur(in_place.view, out.view, spec, device_);
+  test::gpu_blur_timed(device_, in_place.view, in_place.view, spec, &t);
+  EXPECT_EQ(t.transfer_parts, 3);
+  EXPECT_EQ(in_place.bytes, out.bytes);
+}
+
 TEST_F(VulkanTest, FirRowsForEveryChannelCountAndRadiusBeyondSharedMemory) {
   // fir along x: a vector pixel per shared slot, four outputs per thread, one shader variant per
   // channel count; radii from 1 to past what shared memory holds (the bucket's tile, the radius's
