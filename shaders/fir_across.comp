@@ -1,9 +1,10 @@
 #version 450
 // fir (and fir-incremental) along y or z of a packed float image: the axis whose samples lie a
-// whole row (W C floats) or plane (H W C floats) apart. One thread per output value; neighbouring
-// threads take neighbouring values of the same row or plane (x and channel fastest), so every
-// load of a warp reads one contiguous stretch of memory, and the 2R + 1 rows a thread reads are
-// the ones its neighbours along the axis read too, served from the cache. fir_line.comp's
+// whole row (W C floats) or plane (H W C floats) apart. A thread computes OUT = 4 consecutive
+// outputs along the axis of one value position; neighbouring threads take neighbouring values of
+// the same row or plane (x and channel fastest), so every load of a warp reads one contiguous
+// stretch of memory. Its taps slide through registers, so a thread reads its 2R + 4 rows once for
+// its four outputs; the rows its neighbours along the axis share come from the cache. fir_line.comp's
 // workgroup-per-line tiles suit x, where a line is contiguous; along y they made each
 // workgroup gather one column, a value per 32-byte sector.
 #extension GL_GOOGLE_include_directive : require
@@ -26,40 +27,55 @@ layout(push_constant) uniform Params {
   int radius;
 } p;
 
-float at(int base, int i) {
+#define OUT 4  // outputs a thread: OUT consecutive samples along the axis
+
+bool g_inside;
+int g_base;
+float at(int i) {  // sample i of the thread's line
+  if (g_inside) return src[g_base + i * p.inner];
   int j = border_index(i, p.n, p.border);
-  return j < 0 ? p.cval : src[base + j * p.inner];
+  return j < 0 ? p.cval : src[g_base + j * p.inner];
 }
 
 void main() {
   int m = int(gl_GlobalInvocationID.x);
-  int row = int(gl_WorkGroupID.y + gl_WorkGroupID.z * 65535u);  // o * n + i, uniform in a workgroup
-  if (m >= p.inner || row >= p.outer * p.n) return;
-  int i = row % p.n, o = row / p.n;
-  int base = o * p.n * p.inner + m;
+  int blocks = (p.n + OUT - 1) / OUT;
+  int row = int(gl_WorkGroupID.y + gl_WorkGroupID.z * 65535u);  // o * blocks + block, uniform in a workgroup
+  if (m >= p.inner || row >= p.outer * blocks) return;
+  int first = (row % blocks) * OUT, o = row / blocks;
+  g_base = o * p.n * p.inner + m;
   int R = p.radius;
-  bool inside = i - R >= 0 && i + R < p.n;  // the same for the whole workgroup
-  float sum;
+  g_inside = first - R >= 0 && first + OUT - 1 + R < p.n;  // the same for the whole workgroup
+  // As fir_line.comp: the taps k = 0..R for the OUT outputs together, each summing
+  // w_k (x[i - k] + x[i + k]) in that order; the neighbours slide through registers.
+  float left[OUT], right[OUT], sum[OUT];
+  float g0 = p.g0, g1 = p.g1, g2 = p.g2, total = 0.0;
+  float w0 = INCREMENTAL ? g0 : w[0];
+  for (int j = 0; j < OUT; ++j) {
+    left[j] = right[j] = at(first + j);
+    sum[j] = w0 * left[j];
+  }
   if (INCREMENTAL) {
-    float g0 = p.g0, g1 = p.g1, g2 = p.g2;
-    sum = g0 * src[base + i * p.inner];
-    float total = g0;
+    total = g0;
     g0 *= g1;
     g1 *= g2;
-    for (int k = 1; k <= R; ++k) {
-      float pair = inside ? src[base + (i - k) * p.inner] + src[base + (i + k) * p.inner] : at(base, i - k) + at(base, i + k);
-      sum += g0 * pair;
+  }
+  for (int k = 1; k <= R; ++k) {
+    for (int j = OUT - 1; j > 0; --j) left[j] = left[j - 1];
+    left[0] = at(first - k);
+    for (int j = 0; j < OUT - 1; ++j) right[j] = right[j + 1];
+    right[OUT - 1] = at(first + OUT - 1 + k);
+    float wk;
+    if (INCREMENTAL) {
+      wk = g0;
       total += 2.0 * g0;
       g0 *= g1;
       g1 *= g2;
+    } else {
+      wk = w[k];
     }
-    sum /= total;
-  } else {
-    sum = w[0] * src[base + i * p.inner];
-    if (inside)
-      for (int k = 1; k <= R; ++k) sum += w[k] * (src[base + (i - k) * p.inner] + src[base + (i + k) * p.inner]);
-    else
-      for (int k = 1; k <= R; ++k) sum += w[k] * (at(base, i - k) + at(base, i + k));
+    for (int j = 0; j < OUT; ++j) sum[j] += wk * (left[j] + right[j]);
   }
-  dst[base + i * p.inner] = sum;
+  for (int j = 0; j < OUT && first + j < p.n; ++j)
+    dst[g_base + (first + j) * p.inner] = INCREMENTAL ? sum[j] / total : sum[j];
 }

@@ -2,8 +2,9 @@
 // incremental coefficients. Along x a workgroup convolves a tile of a row from workgroup-shared
 // memory (seed 003's cached fetches; the row is contiguous, so the tile's loads are too), a pixel
 // a vector and four outputs a thread (fir_line.comp); along y
-// and z a thread per output value with neighbouring threads on neighbouring values of a row
-// (fir_across.comp), so every load is coalesced and the cache serves the rows threads share.
+// and z a thread per four outputs of a value position, with neighbouring threads on neighbouring
+// values of a row (fir_across.comp), so every load is coalesced and the cache serves the rows
+// threads share.
 #include <algorithm>
 #include <string>
 
@@ -49,7 +50,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const std::uint32_t incremental = plan.algorithm == Algorithm::fir_incremental ? 1u : 0u;
     if (axis != 0) {
       const std::int64_t inner = (axis == 1 ? src.extent[0] : src.extent[0] * src.extent[1]) * C;
-      const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * n;
+      const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * ((n + 3) / 4);  // 4 outputs a thread
       const ComputePipeline& p = ctx.pipeline("fir_across", shaders::fir_across(), {incremental},
                                               std::vector<VkDescriptorType>(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                               sizeof(AcrossParams));

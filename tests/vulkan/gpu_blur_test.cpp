@@ -262,7 +262,7 @@ TEST_F(VulkanTest, LargeImagesTravelInPartsOfRows) {
 
 TEST_F(VulkanTest, FirRowsForEveryChannelCountAndRadiusBeyondSharedMemory) {
   // fir along x: a vector pixel per shared slot, four outputs per thread, one shader variant per
-  // channel count; radii from 1 to past what shared memory holds (the bucket's tile, the radius's
+  // channel count; along y and z four outputs per thread; radii from 1 to past what shared memory holds (the bucket's tile, the radius's
   // own tile, and device-memory taps: 32 KiB on lavapipe holds 256 + 2 R RGBA pixels to R ~ 780),
   // rows shorter than a thread's four outputs and longer than a tile, every border.
   auto rng = test::rng_for_test();
@@ -274,15 +274,22 @@ TEST_F(VulkanTest, FirRowsForEveryChannelCountAndRadiusBeyondSharedMemory) {
         const int b = static_cast<int>(border);
         if (sigma > 100 && (b + channels) % 3 != 0) continue;  // the long ones: a third of the borders each
         const std::int64_t w = sigma > 100 ? 1500 : (b + channels) % 2 ? 3 : 301;
+        // Along x (fir_line.comp), and along y or z (fir_across.comp: four outputs a thread too).
+        const int axis = (b + channels + static_cast<int>(sigma)) % 3;
         BlurSpec spec;
-        spec.sigma = {sigma, 0, 0};
+        spec.sigma = {0, 0, 0};
+        spec.sigma[static_cast<std::size_t>(axis)] = sigma;
         spec.algorithm = (b + channels) % 4 == 0 ? Algorithm::fir_incremental : Algorithm::fir;
         spec.with_border(border);
         spec.cval = -0.5;
-        const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, w, 3, 1, channels, rng, Algorithm::fir);
+        std::array<std::int64_t, 3> shape{3, 3, 2};
+        shape[static_cast<std::size_t>(axis)] = w;
+        const double diff =
+            test::gpu_cpu_difference(device_, spec, ElementType::f32, shape[0], shape[1], shape[2], channels, rng, Algorithm::fir);
         // float32 sums of 2 R + 1 taps: rounding grows with the radius (R = 1000 at sigma 250).
         EXPECT_LE(diff, spec.algorithm == Algorithm::fir_incremental ? 2e-4 : sigma > 100 ? 2e-5 : 2e-6)
-            << channels << " channels, sigma " << sigma << ", " << to_string(border) << ", " << to_string(spec.algorithm);
+            << channels << " channels, sigma " << sigma << " along axis " << axis << ", " << to_string(border) << ", "
+            << to_string(spec.algorithm);
         ++cases;
       }
     }
