@@ -13,7 +13,7 @@
 #                                       machine's Python and bench/gpu_peers.py (CuPy,
 #                                       torchvision); logs in OUTDIR
 # Environment for run: FB_FILTER (benchmark filter), FB_MIN_TIME (seconds per case, default 0.2),
-# FB_STEPS (default "tests bench peers"), FB_T_TESTS / FB_T_BENCH / FB_T_PEERS (timeouts, s), FB_PEERS_ARGS.
+# FB_STEPS (default "tests bench peers"), FB_TEST_FILTER (the Vulkan tests' gtest filter, default all), FB_T_TESTS / FB_T_BENCH / FB_T_PEERS (timeouts, s), FB_PEERS_ARGS.
 set -uo pipefail
 mode=${1:?usage: gpu_machine.sh pack [BUILD] | run OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,6 +60,7 @@ for step in $steps; do
     tests)
       # Every Vulkan test under the Khronos validation layer with synchronization validation.
       FASTBLUR_VULKAN_VALIDATION=1 timeout "${FB_T_TESTS:-420}" "$pack"/bin/fastblur_vulkan_tests --gtest_brief=1 \
+        --gtest_filter="${FB_TEST_FILTER:-*}" \
         >"$out"/vulkan_tests.log 2>&1
       echo "vulkan tests rc=$? ($(grep -c '^\[validation' "$out"/vulkan_tests.log) validation messages)"
       grep -E '^\[  (FAILED|PASSED)|Failure|Expected|Which is|actual|^\[validation' "$out"/vulkan_tests.log | head -40
