@@ -7,12 +7,16 @@
 // sigma 300); the float variant serves devices without float64, up to the sigma gpu_iir.cpp allows.
 // The line is read through the border mode over `pad` samples on each side (0 for
 // nearest and constant, whose constant continuation starts the recursions exactly).
+// Every pass walks its lines in blocks of BLOCK samples: a block's inputs (and, going backward,
+// its causal values from scratch) are fetched into shared memory before the recursion runs over
+// it, all of them issued together, so a thread waits on device memory once a block instead of
+// once a sample (a recursion's steps depend on each other, and a GPU has few lanes to switch to).
 // Along x (TILED) a line's samples lie side by side, so a thread per lane reading its own line
 // would make every load of a warp touch another line: there a workgroup takes GROUP_LINES whole
-// lines (all their channels) and walks them in blocks of BLOCK samples, each block loaded into
-// shared memory by all its threads together (consecutive threads on consecutive addresses) and
-// transposed so that each thread reads its lane from there; outputs go back the same way. The
-// recursions then wait on shared memory, not on a device load per sample.
+// lines (all their channels) and loads each block by all its threads together (consecutive
+// threads on consecutive addresses), transposed so that each thread reads its lane from there;
+// outputs go back the same way. Along y and z each thread fetches its own lane's block (the
+// lanes of a warp are neighbours in memory, so those loads are coalesced already).
 //  - VARIANT 0, Deriche 4th order: causal pass into the line's scratch, anticausal pass added to it
 //    on the way into dst.
 //  - VARIANT 1, Young-van Vliet 3rd order: causal pass into the line's scratch (the padded line
@@ -30,7 +34,8 @@ layout(constant_id = 0) const int CHANNELS = 4;
 layout(constant_id = 1) const int VARIANT = 0;
 layout(constant_id = 2) const bool TILED = false;
 layout(constant_id = 3) const int GROUP_LINES = 16;  // TILED: lines per workgroup (GROUP_LINES CHANNELS <= 64)
-layout(constant_id = 4) const int BLOCK = 1;         // TILED: samples per block (1 otherwise)
+layout(constant_id = 4) const int BLOCK = 1;         // samples per block
+layout(constant_id = 5) const int OUT_SLOTS = 1;     // TILED: BLOCK * 64 (the transposed outputs)
 
 layout(std430, binding = 0) readonly buffer Src { float src[]; };
 layout(std430, binding = 1) buffer Dst { float dst[]; };
@@ -53,19 +58,27 @@ layout(push_constant) uniform Params {
   int sample_stride, line_stride;  // scratch sample j of a lane at j * sample_stride + lane * line_stride
 } p;
 
-shared float xs[BLOCK * 64];  // TILED: the block's inputs, sample s of thread t's lane at s * 64 + t
-shared float ys[BLOCK * 64];  // TILED: the block's outputs, likewise
+// Sample s of the block of thread t at s * 64 + t: its inputs, its causal values (scratch) and,
+// TILED, its outputs on their way to dst.
+shared float xs[BLOCK * 64];
+shared real zs[BLOCK * 64];
+shared float ys[OUT_SLOTS];
 
-int g_line, g_n, g_c, g_lid, g_lo, g_first_line;
+int g_line, g_n, g_c, g_lid, g_lo, g_first_line, g_base;
+bool g_live;
 real x_at(int i) {  // padded index i, i.e. sample i - pad, read from the source
   int j = border_index(i - p.pad, g_n, p.border);
   return real(j < 0 ? p.cval : src[offset_of(g_line, j, p.axis, p.extent.xyz, CHANNELS) + g_c]);
 }
-// The workgroup's lines' samples lo .. lo + count - 1 (padded) into xs, all threads together
-// (uniform control flow: every thread of the workgroup calls it).
+// The inputs of padded indices lo .. lo + count - 1 into xs. Every thread of the workgroup calls
+// it (TILED: uniform control flow for the barriers).
 void load_block(int lo, int count) {
-  if (!TILED) return;
   g_lo = lo;
+  if (!TILED) {
+    if (g_live)
+      for (int s = 0; s < count; ++s) xs[s * 64 + g_lid] = float(x_at(lo + s));
+    return;
+  }
   barrier();  // the previous block's readers of xs and flushers of ys are done
   int lines = p.extent.w / CHANNELS;
   for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
@@ -77,7 +90,15 @@ void load_block(int lo, int count) {
   }
   barrier();
 }
-real x_block(int i) { return TILED ? real(xs[(i - g_lo) * 64 + g_lid]) : x_at(i); }
+// The causal values of padded indices lo .. hi (those below `limit` + pad, the scratch's length)
+// into zs: the thread's own slots, so no barrier.
+void load_scratch(int lo, int hi, int limit) {
+  g_lo = lo;
+  if (g_live)
+    for (int i = lo; i <= hi && i - p.pad < limit; ++i) zs[(i - lo) * 64 + g_lid] = scratch[g_base + (i - p.pad) * p.sample_stride];
+}
+real x_block(int i) { return real(xs[(i - g_lo) * 64 + g_lid]); }
+real z_block(int i) { return zs[(i - g_lo) * 64 + g_lid]; }
 // Output of padded index i (i - pad in the line).
 void put(int i, float v) {
   if (TILED) ys[(i - g_lo) * 64 + g_lid] = v;
@@ -113,13 +134,15 @@ void main() {
   g_c = c;
   g_lid = lid;
   g_first_line = (p.first_lane + group * GROUP_LINES * CHANNELS) / CHANNELS;
-  int block = TILED ? BLOCK : len;  // one block of the whole line where nothing is tiled
+  g_live = live;
+  int block = BLOCK;
   real left = 0.0, right = 0.0;
   if (live) {
     left = constant ? real(p.cval) : x_at(0);
     right = constant ? real(p.cval) : x_at(len - 1);
   }
   int base = local_lane * p.line_stride;  // the lane's scratch (interleaved on GPUs: gpu_iir.cpp)
+  g_base = base;
   if (VARIANT == 2) {
     // u_k[n] = r_k x[n] + p_k u_k[n-1]; y+ = 2 Re(u_0 + u_1). Steady state for x = c: r c / (1 - p).
     real p0r = k[0], p0i = k[1], p1r = k[2], p1i = k[3], r0r = k[4], r0i = k[5], r1r = k[6], r1i = k[7];
@@ -147,12 +170,13 @@ void main() {
     for (int hi = len - 1; hi >= p.pad; hi -= block) {
       int lo = max(hi - block + 1, p.pad);
       load_block(lo, hi - lo + 1);
+      load_scratch(lo, hi, n);
       if (live)
         for (int i = hi; i >= lo; --i) {
           real a0r = r0r * xn + v0r, a0i = r0i * xn + v0i, a1r = r1r * xn + v1r, a1i = r1i * xn + v1i;
           v0r = p0r * a0r - p0i * a0i; v0i = p0r * a0i + p0i * a0r;
           v1r = p1r * a1r - p1i * a1i; v1i = p1r * a1i + p1i * a1r;
-          if (i < len - p.pad) put(i, float(scratch[base + (i - p.pad) * p.sample_stride] + 2.0 * (v0r + v1r)));
+          if (i < len - p.pad) put(i, float(z_block(i) + 2.0 * (v0r + v1r)));
           xn = x_block(i);
         }
       flush_block(lo, hi);
@@ -179,10 +203,11 @@ void main() {
     for (int hi = len - 1; hi >= p.pad; hi -= block) {
       int lo = max(hi - block + 1, p.pad);
       load_block(lo, hi - lo + 1);
+      load_scratch(lo, hi, n);
       if (live)
         for (int i = hi; i >= lo; --i) {
           real y0 = k[4] * x1 + k[5] * x2 + k[6] * x3 + k[7] * x4 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
-          if (i < len - p.pad) put(i, float(scratch[base + (i - p.pad) * p.sample_stride] + y0));
+          if (i < len - p.pad) put(i, float(z_block(i) + y0));
           x4 = x3; x3 = x2; x2 = x1; x1 = x_block(i);
           y4 = y3; y3 = y2; y2 = y1; y1 = y0;
         }
@@ -211,14 +236,14 @@ void main() {
     // The backward pass reads only scratch; blocks serve the transposed writes.
     for (int hi = len - 1; hi >= p.pad; hi -= block) {
       int lo = max(hi - block + 1, p.pad);
-      if (TILED) g_lo = lo;
+      load_scratch(lo, hi, n + p.pad);
       if (live)
         for (int i = hi; i >= lo; --i) {
           if (i == len - 1) {  // v1 itself, an output where nothing is padded
             if (i < len - p.pad) put(i, float(v1));
             continue;
           }
-          real v0 = B * scratch[base + (i - p.pad) * p.sample_stride] + a1 * v1 + a2 * v2 + a3 * v3;
+          real v0 = B * z_block(i) + a1 * v1 + a2 * v2 + a3 * v3;
           if (i < len - p.pad) put(i, float(v0));
           v3 = v2; v2 = v1; v1 = v0;
         }

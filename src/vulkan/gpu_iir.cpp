@@ -67,23 +67,25 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
     // the first output to the padded line's end.
     const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
-    // Along x, whole lines per workgroup walked in shared-memory blocks (iir_line.comp's TILED):
-    // GROUP_LINES lines of C channels fill up to 64 threads; two blocks of 64 floats a sample fit
-    // the 16 KiB of shared memory every Vulkan device has.
+    // Along x, whole lines per workgroup, their blocks loaded and stored by all threads together
+    // (iir_line.comp's TILED): GROUP_LINES lines of C channels fill up to 64 threads.
     // (Lines so long that a workgroup's scratch passes the batch budget run a lane per thread.)
     std::int64_t batch = lines_per_batch(job, per_lane, lanes);
     const std::int64_t group_lanes_tiled = (64 / C) * C;
     const bool tiled = axis == 0 && ctx.tiled_rows() && (batch >= group_lanes_tiled || batch == lanes);
     const std::int64_t group_lanes = tiled ? group_lanes_tiled : 64;
-    const std::uint32_t block =
-        tiled ? std::min<std::uint32_t>(32, ctx.limits().maxComputeSharedMemorySize / (2 * 64 * sizeof(float))) : 1;
+    // Blocks of up to 32 samples: per sample and thread, an input (float), a causal value (real)
+    // and, tiled, an output (float) in shared memory; 16 KiB, the least any device has, holds 21.
+    const std::uint64_t slot_bytes = 64 * (sizeof(float) + real + (tiled ? sizeof(float) : 0));
+    const auto block = static_cast<std::uint32_t>(
+        std::clamp<std::uint64_t>(ctx.limits().maxComputeSharedMemorySize / slot_bytes, 1, 32));
     if (tiled && batch < lanes) batch = batch / group_lanes * group_lanes;  // whole workgroups
     const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
                      {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u, tiled ? 1u : 0u,
-                      static_cast<std::uint32_t>(tiled ? 64 / C : 1), block},
+                      static_cast<std::uint32_t>(tiled ? 64 / C : 1), block, tiled ? block * 64 : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));
     for (std::int64_t first = 0; first < lanes; first += batch) {
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
