@@ -185,13 +185,7 @@ class Engine : public ::testing::Test {
   std::vector<std::pair<VkImage, VkDeviceMemory>> images_;
 };
 
-double max_difference(const View& a, const View& b) {
-  double worst = 0.0;
-  for (std::int64_t y = 0; y < a.height(); ++y)
-    for (std::int64_t x = 0; x < a.width(); ++x)
-      for (int c = 0; c < a.channels; ++c) worst = std::max(worst, std::abs(test::get(a, x, y, 0, c) - test::get(b, x, y, 0, c)));
-  return worst;
-}
+using test::max_difference;
 
 TEST_F(Engine, BlursTheEnginesBuffersInPlaceAndAtOffsets) {
   auto rng = test::rng_for_test();

@@ -85,6 +85,19 @@ class VulkanTest : public ::testing::Test {
   ValidationWatch watch_;
 };
 
+/// max |a - b| over two views of the same shape (any element types).
+inline double max_difference(const View& a, const View& b) {
+  double worst = 0.0;
+  for (std::int64_t z = 0; z < a.depth(); ++z)
+    for (std::int64_t y = 0; y < a.height(); ++y)
+      for (std::int64_t x = 0; x < a.width(); ++x)
+        for (int c = 0; c < a.channels; ++c) {
+          const double diff = std::abs(get(a, x, y, z, c) - get(b, x, y, z, c));
+          worst = std::isnan(diff) ? INFINITY : std::max(worst, diff);
+        }
+  return worst;
+}
+
 /// max |GPU - CPU| over the image, both blurring random data of `type` into float64; the CPU runs
 /// `cpu_algorithm` (for GPU-only techniques, the CPU algorithm they compute). `box`, unless
 /// automatic, forces box's schedule on every axis of the GPU's plan.
@@ -102,15 +115,7 @@ inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, Ele
   BlurSpec cspec = spec;
   cspec.algorithm = cpu_algorithm;
   blur(src.view, cpu.view, cspec);
-  double worst = 0.0;
-  for (std::int64_t z = 0; z < d; ++z)
-    for (std::int64_t y = 0; y < h; ++y)
-      for (std::int64_t x = 0; x < w; ++x)
-        for (int c = 0; c < channels; ++c) {
-          const double diff = std::abs(get(gpu.view, x, y, z, c) - get(cpu.view, x, y, z, c));
-          worst = std::isnan(diff) ? INFINITY : std::max(worst, diff);
-        }
-  return worst;
+  return max_difference(gpu.view, cpu.view);
 }
 
 /// The device's Vulkan context (for the tests that change its limits).
