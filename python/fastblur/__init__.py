@@ -22,8 +22,9 @@ Differences from SciPy, all deliberate:
 - float32 data is computed in float32 across all axes at once (SciPy rounds to float32 after each
   axis); the two agree to float32 rounding.
 - ``device='vulkan'`` computes on a GPU (``fastblur.devices()`` lists them) in float32 whatever
-  the dtype; integer results there are converted once at the end, so they can differ from SciPy's
-  by one.
+  the dtype; integer results there are rounded once at the end, so they can differ from SciPy's,
+  which truncates after every axis, by up to one per blurred axis (2.4 measured for a uint16
+  volume blurred along three axes; the GPU's are within 1.01 of the exact value).
 
 The rest of the library is here for people who write engines and compare algorithms:
 ``plan`` (which algorithm the planner picks and its predicted error), ``analyze`` (the accuracy
