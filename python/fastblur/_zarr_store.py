@@ -14,8 +14,11 @@ import numbers
 import os
 
 import numpy as np
+from concurrent.futures import ThreadPoolExecutor
+
 import dask
 import dask.array as da
+from dask.system import CPU_COUNT
 from dask.base import tokenize
 from dask.delayed import Delayed
 from dask.highlevelgraph import HighLevelGraph
@@ -174,8 +177,20 @@ def _run(collection, progress):
             from distributed import progress as show
             show(future)
         return future.result()
-    if progress:
-        from dask.diagnostics import ProgressBar
-        with ProgressBar():
-            return dask.compute(collection)[0]
-    return dask.compute(collection)[0]
+    kwargs = {}
+    pool = None
+    if dask.config.get("scheduler", None) in (None, "threads", "threading"):
+        # dask's local threads, in a pool of our own: an interruption (Ctrl-C) or a failed chunk
+        # stops dask from starting tasks but not the chunks its threads are writing, which would go
+        # on after this raised (a resume started next would race them); they are waited for below.
+        pool = ThreadPoolExecutor(CPU_COUNT)
+        kwargs = {"scheduler": "threads", "pool": pool}
+    try:
+        if progress:
+            from dask.diagnostics import ProgressBar
+            with ProgressBar():
+                return dask.compute(collection, **kwargs)[0]
+        return dask.compute(collection, **kwargs)[0]
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
