@@ -12,6 +12,16 @@
 
 namespace fastblur {
 
+std::string_view to_string(Rounding rounding) noexcept {
+  return rounding == Rounding::scipy ? "scipy" : "nearest";
+}
+
+Rounding parse_rounding(std::string_view name) {
+  if (name == "nearest") return Rounding::nearest;
+  if (name == "scipy") return Rounding::scipy;
+  throw InvalidArgument("unknown rounding '" + std::string(name) + "': expected nearest or scipy");
+}
+
 bool has_derivative(const BlurSpec& spec) {
   for (std::size_t a = 0; a < 3; ++a) {
     if (spec.order[a] < 0 || spec.order[a] > 64)
@@ -41,6 +51,7 @@ int effective_radius(const BlurSpec& spec, int axis) {
 void blur(const View& src, const View& dst, const BlurSpec& spec) {
   front_door::check_views(src, dst);
   const Plan plan = planner::plan_for(spec, planner::shape_of(src, dst.type, Backend::cpu), planner::Prediction::to_run);
+  front_door::record_run(plan);
   front_door::with_separate_source(src, dst, [&](const View& source) { cpu::execute(plan, source, dst); });
 }
 
@@ -49,6 +60,7 @@ void blur(const View& src, const View& dst, const Plan& plan) {
   planner::check_plan_fits(plan, src, dst);
   if (plan.schedule.backend != Backend::cpu)
     throw Unsupported("this plan is for the Vulkan backend: run it with blur(src, dst, plan, device)");
+  front_door::record_run(plan);
   front_door::with_separate_source(src, dst, [&](const View& source) { cpu::execute(plan, source, dst); });
 }
 

@@ -113,6 +113,7 @@ void blur(const View& src, const View& dst, const BlurSpec& spec, const Device& 
   const Plan plan = planner::plan_for(
       spec, vk::shape_on(*DeviceAccess::context(device), src.extent, src.channels, src.type, dst.type),
       planner::Prediction::to_run);
+  front_door::record_run(plan);
   front_door::with_separate_source(src, dst, [&](const View& source) {
     vk::gpu_blur(DeviceAccess::context(device), source, dst, plan);
   });
@@ -131,6 +132,7 @@ void blur(const View& src, const View& dst, const Plan& plan, const Device& devi
   // The plan may come from another device (or none): this one must run it as it stands.
   algo::descriptor(plan.algorithm)
       .check(plan.spec, vk::shape_on(*context, src.extent, src.channels, src.type, dst.type));
+  front_door::record_run(plan);
   front_door::with_separate_source(src, dst, [&](const View& source) { vk::gpu_blur(context, source, dst, plan); });
 }
 

@@ -33,4 +33,23 @@ void with_separate_source(const View& src, const View& dst, const std::function<
   run(core::copy_packed(src, copy.get()));
 }
 
+namespace {
+thread_local std::optional<RunRecord> last;
+}  // namespace
+
+void record_run(const Plan& plan) noexcept {
+  RunRecord r;
+  r.algorithm = plan.algorithm;
+  r.schedule = plan.schedule;
+  r.rounding = plan.spec.rounding;
+  r.source = plan.source;
+  r.destination = plan.destination;
+  for (std::size_t a = 0; a < 3; ++a) r.radius[a] = plan.axes[a].sigma > 0.0 ? plan.axes[a].radius : 0;
+  last = r;
+}
+
 }  // namespace fastblur::front_door
+
+namespace fastblur {
+std::optional<RunRecord> last_run() noexcept { return front_door::last; }
+}  // namespace fastblur

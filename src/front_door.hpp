@@ -4,6 +4,7 @@
 // overlap without being the same read from a copy of the source.
 #include <functional>
 
+#include "fastblur/plan.hpp"
 #include "fastblur/view.hpp"
 
 namespace fastblur::front_door {
@@ -16,5 +17,8 @@ void check_views(const View& src, const View& dst);
 /// overlap in any other way are read from a packed copy of the source, so the result is as if out of
 /// place. Throws OutOfMemory when the copy cannot be had.
 void with_separate_source(const View& src, const View& dst, const std::function<void(const View& source)>& run);
+
+/// Notes that `plan` is about to run on the calling thread (fastblur::last_run()).
+void record_run(const Plan& plan) noexcept;
 
 }  // namespace fastblur::front_door

@@ -21,11 +21,18 @@
 ///    is NaN). Integer outputs take NaN and -Inf as 0 and +Inf as the maximum. Float paths (every
 ///    type but f64) read f32 denormals (|x| < 2^-126) as zero, which keeps them fast and changes
 ///    no result by more than 2^-126; f64 data keeps them.
-///  - exact (fir) integer outputs are the correctly rounded result, except 8-bit 2D images (u8 in
-///    and out, radius <= 24): those run in 16-bit fixed point (CpuDriver::fixed_point), each output
-///    within 1 of the rounded result (about 1.3% differ), as OpenCV's bit-exact path.
+///  - rounding: three contracts, one per kind of request, chosen by the spec, never by the data:
+///    * Rounding::nearest (the default here, and the CLI's): exact (fir) integer outputs are the
+///      correctly rounded result, except 8-bit 2D images (u8 in and out, radius <= 24): those run in
+///      16-bit fixed point (CpuDriver::fixed_point), each output within 1 of the rounded result (about
+///      1.3% differ), as OpenCV's bit-exact path;
+///    * Rounding::scipy (the Python drop-in's default): scipy.ndimage's bits on every element type,
+///      for exact requests on the CPU (CpuDriver::scipy_order);
+///    * a tolerance > 0 (Algorithm::automatic): the planner's cheapest algorithm whose predicted max
+///      error is within it, on every element type, rounded once at the end.
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -61,6 +68,26 @@ enum class SlidingDctFit {
   gaussian,  ///< the Gaussian itself, on the window with the least error: an O(1) approximation
   fir,       ///< fir's kernel, truncated at the spec's radius: the exact blur (within 1e-5) at O(1) cost
 };
+
+/// How a blur's result is rounded: the contract of each kind of request (README, help(fastblur)).
+enum class Rounding {
+  /// The exact result rounded once, at the end: float outputs to their precision, integer outputs to
+  /// nearest and saturated - except 8-bit 2D images (u8 in and out, radius <= 24), which blur in 16-bit
+  /// fixed point, every output within 1 of the correctly rounded result (about 1.3% differ), as
+  /// OpenCV's bit-exact path. With a tolerance, within it.
+  nearest,
+  /// scipy.ndimage.gaussian_filter's bits (the Python drop-in's default): SciPy's weights (`weights`,
+  /// else the sampled Gaussian or its derivative), every output summed in SciPy's order in double,
+  /// converted to the output type after each axis as C converts (integers truncated toward zero), axes
+  /// in `axis_order`; so a blur over several axes equals its sequence of one-axis blurs, on every
+  /// element type. For SciPy's request only - exact, on the CPU (tolerance 0 with Algorithm::automatic,
+  /// or Algorithm::fir): the planner gives it CpuDriver::scipy_order. Any other request (a tolerance,
+  /// another algorithm, a Vulkan device) is not SciPy's filter and rounds as `nearest`.
+  scipy,
+};
+std::string_view to_string(Rounding rounding) noexcept;
+/// Parses "nearest" or "scipy"; throws InvalidArgument.
+Rounding parse_rounding(std::string_view name);
 
 /// What to blur and how. The algorithms' own parameters (box_passes ... mip_poisson_frame) are declared,
 /// with their ranges and defaults, by the registry (algorithm.hpp); set_parameter sets them by name.
@@ -100,6 +127,17 @@ struct BlurSpec {
   int mip_poisson_frame = 0;             ///< mip-poisson
   /// 0 = all cores.
   int threads = 0;
+  /// How the result is rounded (see Rounding).
+  Rounding rounding = Rounding::nearest;
+  /// Rounding::scipy: the order in which the axes are filtered (x, y, z = 0, 1, 2), each once. SciPy
+  /// filters in the order of its array axes, the first first: z, y, x for a C-ordered volume (the
+  /// default), y then x for an image. Other drivers filter in their own order (their rounding is once).
+  std::array<int, 3> axis_order{2, 1, 0};
+  /// Explicit correlation weights per axis (empty: computed): 2 radius + 1 values, output i = sum over k
+  /// of weights[k] in[i - radius + k]. The kernel that sigma, radius and order define, computed elsewhere:
+  /// the Python drop-in passes SciPy's own (NumPy's arithmetic), so that CpuDriver::scipy_order's sums
+  /// are SciPy's to the bit. Only that driver reads them; the others compute their kernels themselves.
+  std::array<std::vector<double>, 3> weights{};
 
   /// The same sigma on every axis of a 2D image (z untouched).
   static BlurSpec isotropic_2d(double sigma) {

@@ -8,6 +8,7 @@
 /// within it.
 #include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,8 @@ enum class CpuDriver {
   planar,       ///< 2D algorithms: the image extended by its borders, then whole neighbourhoods per pixel
   fixed_point,  ///< fir on 8-bit 2D images: both passes fused, 16-bit fixed point (each output within 1 of
                 ///< the correctly rounded result)
+  scipy_order,  ///< fir with Rounding::scipy: scipy.ndimage's arithmetic (its weights and summation order in
+                ///< double, the output type after each axis, axes in the spec's axis_order): SciPy's bits
 };
 std::string_view to_string(CpuDriver driver) noexcept;
 
@@ -134,5 +137,17 @@ double predicted_axis_error(const BlurSpec& spec, int axis);
 
 /// Human-readable plan: algorithm, parameters per axis, schedule, predicted error and cost, candidates.
 std::string describe(const Plan& plan);
+
+/// What a blur executed, as its plan said: recorded by the front door for every blur that runs, so
+/// that a test can compare what a front end prints (--explain, fastblur.plan()) with what ran.
+struct RunRecord {
+  Algorithm algorithm = Algorithm::fir;
+  Schedule schedule;
+  Rounding rounding = Rounding::nearest;
+  ElementType source = ElementType::f32, destination = ElementType::f32;
+  std::array<int, 3> radius{0, 0, 0};  ///< per axis, 0 where the axis is not filtered
+};
+/// The last blur that ran on the calling thread (nullopt before the first).
+std::optional<RunRecord> last_run() noexcept;
 
 }  // namespace fastblur

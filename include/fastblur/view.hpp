@@ -14,17 +14,25 @@
 
 namespace fastblur {
 
-/// The element types of pixels. f64 is computed in double precision throughout.
-enum class ElementType : std::uint8_t { u8, u16, f16, f32, f64 };
+/// The element types of pixels. f64 is computed in double precision throughout. The types after f64
+/// are NumPy's other numeric dtypes (int8 ... uint64, bool), for the Python drop-in and .npy files:
+/// every driver reads and writes them (the SIMD paths through a scalar conversion), and the planner
+/// computes in double where float cannot hold their values (32- and 64-bit integers).
+enum class ElementType : std::uint8_t { u8, u16, f16, f32, f64, i8, i16, i32, i64, u32, u64, b8 };
 
 /// Bytes in one element of the type.
 std::size_t element_size(ElementType type) noexcept;
 /// The type's short name ("u8", "u16", "f16", "f32", "f64").
 std::string_view to_string(ElementType type) noexcept;
-/// Parses a short name ("u8", "uint8", "f32", "float32", "half", ...); throws InvalidArgument.
+/// Parses a short name ("u8", "uint8", "f32", "float32", "half", "i16", "int16", "bool", ...); throws
+/// InvalidArgument.
 ElementType parse_element_type(std::string_view name);
-/// True for u8 and u16, whose outputs are rounded to nearest and saturated.
+/// True for the integer types and bool, whose outputs are rounded to nearest and saturated (bool:
+/// true where the rounded value is not 0).
 bool is_integer(ElementType type) noexcept;
+/// True where float32 cannot hold every value of the type exactly (f64, 32- and 64-bit integers):
+/// such data is computed in double.
+bool needs_double(ElementType type) noexcept;
 
 struct View {
   void* data = nullptr;

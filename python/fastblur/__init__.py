@@ -6,25 +6,25 @@
 released). Beyond SciPy they accept ``algorithm``/``tolerance`` (fastblur's approximations and
 planner), ``threads``, ``device`` and ``rounding``.
 
-Differences from SciPy, all deliberate:
+Three contracts, one per kind of request (the core's ``Rounding``, blur.hpp; ``fastblur.plan()``
+shows the plan each call runs, and the call runs exactly that plan):
 
-- float16 arrays are accepted (SciPy raises RuntimeError); they are computed in float32.
-- Integer outputs: SciPy converts to the output type after every axis, truncating toward zero
-  (a constant image of 7 in uint8 can come back as 5 or 6). fastblur does the same by default
-  (``rounding='scipy'``), with SciPy's weights and summation order in double (SIMD across
-  neighbouring outputs, which keeps each output's order), so integer results are identical.
-  float64 results of the exact filter take the same path: SciPy's to the bit, and a call over
-  several axes equals its sequence of one-axis calls. ``rounding='nearest'`` computes all axes
-  with the fast exact filter and rounds once to the nearest integer (saturating for uint8/uint16):
-  the more accurate answer, and the faster one. With an approximate algorithm (``algorithm`` other
-  than fir, or a ``tolerance``), integer and float16 data are computed in float32 whatever the
-  rounding, then converted once.
-- float32 data is computed in float32 across all axes at once (SciPy rounds to float32 after each
-  axis); the two agree to float32 rounding.
-- ``device='vulkan'`` computes on a GPU (``fastblur.devices()`` lists them) in float32 whatever
-  the dtype; integer results there are rounded once at the end, so they can differ from SciPy's,
-  which truncates after every axis, by up to one per blurred axis (2.4 measured for a uint16
-  volume blurred along three axes; the GPU's are within 1.01 of the exact value).
+- The default (``rounding='scipy'``, exact): SciPy's bits on every dtype SciPy accepts (bool,
+  uint8 ... int64, float32, float64, complex) - the core's scipy-order driver sums SciPy's own
+  weights in SciPy's order in double and converts to the output type after each axis (integers
+  truncated toward zero, as SciPy does: a constant image of 7 in uint8 can come back as 6), and a
+  call over several axes equals its sequence of one-axis calls.
+- ``rounding='nearest'`` (exact): the exact result rounded once; integer outputs to nearest and
+  saturated, every value within 1 of the correctly rounded result (8-bit images run in 16-bit
+  fixed point, as OpenCV's bit-exact path; about 1% of values are off by one), float outputs to
+  their precision.
+- ``tolerance > 0`` (or a named approximate algorithm, or ``device='vulkan'``): the planner's
+  fastest schedule within the bound on every dtype (float lanes, approximations), rounded once to
+  nearest whatever ``rounding`` says - such a request is not SciPy's filter.
+
+Other differences from SciPy, all deliberate: float16 arrays are accepted (SciPy raises
+RuntimeError), computed in double and rounded to float16 after each axis. ``device='vulkan'``
+computes on a GPU (``fastblur.devices()`` lists them) in float32 whatever the dtype.
 
 The rest of the library is here for people who write engines and compare algorithms:
 ``plan`` (which algorithm the planner picks and its predicted error), ``analyze`` (the accuracy
@@ -48,8 +48,6 @@ __all__ = [
 
 __version__ = _core.version()
 
-# Element types the core computes directly; anything else goes through float64.
-_CORE_TYPES = frozenset(np.dtype(t) for t in ("uint8", "uint16", "float16", "float32", "float64"))
 _ROUNDINGS = ("scipy", "nearest")
 
 
@@ -89,27 +87,31 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
     return tolerance, int(threads), options
 
 
-def _call_core(src, dst, group, cval, truncate, algorithm, tolerance, threads, options, device):
-    axes = [g[0] for g in group]
-    sigmas = [g[1] for g in group]
-    orders = [g[2] for g in group]
-    modes = [g[3] for g in group]
-    radii = [g[4] for g in group]
-    # Radii are explicit (from truncate in Python, SciPy's rule), so the core's truncate is unused.
-    _core.blur_axes(src, dst, axes, sigmas, modes, radii, orders, cval, 4.0, algorithm, tolerance, threads, options,
-                    device)
+def _requests(group):
+    """The core's per-axis arguments for (axis, sigma, order, mode, radius) tuples, with SciPy's own
+    weights (NumPy's arithmetic, as gaussian_filter1d computes them) so that the core's scipy-order
+    driver sums them to SciPy's bits; a radius beyond the core's limit is left to the core to refuse."""
+    weights = [scipy_kernel(sigma, order, radius).tolist() if radius <= _core.MAX_RADIUS else []
+               for _, sigma, order, _, radius in group]
+    return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], [g[4] for g in group],
+            [g[2] for g in group], weights)
+
+
+def _native(a):
+    return a if a.dtype.isnative else a.astype(a.dtype.newbyteorder("="))
 
 
 def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads, options, rounding, device):
-    """Blurs input into output along the active axes: (axis, sigma, order, mode, radius) each."""
-    if input.dtype.kind == "c":  # real and imaginary parts apart, as SciPy does
-        parts = []
-        for part, c in ((input.real, np.real(cval)), (input.imag, np.imag(cval))):
-            tmp = np.empty(input.shape, np.float64)
-            _filter(part, tmp, active, float(c), truncate, algorithm, tolerance, threads, options, rounding, device)
-            parts.append(tmp)
-        output.real[...] = parts[0]
-        output.imag[...] = parts[1]
+    """Blurs input into output along the active axes: (axis, sigma, order, mode, radius) each, in
+    SciPy's order. Every choice (algorithm, driver, working precision, rounding) is the core's plan;
+    here the arrays are only marshalled: complex data as its real and imaginary parts, other byte
+    orders through native copies, more than three axes in groups of three."""
+    if input.dtype.kind == "c":  # real and imaginary parts apart, each into its part of output, as SciPy does
+        parts = ((input.real, np.real(cval)), (input.imag, np.imag(cval)))
+        if np.may_share_memory(input, output):
+            parts = tuple((p.copy(), c) for p, c in parts)
+        for (part, c), out in zip(parts, (output.real, output.imag)):
+            _filter(part, out, active, float(c), truncate, algorithm, tolerance, threads, options, rounding, device)
         return
     if not isinstance(cval, numbers.Number) or isinstance(cval, complex) or np.iscomplexobj(cval):
         raise TypeError(f"must be real number, not {type(cval).__name__}")
@@ -124,66 +126,14 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         return
     if output is not input and np.may_share_memory(input, output):
         input = input.copy()  # overlapping but not the same array: read a copy
-    integer_out = output.dtype.kind in "biu"
-    exact = algorithm == "fir" or (algorithm == "auto" and tolerance == 0.0)
-    if ((integer_out and rounding == "scipy") or output.dtype == np.float64) and exact and device == "cpu":
-        # SciPy's arithmetic exactly (its weights, its summation order, in double, vectorised across
-        # outputs), one axis at a time, converted (truncated) to the output type after each: integer
-        # results and float64 ones are SciPy's to the bit, and a call over several axes equals its
-        # sequence of one-axis calls. The core reads any numeric dtype and writes float64, or an
-        # integer type where every sum lies in its range (a blur of data that fits it, with a cval
-        # that fits it); elsewhere (derivatives, other cvals or types) through float64 and NumPy's
-        # own conversion.
-        in_range = output.dtype.isnative and (output.dtype == np.float64 or (
-            all(order == 0 for _, _, order, _, _ in active) and _fits(input.dtype, output.dtype, cval)))
-        current = input if input.dtype.isnative else input.astype(input.dtype.newbyteorder("="))
-        for axis, sigma, order, mode, radius in active:
-            weights = scipy_kernel(sigma, order, radius).tolist()
-            if in_range:
-                _core.correlate1d_scipy(current, output, axis, weights, mode, cval, threads)
-            else:
-                tmp = np.empty(input.shape, np.float64)
-                _core.correlate1d_scipy(current, tmp, axis, weights, mode, cval, threads)
-                _store(output, tmp)
-            current = output if output.dtype.isnative else output.astype(output.dtype.newbyteorder("="))
-        return
-    src = input if input.dtype in _CORE_TYPES else input.astype(np.float64)
-    # uint8 written by the core's exact filter comes from its fixed-point schedule (within 1 of the
-    # rounded result); rounding='nearest' promises the rounded result, so it rounds a float64 one.
-    direct = output.dtype in _CORE_TYPES and not (integer_out and rounding == "scipy") and not (
-        output.dtype == np.uint8 and rounding == "nearest" and exact and device == "cpu")
-    # The intermediate before the output's conversion: double, except for an approximation of data
-    # that is not double, whose error dwarfs float32's and whose fast paths (SIMD lanes) are float.
-    work = np.float32 if not exact and src.dtype != np.float64 else np.float64
-    dst = output if direct else np.empty(input.shape, work)
+    src = _native(input)
+    dst = output if output.dtype.isnative else np.empty(input.shape, output.dtype.newbyteorder("="))
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
-        _call_core(src if start == 0 else dst, dst, active[start:start + 3], cval, truncate, algorithm, tolerance,
-                   threads, options, device)
-    if not direct:
-        if integer_out and rounding == "nearest":
-            info = np.iinfo(output.dtype) if output.dtype.kind in "iu" else None
-            dst = np.rint(dst)
-            if info is not None:
-                dst = np.clip(dst, info.min, info.max)
-        _store(output, dst)
-
-
-def _fits(input_dtype, output_dtype, cval):
-    """Whether every weighted mean of `input_dtype` values and `cval` lies in `output_dtype`'s range."""
-    if not np.can_cast(input_dtype, output_dtype, casting="safe"):
-        return False
-    if output_dtype.kind == "b":
-        return 0.0 <= cval <= 1.0
-    info = np.iinfo(output_dtype)
-    return info.min <= cval <= info.max
-
-
-def _store(output, values):
-    """C's conversion of doubles to the output type, as SciPy's filters do: truncation toward zero
-    for integers, and for bool through an unsigned char (so 0.4 is False)."""
-    if output.dtype.kind == "b":
-        values = np.trunc(values) != 0
-    np.copyto(output, values, casting="unsafe")
+        # Radii are explicit (SciPy's rule applied in _scipy_args), so the core's truncate is not used.
+        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3]), cval, 4.0,
+                        algorithm, tolerance, threads, options, device, rounding)
+    if dst is not output:
+        output[...] = dst
 
 
 def _as_array(input):
@@ -233,14 +183,16 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         'cpu' (default), 'vulkan' (the FASTBLUR_DEVICE environment variable, else the first
         discrete GPU, ...), 'vulkan:N' (an index into ``fastblur.devices()``) or 'vulkan:NAME'.
         On a Vulkan device the data travels and is computed as float32 (float64 arrays too), and
-        integer results are converted on the host as ``rounding`` says, so they may differ from
-        SciPy's by one; an algorithm the device lacks raises NotImplementedError, never a silent
-        CPU fallback; no device raises RuntimeError.
+        integer results are rounded to nearest, so they may differ from SciPy's by one per axis; an
+        algorithm the device lacks raises NotImplementedError, never a silent CPU fallback; no
+        device raises RuntimeError.
     threads : int, optional
         Threads to use; 0 (default) uses every core.
     rounding : {'scipy', 'nearest'}, optional
-        Integer outputs: 'scipy' (default) converts after each axis, truncating, exactly as SciPy;
-        'nearest' rounds once at the end (more accurate).
+        For exact requests on the CPU: 'scipy' (default) gives SciPy's bits on every dtype (the
+        output type after each axis, integers truncated); 'nearest' rounds once at the end, every
+        integer within 1 of the correctly rounded result (faster, and more accurate). Requests with
+        a tolerance, an approximate algorithm or a Vulkan device always round to nearest.
     options : dict, optional
         Algorithm options by key (bad keys or values raise ValueError):
 @OPTIONS@
@@ -264,8 +216,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
 
     Notes
     -----
-    Differences from SciPy are listed in the package docstring (float16 accepted, integer
-    rounding ties, float32 rounded once).
+    The three contracts (``rounding``, ``tolerance``) are stated in the package docstring;
+    ``fastblur.plan()`` with the same arguments returns the plan this call runs.
     """
     input = _as_array(input)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
@@ -322,24 +274,40 @@ def _registry_doc(indent):
     return "\n".join(algs), "\n".join(opts)
 
 
-def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=None, channels=1,
-         algorithm="auto", tolerance=0.0, options=None):
-    """What fastblur would run for an image of ``shape`` (1 to 3 spatial axes, NumPy order; the
-    ``channels`` are separate): a dict with ``algorithm``; its resolved parameters by key (those
-    of the whole plan as values, e.g. ``box_passes`` or ``iir_variant``; per-axis ones, e.g.
-    ``kawase_offsets`` or ``box_radius``, as lists in NumPy order); per axis its ``radius``,
-    ``support`` (how far an output reaches: the halo a chunk needs) and ``achieved_sigma``;
-    ``schedule`` (driver, threads, intermediate type); ``predicted_max_error`` (DESIGN.md's max
-    error of the whole impulse response), ``predicted_cost`` (relative units), ``reason``,
-    ``considered`` (every candidate weighed) and ``description`` (all of it as text)."""
-    shape = [int(s) for s in shape]
-    n = len(shape)
-    sigmas = [float(s) for s in normalize_sequence(sigma, n)]
-    modes = [mode_name(m) for m in normalize_sequence(mode, n)]
-    radii = [-1 if r is None else kernel_radius(1.0, 0.0, r) for r in normalize_sequence(radius, n)]
-    tolerance, _, options = _check_common(algorithm, tolerance, "cpu", 0, "scipy", options)
-    return _core.plan(shape, sigmas, modes, radii, np.dtype(dtype).name, int(channels), float(truncate), algorithm,
-                      tolerance, options)
+def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=None, order=0, channels=1,
+         output=None, algorithm="auto", tolerance=0.0, device="cpu", threads=0, rounding="scipy", options=None):
+    """What ``gaussian_filter`` runs for a C-ordered array of ``shape`` (NumPy order; ``channels``
+    > 1 adds a last axis of that many interleaved channels, not blurred) and ``dtype``, with the
+    same arguments (``output`` a dtype, default ``dtype``): the core's plan for that call, made by
+    the same layout and planner as the call itself (with more than three blurred axes, the first
+    three's). A dict with ``algorithm``; its resolved parameters by key (those of the whole plan as
+    values, e.g. ``box_passes`` or ``iir_variant``; per-axis ones, e.g. ``kawase_offsets`` or
+    ``box_radius``, as lists in NumPy order); per axis its ``radius``, ``support`` (how far an
+    output reaches: the halo a chunk needs) and ``achieved_sigma``; ``schedule`` (backend, driver,
+    threads, intermediate type, rounding); ``predicted_max_error`` (DESIGN.md's max error of the
+    whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every
+    candidate weighed) and ``description`` (all of it as text)."""
+    spatial = tuple(int(s) for s in shape)
+    channels = int(channels)
+    if any(s < 1 for s in spatial) or not spatial or not 1 <= channels <= 4:
+        raise ValueError(f"plan: shape {spatial} needs at least one axis, all >= 1, and 1 to 4 channels")
+    full = spatial + ((channels,) if channels > 1 else ())
+    src_type = np.dtype(dtype)
+    dst_type = src_type if output is None else np.dtype(output)
+    tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
+    active = active_axes(len(full), sigma, order, mode, truncate, radius, tuple(range(len(spatial))))
+    if not active:
+        raise ValueError("plan: no axis is blurred (every sigma is <= 1e-15)")
+
+    def layout(t):  # an array of that shape and strides; planning reads no element
+        strides, step = [], t.itemsize
+        for n in reversed(full):
+            strides.insert(0, step)
+            step *= n
+        return np.lib.stride_tricks.as_strided(np.zeros(1, t), shape=full, strides=strides, writeable=False)
+
+    return _core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3]), 0.0, 4.0,
+                           algorithm, tolerance, threads, options, device, rounding)
 
 
 def analyze(algorithm, sigma, *, options=None, anisotropy=True, psnr=True):

@@ -36,10 +36,6 @@ from ._scipy_args import AxisError, active_axes, check_order, kernel_radius, mod
 
 __all__ = ["gaussian_filter", "gaussian_filter1d", "blur_zarr", "halo", "is_complete"]
 
-# The element types the core computes in directly; others go through float64 (as the main module).
-_CORE_TYPES = frozenset(np.dtype(t) for t in ("uint8", "uint16", "float16", "float32", "float64"))
-
-
 def _check_dask(x):
     if not isinstance(x, da.Array):
         raise TypeError(f"x must be a dask array, got {type(x).__name__} (use fastblur.gaussian_filter for NumPy "
@@ -63,14 +59,6 @@ def _output_dtype(output, x):
     return dtype
 
 
-def _exact_scipy_path(x_dtype, out_dtype, algorithm, tolerance, rounding):
-    """Whether one call takes the module's SciPy-exact path (float64 or integer results, exact), which
-    does not plan: chunks then run it too, as algorithm 'fir'."""
-    exact = algorithm == "fir" or (algorithm == "auto" and tolerance == 0.0)
-    return exact and (out_dtype == np.float64 or (out_dtype.kind in "biu" and rounding == "scipy")
-                      or x_dtype.kind == "c")
-
-
 def _registry():
     from . import _core
     return {a["name"]: a for a in _core.algorithms()}
@@ -92,19 +80,17 @@ def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, ro
     """Plans the whole array once (per group of three axes, as the core filters them) and returns the
     halo per axis with the algorithm and options all chunks must run."""
     h = _Halo(x.ndim)
-    if _exact_scipy_path(x.dtype, out_dtype, algorithm, tolerance, rounding):
-        for ax, _, _, _, radius in active:
-            h.reach[ax] = radius  # SciPy's correlation: exactly the kernel's radius
-        h.algorithm, h.options = "fir", options
-        return h
     registry = _registry()
-    core_dtype = x.dtype if x.dtype in _CORE_TYPES else np.dtype(np.float64)
+    # Complex data is blurred as its float64 parts (as the main module does).
+    core_dtype = np.dtype(np.float64) if x.dtype.kind == "c" else x.dtype
+    core_out = np.dtype(np.float64) if out_dtype.kind == "c" else out_dtype
     chosen, chosen_options = None, None
     for start in range(0, len(active), 3):
         group = active[start:start + 3]
-        p = _plan([x.shape[g[0]] for g in group], [g[1] for g in group], dtype=core_dtype,
+        p = _plan([x.shape[g[0]] for g in group], [g[1] for g in group], dtype=core_dtype, output=core_out,
                   mode=[g[3] for g in group], truncate=truncate, radius=[g[4] for g in group],
-                  algorithm=algorithm, tolerance=tolerance, options=options)
+                  order=[g[2] for g in group], algorithm=algorithm, tolerance=tolerance, options=options,
+                  rounding=rounding)
         name = p["algorithm"]
         info = registry[name]
         # The plan's resolved whole-plan parameters that are options of its algorithm, so that a

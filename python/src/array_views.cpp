@@ -18,24 +18,39 @@ ElementType element_type_of(const py::dtype& dtype) {
   if (dtype.attr("isnative").cast<bool>()) {
     const char kind = dtype.kind();
     const auto size = dtype.itemsize();
+    if (kind == 'b' && size == 1) return ElementType::b8;
     if (kind == 'u' && size == 1) return ElementType::u8;
     if (kind == 'u' && size == 2) return ElementType::u16;
+    if (kind == 'u' && size == 4) return ElementType::u32;
+    if (kind == 'u' && size == 8) return ElementType::u64;
+    if (kind == 'i' && size == 1) return ElementType::i8;
+    if (kind == 'i' && size == 2) return ElementType::i16;
+    if (kind == 'i' && size == 4) return ElementType::i32;
+    if (kind == 'i' && size == 8) return ElementType::i64;
     if (kind == 'f' && size == 2) return ElementType::f16;
     if (kind == 'f' && size == 4) return ElementType::f32;
     if (kind == 'f' && size == 8) return ElementType::f64;
   }
-  throw py::type_error("fastblur computes uint8, uint16, float16, float32 and float64 arrays, not " +
-                       std::string(py::str(static_cast<const py::handle&>(dtype))));
+  throw py::type_error("fastblur computes bool, integer (8 to 64 bits) and float (16 to 64 bits) arrays in native "
+                       "byte order, not " + std::string(py::str(static_cast<const py::handle&>(dtype))));
 }
 
-void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
-                 const Device& device) {
+namespace {
+
+// A call laid out: the spec and views of one blur, and the array axes looped over (a batch of blurs).
+struct Layout {
+  BlurSpec spec;
+  View sv, dv;
+  std::vector<int> batch;
+};
+
+Layout lay_out_call(const py::array& src, const py::array& dst, const std::vector<AxisRequest>& axes,
+                    const BlurSpec& base, const Device& device) {
   const int ndim = static_cast<int>(src.ndim());
   if (dst.ndim() != src.ndim()) throw InvalidArgument("source and destination differ in rank");
   for (int d = 0; d < ndim; ++d)
     if (src.shape(d) != dst.shape(d)) throw InvalidArgument("source and destination differ in shape");
   if (axes.empty() || axes.size() > 3) throw InvalidArgument("between 1 and 3 axes are filtered per call");
-  if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
   const ElementType st = element_type_of(src.dtype()), dt = element_type_of(dst.dtype());
 
   // Filtered axes become x, y, z, the smallest source stride first (x runs along rows in memory).
@@ -84,6 +99,7 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
         spec.order[i] = a.order;
         if (a.radius >= 0) spec.radius[i] = a.radius;
         else spec.radius[i].reset();
+        spec.weights[i] = a.weights;
         sv.extent[i] = dv.extent[i] = src.shape(a.axis);
         sv.stride[i] = src.strides(a.axis);
         dv.stride[i] = dst.strides(a.axis);
@@ -91,12 +107,22 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
         spec.sigma[i] = 0.0;
         spec.order[i] = 0;
         spec.radius[i].reset();
+        spec.weights[i].clear();
         sv.extent[i] = dv.extent[i] = 1;
         // Unused axes of extent 1 still need plausible strides.
         sv.stride[i] = i == 0 ? sv.channels * static_cast<std::ptrdiff_t>(element_size(st)) : sv.stride[i - 1] * sv.extent[i - 1];
         dv.stride[i] = i == 0 ? dv.channels * static_cast<std::ptrdiff_t>(element_size(dt)) : dv.stride[i - 1] * dv.extent[i - 1];
       }
     }
+    // Rounding::scipy filters the axes in the order the caller listed them (SciPy's), the view's
+    // other axes after them.
+    std::vector<int> seq;
+    for (const AxisRequest& a : axes)
+      for (std::size_t i = 0; i < view_axes.size() && i < 3; ++i)
+        if (view_axes[i].axis == a.axis) seq.push_back(static_cast<int>(i));
+    for (int i = 0; i < 3; ++i)
+      if (std::find(seq.begin(), seq.end(), i) == seq.end()) seq.push_back(i);
+    spec.axis_order = {seq[0], seq[1], seq[2]};
   };
   // Fewer filtered axes than the array has (gaussian_filter1d, a sigma of 0 on an axis): the
   // largest unfiltered axes join the view with sigma 0, so that one call filters every line at
@@ -128,6 +154,26 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
     }
   }
   if (!folded) lay_out(order);
+  return Layout{spec, sv, dv, batch};
+}
+
+}  // namespace
+
+Plan plan_arrays(const py::array& src, const py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
+                 const Device& device) {
+  Layout l = lay_out_call(src, dst, axes, base, device);
+  py::gil_scoped_release release;  // the planner may measure candidates
+  return make_plan(l.spec, l.sv, l.dv.type, device);
+}
+
+void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
+                 const Device& device) {
+  if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
+  Layout l = lay_out_call(src, dst, axes, base, device);
+  const BlurSpec& spec = l.spec;
+  View& sv = l.sv;
+  View& dv = l.dv;
+  const std::vector<int>& batch = l.batch;
   const auto* src_base = static_cast<const std::byte*>(src.data());
   auto* dst_base = static_cast<std::byte*>(dst.mutable_data());
   std::vector<py::ssize_t> index(batch.size(), 0);

@@ -9,7 +9,6 @@
 #include <string>
 
 #include "array_views.hpp"
-#include "scipy_correlate.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/fastblur.hpp"
@@ -65,8 +64,9 @@ void apply_options(BlurSpec& spec, const py::dict& options) {
 }
 
 BlurSpec base_spec(const std::string& algorithm, double tolerance, double cval, double truncate, int threads,
-                   const py::dict& options) {
+                   const py::dict& options, const std::string& rounding = "nearest") {
   BlurSpec spec;
+  spec.rounding = parse_rounding(rounding);
   spec.algorithm = parse_algorithm(algorithm);
   spec.tolerance = tolerance;
   spec.cval = cval;
@@ -121,7 +121,10 @@ py::dict plan_dict(const Plan& p, int naxes) {
   schedule["backend"] = p.schedule.backend == Backend::cpu ? "cpu" : "vulkan";
   schedule["driver"] = std::string(to_string(p.schedule.driver));
   schedule["threads"] = p.schedule.threads;
-  schedule["intermediate"] = std::string(to_string(p.schedule.intermediate));
+  // The fixed-point driver's working type is int16 whatever the float intermediate of the plan says.
+  schedule["intermediate"] = p.schedule.driver == CpuDriver::fixed_point ? std::string("int16")
+                                                                          : std::string(to_string(p.schedule.intermediate));
+  schedule["rounding"] = std::string(to_string(p.spec.rounding));
   d["schedule"] = schedule;
   return d;
 }
@@ -152,6 +155,7 @@ PYBIND11_MODULE(_core, m) {
   });
 
   m.def("version", [] { return std::string(FASTBLUR_VERSION_STRING); });
+  m.attr("MAX_RADIUS") = kMaxRadius;
 
   m.def("algorithms", [] {
     py::list out;
@@ -194,21 +198,73 @@ PYBIND11_MODULE(_core, m) {
     return out;
   });
 
+  // The arrays' axes to filter, in the caller's order, each with its parameters and SciPy's weights.
+  const auto requests = [](const std::vector<int>& axes, const std::vector<double>& sigmas,
+                           const std::vector<std::string>& modes, const std::vector<std::int64_t>& radii,
+                           const std::vector<int>& orders, const std::vector<std::vector<double>>& weights) {
+    std::vector<python::AxisRequest> req;
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      const std::int64_t r = radii.at(i);
+      if (r > kMaxRadius)
+        throw InvalidArgument("radius " + std::to_string(r) + " along axis " + std::to_string(axes[i]) +
+                              " is beyond the maximum " + std::to_string(kMaxRadius));
+      req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), static_cast<int>(r), orders.at(i),
+                     i < weights.size() ? weights[i] : std::vector<double>{}});
+    }
+    return req;
+  };
+
   m.def(
       "blur_axes",
-      [](const py::array& src, py::array& dst, const std::vector<int>& axes, const std::vector<double>& sigmas,
-         const std::vector<std::string>& modes, const std::vector<int>& radii, const std::vector<int>& orders,
-         double cval, double truncate, const std::string& algorithm, double tolerance, int threads,
-         const py::dict& options, const std::string& device) {
-        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options);
-        std::vector<python::AxisRequest> req;
-        for (std::size_t i = 0; i < axes.size(); ++i)
-          req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), radii.at(i), orders.at(i)});
-        python::blur_arrays(src, dst, req, base, Device::parse(device));
+      [requests](const py::array& src, py::array& dst, const std::vector<int>& axes, const std::vector<double>& sigmas,
+                 const std::vector<std::string>& modes, const std::vector<std::int64_t>& radii,
+                 const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
+                 double truncate, const std::string& algorithm, double tolerance, int threads, const py::dict& options,
+                 const std::string& device, const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
+        python::blur_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base, Device::parse(device));
       },
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
-      py::arg("orders"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"),
-      py::arg("threads"), py::arg("options"), py::arg("device") = "cpu");
+      py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
+      py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
+
+  // The plan blur_axes runs for the same arguments (arrays of that shape, strides and dtype).
+  m.def(
+      "plan_axes",
+      [requests](const py::array& src, const py::array& dst, const std::vector<int>& axes,
+                 const std::vector<double>& sigmas, const std::vector<std::string>& modes,
+                 const std::vector<std::int64_t>& radii, const std::vector<int>& orders,
+                 const std::vector<std::vector<double>>& weights, double cval, double truncate,
+                 const std::string& algorithm, double tolerance, int threads, const py::dict& options,
+                 const std::string& device, const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
+        const Plan p = python::plan_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base,
+                                           Device::parse(device));
+        int naxes = 0;
+        for (int a = 0; a < 3; ++a)
+          if (p.extent[static_cast<std::size_t>(a)] > 1 || p.spec.sigma[static_cast<std::size_t>(a)] > 0.0) naxes = a + 1;
+        return plan_dict(p, std::max(naxes, 1));
+      },
+      py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
+      py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
+      py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
+
+  // What the last blur on this thread ran (for tests: the plan printed is the plan run).
+  m.def("last_run", []() -> py::object {
+    const std::optional<RunRecord> r = last_run();
+    if (!r) return py::none();
+    py::dict d;
+    d["algorithm"] = std::string(to_string(r->algorithm));
+    d["backend"] = r->schedule.backend == Backend::cpu ? "cpu" : "vulkan";
+    d["driver"] = std::string(to_string(r->schedule.driver));
+    d["threads"] = r->schedule.threads;
+    d["intermediate"] = r->schedule.driver == CpuDriver::fixed_point ? std::string("int16")
+                                                                     : std::string(to_string(r->schedule.intermediate));
+    d["rounding"] = std::string(to_string(r->rounding));
+    d["source"] = std::string(to_string(r->source));
+    d["destination"] = std::string(to_string(r->destination));
+    return d;
+  });
 
   m.def("devices", [] {
     py::list out;
@@ -237,45 +293,6 @@ PYBIND11_MODULE(_core, m) {
     }
     return out;
   });
-
-  m.def(
-      "correlate1d_scipy",
-      [](const py::array& src, py::array& dst, int axis, const std::vector<double>& weights, const std::string& mode,
-         double cval, int threads) {
-        python::scipy_correlate1d(src, dst, axis, weights, parse_border(mode), cval, threads);
-      },
-      py::arg("src"), py::arg("dst"), py::arg("axis"), py::arg("weights"), py::arg("mode"), py::arg("cval"),
-      py::arg("threads"));
-
-  m.def(
-      "plan",
-      [](const std::vector<std::int64_t>& shape, const std::vector<double>& sigmas, const std::vector<std::string>& modes,
-         const std::vector<int>& radii, const std::string& dtype, int channels, double truncate,
-         const std::string& algorithm, double tolerance, const py::dict& options) {
-        const int n = static_cast<int>(shape.size());
-        if (n < 1 || n > 3) throw InvalidArgument("plan: shape must have 1 to 3 spatial axes");
-        BlurSpec spec = base_spec(algorithm, tolerance, 0.0, truncate, 0, options);
-        View v;
-        v.type = python::element_type_of(py::dtype(dtype));
-        v.channels = channels;
-        static std::byte dummy[64];
-        v.data = dummy;  // the planner reads shapes only
-        std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(element_size(v.type)) * channels;
-        for (int a = 0; a < 3; ++a) {
-          const int d = n - 1 - a;  // numpy order: the last axis is x
-          v.extent[static_cast<std::size_t>(a)] = d >= 0 ? shape[static_cast<std::size_t>(d)] : 1;
-          v.stride[static_cast<std::size_t>(a)] = stride;
-          stride *= v.extent[static_cast<std::size_t>(a)];
-          if (d >= 0) {
-            spec.sigma[static_cast<std::size_t>(a)] = sigmas.at(static_cast<std::size_t>(d));
-            spec.border[static_cast<std::size_t>(a)] = parse_border(modes.at(static_cast<std::size_t>(d)));
-            if (radii.at(static_cast<std::size_t>(d)) >= 0) spec.radius[static_cast<std::size_t>(a)] = radii[static_cast<std::size_t>(d)];
-          }
-        }
-        return plan_dict(make_plan(spec, v), n);
-      },
-      py::arg("shape"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("dtype"), py::arg("channels"),
-      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"));
 
   m.def(
       "analyze",

@@ -61,6 +61,11 @@ class Fir final : public Descriptor {
 
   void schedule(Plan& plan, const Shape& shape) const override {
     const auto& ax = plan.axes;
+    if (plan.spec.rounding == Rounding::scipy && shape.backend == Backend::cpu) {  // SciPy's arithmetic, in double
+      plan.schedule.driver = CpuDriver::scipy_order;
+      plan.schedule.intermediate = ElementType::f64;
+      return;
+    }
     if (has_derivative(plan.spec)) {  // the derivative kernels run on the line driver, in double
       plan.schedule.driver = CpuDriver::lines;
       return;
@@ -87,6 +92,7 @@ class Fir final : public Descriptor {
     const int r = plan.axes[static_cast<std::size_t>(axis)].radius;
     if (plan.schedule.backend == Backend::vulkan) return 1.0 + 0.02 * (r + 1);  // taps from shared memory
     const double cost = kFirFixed + kFirPerTapPair * (r + 1);
+    if (plan.schedule.driver == CpuDriver::scipy_order) return 2.0 * cost;  // double, a conversion per axis
     return plan.schedule.driver == CpuDriver::fixed_point ? 0.5 * cost : cost;  // 16-bit lanes
   }
 

@@ -16,6 +16,13 @@ std::size_t element_size(ElementType type) noexcept {
     case ElementType::f16: return 2;
     case ElementType::f32: return 4;
     case ElementType::f64: return 8;
+    case ElementType::i8: return 1;
+    case ElementType::i16: return 2;
+    case ElementType::i32: return 4;
+    case ElementType::i64: return 8;
+    case ElementType::u32: return 4;
+    case ElementType::u64: return 8;
+    case ElementType::b8: return 1;
   }
   return 0;
 }
@@ -27,6 +34,13 @@ std::string_view to_string(ElementType type) noexcept {
     case ElementType::f16: return "f16";
     case ElementType::f32: return "f32";
     case ElementType::f64: return "f64";
+    case ElementType::i8: return "i8";
+    case ElementType::i16: return "i16";
+    case ElementType::i32: return "i32";
+    case ElementType::i64: return "i64";
+    case ElementType::u32: return "u32";
+    case ElementType::u64: return "u64";
+    case ElementType::b8: return "bool";
   }
   return "?";
 }
@@ -39,12 +53,25 @@ ElementType parse_element_type(std::string_view name) {
   if (n == "f16" || n == "float16" || n == "half") return ElementType::f16;
   if (n == "f32" || n == "float32" || n == "float") return ElementType::f32;
   if (n == "f64" || n == "float64" || n == "double") return ElementType::f64;
+  if (n == "i8" || n == "int8") return ElementType::i8;
+  if (n == "i16" || n == "int16") return ElementType::i16;
+  if (n == "i32" || n == "int32") return ElementType::i32;
+  if (n == "i64" || n == "int64") return ElementType::i64;
+  if (n == "u32" || n == "uint32") return ElementType::u32;
+  if (n == "u64" || n == "uint64") return ElementType::u64;
+  if (n == "bool" || n == "b8") return ElementType::b8;
   throw InvalidArgument("unknown element type '" + std::string(name) +
-                        "': expected one of uint8, uint16, float16, float32, float64");
+                        "': expected one of uint8, uint16, float16, float32, float64, int8, int16, int32, int64, "
+                        "uint32, uint64, bool");
 }
 
 bool is_integer(ElementType type) noexcept {
-  return type == ElementType::u8 || type == ElementType::u16;
+  return type != ElementType::f16 && type != ElementType::f32 && type != ElementType::f64;
+}
+
+bool needs_double(ElementType type) noexcept {
+  return type == ElementType::f64 || type == ElementType::i32 || type == ElementType::i64 ||
+         type == ElementType::u32 || type == ElementType::u64;
 }
 
 namespace core {

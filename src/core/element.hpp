@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "fastblur/view.hpp"
 
@@ -20,6 +22,13 @@ inline double load_element(ElementType type, const void* p) noexcept {
     case ElementType::f16: { std::uint16_t v; std::memcpy(&v, p, 2); return half_to_float(v); }
     case ElementType::f32: { float v; std::memcpy(&v, p, 4); return v; }
     case ElementType::f64: { double v; std::memcpy(&v, p, 8); return v; }
+    case ElementType::i8: return *static_cast<const std::int8_t*>(p);
+    case ElementType::i16: { std::int16_t v; std::memcpy(&v, p, 2); return v; }
+    case ElementType::i32: { std::int32_t v; std::memcpy(&v, p, 4); return v; }
+    case ElementType::i64: { std::int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case ElementType::u32: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
+    case ElementType::u64: { std::uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case ElementType::b8: return *static_cast<const std::uint8_t*>(p) != 0 ? 1.0 : 0.0;
   }
   return 0.0;
 }
@@ -27,10 +36,36 @@ inline double load_element(ElementType type, const void* p) noexcept {
 /// Integer outputs are rounded to nearest (ties to even, as the SIMD path) and saturated; NaN -> 0.
 template <class Int>
 inline Int saturate_round(double v) noexcept {
-  constexpr double hi = static_cast<double>(static_cast<Int>(~Int{0}));
-  if (!(v > 0.0)) return 0;  // also NaN
-  if (v >= hi) return static_cast<Int>(hi);
+  constexpr double lo = static_cast<double>(std::numeric_limits<Int>::min());
+  // The largest double that converts into Int (2^63 - 1024 for 64-bit types, where 2^63 - 1 rounds up).
+  constexpr double hi = sizeof(Int) < 8 ? static_cast<double>(std::numeric_limits<Int>::max())
+                        : std::is_signed_v<Int> ? 9223372036854774784.0 : 18446744073709549568.0;
+  if (std::isnan(v)) return 0;
+  if (v <= lo) return std::numeric_limits<Int>::min();
+  if (v >= hi) return sizeof(Int) < 8 ? std::numeric_limits<Int>::max() : static_cast<Int>(hi);
   return static_cast<Int>(std::nearbyint(v));
+}
+
+/// C's conversion of a double to T as x86-64 compilers emit it (and NumPy's unsafe casting and
+/// scipy.ndimage's filters therefore give): truncation toward zero; out of range, through a 64-bit
+/// truncation that yields INT64_MIN, then the low bits. (NumPy's bool is an unsigned char: convert
+/// to std::uint8_t.) Defined behaviour here for every input.
+template <class T>
+inline T c_convert(double v) noexcept {
+  if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(v);
+  } else {
+    constexpr double two63 = 9223372036854775808.0;
+    const auto trunc64 = [](double x) -> std::int64_t {  // cvttsd2si: INT64_MIN where out of range
+      return (x > -two63 - 1025.0 && x < two63) ? static_cast<std::int64_t>(x) : std::numeric_limits<std::int64_t>::min();
+    };
+    if constexpr (std::is_same_v<T, std::uint64_t>) {
+      if (v >= two63) return static_cast<std::uint64_t>(trunc64(v - two63)) ^ (std::uint64_t{1} << 63);
+      return static_cast<std::uint64_t>(trunc64(v));
+    } else {
+      return static_cast<T>(trunc64(v));  // modular from int64 (C++20)
+    }
+  }
 }
 
 /// Writes one element from double, converting as the type requires.
@@ -41,6 +76,13 @@ inline void store_element(ElementType type, void* p, double v) noexcept {
     case ElementType::f16: { auto x = float_to_half(static_cast<float>(v)); std::memcpy(p, &x, 2); break; }
     case ElementType::f32: { auto x = static_cast<float>(v); std::memcpy(p, &x, 4); break; }
     case ElementType::f64: std::memcpy(p, &v, 8); break;
+    case ElementType::i8: *static_cast<std::int8_t*>(p) = saturate_round<std::int8_t>(v); break;
+    case ElementType::i16: { auto x = saturate_round<std::int16_t>(v); std::memcpy(p, &x, 2); break; }
+    case ElementType::i32: { auto x = saturate_round<std::int32_t>(v); std::memcpy(p, &x, 4); break; }
+    case ElementType::i64: { auto x = saturate_round<std::int64_t>(v); std::memcpy(p, &x, 8); break; }
+    case ElementType::u32: { auto x = saturate_round<std::uint32_t>(v); std::memcpy(p, &x, 4); break; }
+    case ElementType::u64: { auto x = saturate_round<std::uint64_t>(v); std::memcpy(p, &x, 8); break; }
+    case ElementType::b8: *static_cast<std::uint8_t*>(p) = saturate_round<std::uint8_t>(v) != 0; break;
   }
 }
 

@@ -18,6 +18,7 @@ void execute(const Plan& plan, const View& src, const View& dst);
 // The executors (one file each).
 void fir_blur(const Plan& plan, const View& src, const View& dst);
 void fir_derivative_blur(const Plan& plan, const View& src, const View& dst);
+void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
 void fft_blur(const Plan& plan, const View& src, const View& dst);
 void box_blur(const Plan& plan, const View& src, const View& dst);
 void kawase_blur(const Plan& plan, const View& src, const View& dst);

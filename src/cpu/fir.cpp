@@ -346,6 +346,10 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
 }  // namespace
 
 void fir_blur(const Plan& plan, const View& src, const View& dst) {
+  if (plan.schedule.driver == CpuDriver::scipy_order) {
+    scipy_order_blur(plan, src, dst);
+    return;
+  }
   if (has_derivative(plan.spec)) {
     fir_derivative_blur(plan, src, dst);
     return;

@@ -222,18 +222,25 @@ void convolve_rows(const float* const* p, float* o, std::size_t n, const float* 
 void convolve_rows(const double* const* p, double* o, std::size_t n, const double* w, int r) {
   HWY_DYNAMIC_DISPATCH(ConvolveRowsF64)(p, o, n, w, r);
 }
+// The types with a SIMD conversion; the others (f64, computed in double; NumPy's other integer types
+// and bool) convert one element at a time.
+bool simd_type(ElementType type) {
+  return type == ElementType::u8 || type == ElementType::u16 || type == ElementType::f16 || type == ElementType::f32;
+}
+
 void load_as_float(ElementType type, const void* src, float* dst, std::size_t count) {
-  if (type == ElementType::f64) {  // not a SIMD path: f64 data is computed in double
+  if (!simd_type(type)) {
+    const std::size_t es = element_size(type);
     for (std::size_t i = 0; i < count; ++i)
-      dst[i] = static_cast<float>(core::load_element(type, static_cast<const std::uint8_t*>(src) + 8 * i));
+      dst[i] = static_cast<float>(core::load_element(type, static_cast<const std::uint8_t*>(src) + es * i));
     return;
   }
   HWY_DYNAMIC_DISPATCH(LoadAsFloat)(type, src, dst, count);
 }
 void store_from_float(ElementType type, const float* src, void* dst, std::size_t count) {
-  if (type == ElementType::f64) {
-    for (std::size_t i = 0; i < count; ++i)
-      core::store_element(type, static_cast<std::uint8_t*>(dst) + 8 * i, src[i]);
+  if (!simd_type(type)) {
+    const std::size_t es = element_size(type);
+    for (std::size_t i = 0; i < count; ++i) core::store_element(type, static_cast<std::uint8_t*>(dst) + es * i, src[i]);
     return;
   }
   HWY_DYNAMIC_DISPATCH(StoreFromFloat)(type, src, dst, count);

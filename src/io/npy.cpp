@@ -66,7 +66,7 @@ ElementType type_of(const std::string& descr) {
   if (descr.size() < 3) fail("unknown dtype '" + descr + "'");
   const char order = descr[0];
   const std::string code = descr.substr(1);
-  if (order == '>' && code != "u1")
+  if (order == '>' && code != "u1" && code != "i1" && code != "b1")
     throw IoError("unsupported .npy dtype '" + descr + "': big-endian data; save it little-endian (astype('<" +
                   code + "'))");
   if (order != '<' && order != '|' && order != '=' && order != '>') fail("unknown dtype '" + descr + "'");
@@ -75,8 +75,15 @@ ElementType type_of(const std::string& descr) {
   if (code == "f2") return ElementType::f16;
   if (code == "f4") return ElementType::f32;
   if (code == "f8") return ElementType::f64;
+  if (code == "i1") return ElementType::i8;
+  if (code == "i2") return ElementType::i16;
+  if (code == "i4") return ElementType::i32;
+  if (code == "i8") return ElementType::i64;
+  if (code == "u4") return ElementType::u32;
+  if (code == "u8") return ElementType::u64;
+  if (code == "b1") return ElementType::b8;
   throw IoError("unsupported .npy dtype '" + descr +
-                "': expected uint8, uint16, float16, float32 or float64");
+                "': expected bool, uint8 ... uint64, int8 ... int64, float16, float32 or float64");
 }
 
 std::string descr_of(ElementType t) {
@@ -86,6 +93,13 @@ std::string descr_of(ElementType t) {
     case ElementType::f16: return "<f2";
     case ElementType::f32: return "<f4";
     case ElementType::f64: return "<f8";
+    case ElementType::i8: return "|i1";
+    case ElementType::i16: return "<i2";
+    case ElementType::i32: return "<i4";
+    case ElementType::i64: return "<i8";
+    case ElementType::u32: return "<u4";
+    case ElementType::u64: return "<u8";
+    case ElementType::b8: return "|b1";
   }
   return "";
 }

@@ -32,6 +32,14 @@ std::string schedule_text(const Plan& p) {
            (s.threads == 1 ? "" : "s") + ", intermediate " +
            (s.driver == CpuDriver::fixed_point ? std::string("int16 (pixels x 64, weights in Q15)")
                                                : std::string(to_string(s.intermediate)));
+    if (s.driver == CpuDriver::scipy_order) {
+      std::string order;
+      for (int a : p.spec.axis_order)
+        if (p.axes[static_cast<std::size_t>(a)].sigma > 0.0) order += (order.empty() ? "" : ", ") + std::string(1, "xyz"[a]);
+      out += ", rounding scipy: axes " + (order.empty() ? std::string("none") : order) + ", each converted to " +
+             std::string(to_string(p.destination)) + (is_integer(p.destination) ? " (truncated)" : "") +
+             (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights");
+    }
     if (s.driver == CpuDriver::axis_passes)
       for (int a = 1; a < 3; ++a)
         if (p.axes[static_cast<std::size_t>(a)].active)

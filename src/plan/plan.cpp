@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <mutex>
@@ -29,6 +30,7 @@ std::string_view to_string(CpuDriver driver) noexcept {
     case CpuDriver::lines: return "lines";
     case CpuDriver::planar: return "planar";
     case CpuDriver::fixed_point: return "fixed-point";
+    case CpuDriver::scipy_order: return "scipy-order";
   }
   return "?";
 }
@@ -56,6 +58,32 @@ void check_request(const BlurSpec& spec) {
     throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // sigma, truncate, radius
   (void)has_derivative(spec);                                     // orders
+  std::array<bool, 3> seen{};
+  for (int a : spec.axis_order) {
+    if (a < 0 || a > 2 || seen[static_cast<std::size_t>(a)])
+      throw InvalidArgument("axis_order must list x, y and z (0, 1, 2) once each");
+    seen[static_cast<std::size_t>(a)] = true;
+  }
+  for (int a = 0; a < 3; ++a) {
+    const std::vector<double>& w = spec.weights[static_cast<std::size_t>(a)];
+    if (w.empty() || !(spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) continue;
+    const int r = effective_radius(spec, a);
+    if (w.size() != 2 * static_cast<std::size_t>(r) + 1)
+      throw InvalidArgument(std::string("weights along ") + "xyz"[a] + " has " + std::to_string(w.size()) +
+                            " values: expected 2 radius + 1 = " + std::to_string(2 * static_cast<std::int64_t>(r) + 1));
+    for (double v : w)
+      if (!std::isfinite(v)) throw InvalidArgument(std::string("weights along ") + "xyz"[a] + " must be finite");
+  }
+}
+
+// Rounding::scipy is asked of SciPy's request: the exact filter on the CPU. Any other request (a
+// tolerance, another algorithm, a Vulkan device) is not SciPy's filter and rounds to nearest.
+BlurSpec with_rounding_resolved(const BlurSpec& spec, const Shape& shape) {
+  BlurSpec s = spec;
+  const bool scipy_request = shape.backend == Backend::cpu && (spec.algorithm == Algorithm::fir ||
+                                                               (spec.algorithm == Algorithm::automatic && spec.tolerance == 0.0));
+  if (s.rounding == Rounding::scipy && !scipy_request) s.rounding = Rounding::nearest;
+  return s;
 }
 
 // Max |kx ky - gx gy| / max(gx gy): the exact error of a separable 2D response.
@@ -210,11 +238,19 @@ std::string line(const Plan& p) {
   return buf;
 }
 
-Plan plan_uncached(const BlurSpec& spec, const Shape& shape, Prediction prediction) {
-  check_request(spec);
+Plan plan_uncached(const BlurSpec& request, const Shape& shape, Prediction prediction) {
+  check_request(request);
+  const BlurSpec spec = with_rounding_resolved(request, shape);
   if (spec.algorithm != Algorithm::automatic) {
     Plan p = resolved_plan(spec, shape, prediction == Prediction::full);
     p.reason = "the algorithm was named";
+    p.considered.push_back(line(p));
+    return p;
+  }
+  if (spec.rounding == Rounding::scipy) {
+    Plan p = resolved_plan(algo::with_algorithm(spec, Algorithm::fir), shape);
+    p.reason = "rounding scipy asks for scipy.ndimage's bits: fir with SciPy's weights, its summation order in "
+               "double and the output type after each axis";
     p.considered.push_back(line(p));
     return p;
   }
@@ -293,7 +329,13 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
     add(s.order[a]);
     add(static_cast<double>(shape.extent[a]));
   }
+  for (int a : s.axis_order) add(a);
+  for (const std::vector<double>& w : s.weights) {
+    k += "w";
+    for (double v : w) add(v);
+  }
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.threads),
+                   double(s.rounding),
                    double(s.threads == 0 ? omp_get_max_threads() : 0), double(shape.channels), double(shape.source),
                    double(shape.destination), double(shape.backend), double(shape.software_device),
                    double(shape.device_float64), double(shape.piece_bytes), double(shape.max_image_2d)})

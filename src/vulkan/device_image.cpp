@@ -88,7 +88,9 @@ DeviceImage::DeviceImage(const Device& device, std::int64_t width, std::int64_t 
   if (device.is_cpu()) throw InvalidArgument("a DeviceImage lives on a Vulkan device, not the CPU");
   if (width < 1 || height < 1 || depth < 1 || channels < 1 || channels > 4)
     throw InvalidArgument("a DeviceImage needs extents >= 1 and 1 to 4 channels");
-  if (type == ElementType::f64) throw InvalidArgument("a DeviceImage holds u8, u16, f16 or f32 (the device computes in float)");
+  if (type != ElementType::u8 && type != ElementType::u16 && type != ElementType::f16 && type != ElementType::f32)
+    throw InvalidArgument("a DeviceImage holds u8, u16, f16 or f32, not " + std::string(to_string(type)) +
+                          " (the device computes in float)");
   impl_ = std::make_shared<Impl>();
   impl_->device = device;
   impl_->extent = {width, height, depth};

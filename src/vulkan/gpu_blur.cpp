@@ -35,8 +35,8 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 // Host rows [first, last) of `v` (any layout; rows numbered z H + y) to the packed bytes of its
-// wire type (ToWire), or back; row r at wire + r * row bytes. f64 travels as f32, the rest in its own
-// type, a row at a time where its pixels are packed; rows on OpenMP's threads where there are enough
+// wire type (ToWire), or back; row r at wire + r * row bytes. f64 and NumPy's other types travel as f32,
+// u8, u16, f16 and f32 in their own type, a row at a time where its pixels are packed; rows on OpenMP's threads where there are enough
 // (core::threads_for), each thread with its own scratch.
 template <bool ToWire>
 void transfer(const View& v, std::byte* wire, std::int64_t first, std::int64_t last) {
@@ -48,12 +48,12 @@ void transfer(const View& v, std::byte* wire, std::int64_t first, std::int64_t l
 #pragma omp parallel num_threads(threads)
   {
     std::vector<std::byte> scratch(static_cast<std::size_t>(W * v.channels) * 8);
-    std::vector<float> f(v.type == ElementType::f64 ? static_cast<std::size_t>(W * v.channels) : 0);
+    std::vector<float> f(wt != v.type ? static_cast<std::size_t>(W * v.channels) : 0);
 #pragma omp for schedule(static)
     for (std::int64_t r = first; r < last; ++r) {
       const std::int64_t z = r / H, y = r % H;
       std::byte* w = wire + static_cast<std::size_t>(r) * row;
-      if (v.type == ElementType::f64) {
+      if (wt != v.type) {
         if constexpr (ToWire) {
           cpu::read_row(v, 0, y, z, W, f.data(), scratch.data());
           std::memcpy(w, f.data(), row);

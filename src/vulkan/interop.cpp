@@ -36,7 +36,9 @@ void check(const BufferImage& b, const char* what) {
   if (!b.buffer) throw InvalidArgument(std::string(what) + ": the buffer is null");
   if (b.width < 1 || b.height < 1 || b.depth < 1 || b.channels < 1 || b.channels > 4)
     throw InvalidArgument(std::string(what) + ": extents must be >= 1 and channels 1 to 4");
-  if (b.type == ElementType::f64) throw InvalidArgument(std::string(what) + ": float64 buffers are not supported on the device");
+  if (b.type != ElementType::u8 && b.type != ElementType::u16 && b.type != ElementType::f16 && b.type != ElementType::f32)
+    throw InvalidArgument(std::string(what) + ": " + std::string(to_string(b.type)) +
+                          " buffers are not supported on the device (u8, u16, f16, f32)");
   if (b.offset % element_size(b.type) != 0)
     throw InvalidArgument(std::string(what) + ": the offset is not a multiple of the element size");
 }

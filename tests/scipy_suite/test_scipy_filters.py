@@ -7,4 +7,4 @@ from scipy.ndimage.tests.test_filters import *  # noqa: F401,F403 - the tests th
 
 import fastblur
 
-assert scipy_tests.ndimage.gaussian_filter is fastblur.gaussian_filter, "conftest.py did not patch SciPy"
+assert scipy_tests.ndimage.gaussian_filter.__wrapped__ is fastblur.gaussian_filter, "conftest.py did not patch SciPy"

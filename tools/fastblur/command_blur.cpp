@@ -28,7 +28,7 @@ namespace fs = std::filesystem;
 struct BlurOptions {
   std::vector<std::string> files;  ///< as given: INPUT OUTPUT, or (with --output) the inputs
   std::string batch_output;        ///< --output: a directory or a pattern with {stem}
-  std::string input, output, sigma, border = "reflect", dtype, radius, device = "cpu";
+  std::string input, output, sigma, border = "reflect", dtype, radius, device = "cpu", rounding = "nearest";
   AlgorithmOptions algorithm;
   double cval = 0.0, truncate = 4.0;
   int threads = 0;
@@ -74,13 +74,21 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
   spec.border = to_xyz(border, ndim, "--border", Border::reflect);
   if (!radius.empty()) {
     const auto r = to_xyz(radius, ndim, "--radius", 0.0);
-    for (int a = 0; a < 3; ++a) spec.radius[a] = static_cast<int>(std::min(r[a], double(kMaxRadius) + 1));
+    for (int a = 0; a < 3; ++a) {
+      if (r[a] > kMaxRadius) {
+        char given[64];
+        std::snprintf(given, sizeof given, "%.0f", r[a]);
+        throw InvalidArgument("--radius " + std::string(given) + " is beyond the maximum " + std::to_string(kMaxRadius));
+      }
+      spec.radius[a] = static_cast<int>(r[a]);
+    }
   }
   if (!std::isfinite(o.cval)) throw InvalidArgument("--cval must be finite");
   spec.cval = o.cval;
   if (!std::isfinite(o.truncate) || o.truncate < 0) throw InvalidArgument("--truncate must be a finite value >= 0");
   spec.truncate = o.truncate;
   o.algorithm.apply(spec);
+  spec.rounding = parse_rounding(o.rounding);
   if (o.threads < 0) throw InvalidArgument("--threads must be >= 0");
   spec.threads = o.threads;
   // Validate radii and sigmas now, before any output exists.
@@ -400,6 +408,12 @@ Command add_blur_command(CLI::App& app) {
                                                            "overrides --truncate");
   truncate->excludes(radius);
   o->algorithm.add_to(*sub);
+  sub->add_option("--rounding", o->rounding,
+                  "nearest: the exact result rounded once (8-bit images in 16-bit fixed point, within 1 of it); scipy: "
+                  "scipy.ndimage.gaussian_filter's bits (its summation order in double, the output type after each "
+                  "axis, integers truncated), for exact blurs on the CPU")
+      ->check(CLI::IsMember({"nearest", "scipy"}))
+      ->capture_default_str();
   sub->add_flag("--explain", o->explain, "Print the plan (algorithm, parameters, predicted error and cost, the "
                                          "candidates weighed) before blurring");
   sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
@@ -416,8 +430,9 @@ Command add_blur_command(CLI::App& app) {
                       cpu_only + " (2D only: " + images_only + ")")
       ->capture_default_str();
   sub->add_option("--dtype", o->dtype,
-                  "Output element type: uint8, uint16, float16, float32, float64 (default: the input's). Integer "
-                  "outputs are rounded to nearest and saturated");
+                  "Output element type: uint8, uint16, float16, float32, float64, and for .npy files int8 ... "
+                  "int64, uint32, uint64, bool (default: the input's). Integer outputs are rounded to nearest and "
+                  "saturated (--rounding scipy: truncated, as SciPy)");
   sub->add_option("--band-rows", o->band_rows, "At most this many rows per streamed band (for tests)")->group("");
   sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)");
   sub->add_option("--quality", o->write.quality, "JPEG / WebP / HEIF quality, 1 to 100 (default 95)");

@@ -1,5 +1,9 @@
-#include "scipy_correlate.hpp"
-
+// CpuDriver::scipy_order: scipy.ndimage.gaussian_filter's own arithmetic, for Rounding::scipy. Each
+// axis in the spec's axis_order is correlated with SciPy's weights in double, every output summed in
+// SciPy's order (cpu/ordered_correlate: SIMD across outputs, a separate multiply and add per tap),
+// then converted to the output type as C converts (integers truncated), and the next axis reads
+// that output - so every dtype's result is SciPy's to the bit, and a blur over several axes equals
+// its sequence of one-axis blurs.
 #include <omp.h>
 
 #include <algorithm>
@@ -9,17 +13,18 @@
 #include <cstring>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include "hwy/aligned_allocator.h"
 
 #include "core/border.hpp"
 #include "core/element.hpp"
+#include "core/overlap.hpp"
+#include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
-#include "fastblur/error.hpp"
+#include "fastblur/kernel.hpp"
 
-namespace py = pybind11;
-
-namespace fastblur::python {
+namespace fastblur::cpu {
 namespace {
 
 // 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test, to DBL_EPSILON).
@@ -34,53 +39,28 @@ int symmetry(const std::vector<double>& w) {
   return sym ? 1 : anti ? -1 : 0;
 }
 
-// NumPy's numeric dtypes, as the loops below read and write them.
-enum class Numeric { b, i8, u8, i16, u16, i32, u32, i64, u64, f16, f32, f64 };
-
-Numeric numeric_of(const py::dtype& dt) {
-  const char kind = dt.kind();
-  const auto size = dt.itemsize();
-  if (kind == 'b') return Numeric::b;
-  if (kind == 'i') return size == 1 ? Numeric::i8 : size == 2 ? Numeric::i16 : size == 4 ? Numeric::i32 : Numeric::i64;
-  if (kind == 'u') return size == 1 ? Numeric::u8 : size == 2 ? Numeric::u16 : size == 4 ? Numeric::u32 : Numeric::u64;
-  if (kind == 'f' && size == 2) return Numeric::f16;
-  if (kind == 'f' && size == 4) return Numeric::f32;
-  if (kind == 'f' && size == 8) return Numeric::f64;
-  throw py::type_error("correlate1d: unsupported dtype " + std::string(py::str(static_cast<const py::handle&>(dt))));
-}
-
-std::ptrdiff_t element_bytes(Numeric n) {
-  switch (n) {
-    case Numeric::b: case Numeric::i8: case Numeric::u8: return 1;
-    case Numeric::i16: case Numeric::u16: case Numeric::f16: return 2;
-    case Numeric::i32: case Numeric::u32: case Numeric::f32: return 4;
-    default: return 8;
-  }
-}
-
-// float16, read and written through core's conversion.
-struct Half {};
+struct Half {};  // float16, through core's conversion
 
 template <class F>
-void with_type(Numeric n, F&& f) {
-  switch (n) {
-    case Numeric::b: return f(bool{});
-    case Numeric::i8: return f(std::int8_t{});
-    case Numeric::u8: return f(std::uint8_t{});
-    case Numeric::i16: return f(std::int16_t{});
-    case Numeric::u16: return f(std::uint16_t{});
-    case Numeric::i32: return f(std::int32_t{});
-    case Numeric::u32: return f(std::uint32_t{});
-    case Numeric::i64: return f(std::int64_t{});
-    case Numeric::u64: return f(std::uint64_t{});
-    case Numeric::f16: return f(Half{});
-    case Numeric::f32: return f(float{});
-    case Numeric::f64: return f(double{});
+void with_type(ElementType t, F&& f) {
+  switch (t) {
+    case ElementType::b8: return f(std::uint8_t{});  // NumPy's bool is an unsigned char, and SciPy treats it as one
+    case ElementType::i8: return f(std::int8_t{});
+    case ElementType::u8: return f(std::uint8_t{});
+    case ElementType::i16: return f(std::int16_t{});
+    case ElementType::u16: return f(std::uint16_t{});
+    case ElementType::i32: return f(std::int32_t{});
+    case ElementType::u32: return f(std::uint32_t{});
+    case ElementType::i64: return f(std::int64_t{});
+    case ElementType::u64: return f(std::uint64_t{});
+    case ElementType::f16: return f(Half{});
+    case ElementType::f32: return f(float{});
+    case ElementType::f64: return f(double{});
   }
 }
 
-// `count` values `stride` bytes apart into consecutive doubles. Adjacent values (the usual case:
-// a row, or neighbouring lines of a C-ordered array) in a loop the compiler vectorises.
+// `count` values `stride` bytes apart into consecutive doubles; adjacent values in a loop the
+// compiler vectorises.
 template <class T>
 void load(const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double* to) {
   if constexpr (std::is_same_v<T, Half>) {
@@ -106,13 +86,8 @@ void load(const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double*
   }
 }
 
-// Consecutive doubles to `count` values `stride` bytes apart, as C (and NumPy's unsafe casting)
-// converts them: integers truncated toward zero, bool true where the truncation is not 0.
-template <class T>
-T convert(double v) {
-  if constexpr (std::is_same_v<T, bool>) return std::trunc(v) != 0.0;
-  else return static_cast<T>(v);
-}
+// Consecutive doubles to `count` values `stride` bytes apart, converted as C converts them
+// (core::c_convert: integers truncated toward zero, as SciPy's filters store them).
 template <class T>
 void store(const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t stride) {
   if constexpr (std::is_same_v<T, Half>) {
@@ -120,43 +95,42 @@ void store(const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t 
   } else {
     if (stride == static_cast<std::ptrdiff_t>(sizeof(T))) {
       for (std::int64_t b = 0; b < count; ++b) {
-        const T v = convert<T>(from[b]);
+        const T v = core::c_convert<T>(from[b]);
         std::memcpy(p + b * static_cast<std::ptrdiff_t>(sizeof(T)), &v, sizeof v);
       }
       return;
     }
     for (std::int64_t b = 0; b < count; ++b) {
-      const T v = convert<T>(from[b]);
+      const T v = core::c_convert<T>(from[b]);
       std::memcpy(p + b * stride, &v, sizeof v);
     }
   }
 }
 
+// A view as an array of four axes: channels (extent C, adjacent), x, y, z.
+struct Array {
+  std::byte* data;
+  ElementType type;
+  std::array<std::int64_t, 4> shape;
+  std::array<std::ptrdiff_t, 4> strides;
+};
+Array array_of(const View& v) {
+  const auto es = static_cast<std::ptrdiff_t>(element_size(v.type));
+  return {static_cast<std::byte*>(v.data), v.type, {v.channels, v.extent[0], v.extent[1], v.extent[2]},
+          {es, v.stride[0], v.stride[1], v.stride[2]}};
+}
+
 // How many neighbouring lines share a buffer: one vector's worth and more, interleaved.
 constexpr std::int64_t kBlock = 64;
 
-// The bytes an array spans, [first, last].
-std::pair<std::uintptr_t, std::uintptr_t> span_of(const py::array& a) {
-  auto lo = reinterpret_cast<std::uintptr_t>(a.data()), hi = lo;
-  for (py::ssize_t d = 0; d < a.ndim(); ++d) {
-    const auto reach = static_cast<std::uintptr_t>(std::abs(a.strides(d)) * (a.shape(d) - 1));
-    if (a.strides(d) < 0) lo -= reach;
-    else hi += reach;
-  }
-  return {lo, hi + static_cast<std::uintptr_t>(a.itemsize()) - 1};
-}
-bool overlaps(const py::array& a, const py::array& b) {
-  const auto x = span_of(a), y = span_of(b);
-  return x.first <= y.second && y.first <= x.second;
-}
-
 // Filtering across rows: the lane axis is adjacent in memory, so each output row is computed from
-// its neighbouring rows where they lie - in the source itself for float64 data, else converted once
-// each into a ring of rows - a strip of the lane axis at a time, sized so the ring stays in cache.
+// its neighbouring rows converted once each into a ring of rows, a strip of the lane axis at a time,
+// sized so the ring stays in cache. Rows are copied into the ring for float64 too: read in place,
+// rows a power of two apart map to the same L1 sets, and a few dozen taps thrash them.
 struct Rows {
   const std::byte* sbase;
   std::byte* dbase;
-  Numeric st, dt;
+  ElementType st, dt;
   std::int64_t n;
   int size1, size2, sym;
   const double* fw;
@@ -170,25 +144,24 @@ struct Rows {
 
 void correlate_rows(const Rows& r, int nthreads) {
   const std::int64_t taps = r.size1 + r.size2 + 1;
-  // The strip: the taps' rows together within about 256 KiB, in whole vectors.
-  const std::int64_t S = std::min(r.lane_extent, std::max<std::int64_t>(64, (std::int64_t{128} << 10) / 8 / taps / 64 * 64));
+  // The strip: the taps' rows together within about 128 KiB, in whole vectors.
+  const std::int64_t S =
+      std::min(r.lane_extent, std::max<std::int64_t>(64, (std::int64_t{128} << 10) / 8 / taps / 64 * 64));
   const std::int64_t chunks = (r.lane_extent + S - 1) / S;
   // Pieces of the filtered axis too, where strips alone leave threads idle (a 2D image has a few
   // strips): each piece refills its ring, so pieces are kept to at least 8 taps' worth of rows.
   const std::int64_t want = 4 * static_cast<std::int64_t>(nthreads);
-  const std::int64_t pieces = r.outer * chunks >= want ? 1
-                              : std::clamp<std::int64_t>(want / (r.outer * chunks), 1, std::max<std::int64_t>(1, r.n / (8 * taps)));
+  const std::int64_t pieces =
+      r.outer * chunks >= want
+          ? 1
+          : std::clamp<std::int64_t>(want / (r.outer * chunks), 1, std::max<std::int64_t>(1, r.n / (8 * taps)));
   const std::int64_t piece_rows = (r.n + pieces - 1) / pieces;
   const std::int64_t blocks = r.outer * chunks * pieces;
-  const auto aligned = [](const void* p, std::ptrdiff_t a, std::ptrdiff_t b) {
-    return reinterpret_cast<std::uintptr_t>(p) % alignof(double) == 0 && a % 8 == 0 && b % 8 == 0;
-  };
-  // Rows are always copied into the ring, float64 too: read in place, rows a power of two apart map
-  // to the same L1 sets, and a few dozen taps thrash them (65 taps ran 3x slower than the copy).
-  bool dst_aligned = true;
+  bool dst_aligned = reinterpret_cast<std::uintptr_t>(r.dbase) % alignof(double) == 0 && r.d_step % 8 == 0;
   for (std::size_t k = 0; k < r.ext.size(); ++k) dst_aligned = dst_aligned && r.d_str[k] % 8 == 0;
-  const bool direct_out = r.dt == Numeric::f64 && r.d_lane == 8 && dst_aligned && aligned(r.dbase, r.d_step, 8);
+  const bool direct_out = r.dt == ElementType::f64 && r.d_lane == 8 && dst_aligned;
   const std::vector<std::int64_t>& map = *r.map;
+  const std::ptrdiff_t s_item = static_cast<std::ptrdiff_t>(element_size(r.st));
 #pragma omp parallel num_threads(nthreads)
   {
     std::vector<double> cval_row(static_cast<std::size_t>(S), r.cval), out(static_cast<std::size_t>(S));
@@ -201,7 +174,7 @@ void correlate_rows(const Rows& r, int nthreads) {
       const std::int64_t l0 = (block % pieces) * piece_rows, l1 = std::min(r.n, l0 + piece_rows);
       std::int64_t rest = block / pieces / chunks;
       const std::int64_t first = (block / pieces % chunks) * S, count = std::min(S, r.lane_extent - first);
-      std::ptrdiff_t so = first * static_cast<std::ptrdiff_t>(element_bytes(r.st)), doff = first * r.d_lane;
+      std::ptrdiff_t so = first * s_item, doff = first * r.d_lane;
       for (std::size_t k = r.ext.size(); k-- > 0;) {
         const std::int64_t i = rest % r.ext[k];
         rest /= r.ext[k];
@@ -214,10 +187,11 @@ void correlate_rows(const Rows& r, int nthreads) {
           std::copy(cval_row.begin(), cval_row.begin() + count, to);
           return;
         }
-        with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.sbase + so + map[j] * r.s_step, element_bytes(r.st), count, to); });
+        with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.sbase + so + map[j] * r.s_step, s_item, count, to); });
       };
       // Output row l reads extended rows l .. l + taps - 1: the ring holds them, slot j mod taps.
-      for (std::int64_t j = l0; j + 1 < l0 + taps; ++j) convert_row(static_cast<std::size_t>(j), ring.data() + (j % taps) * pitch);
+      for (std::int64_t j = l0; j + 1 < l0 + taps; ++j)
+        convert_row(static_cast<std::size_t>(j), ring.data() + (j % taps) * pitch);
       for (std::int64_t l = l0; l < l1; ++l) {
         const std::int64_t newest = l + taps - 1;  // extended row entering the ring
         convert_row(static_cast<std::size_t>(newest), ring.data() + (newest % taps) * pitch);
@@ -225,10 +199,10 @@ void correlate_rows(const Rows& r, int nthreads) {
         const double* const* centre = rows.data() + r.size1;
         std::byte* to = r.dbase + doff + l * r.d_step;
         if (direct_out) {
-          cpu::ordered_correlate_rows(centre, 0, reinterpret_cast<double*>(to), static_cast<std::size_t>(count), r.fw,
-                                      r.size1, r.size2, r.sym);
+          ordered_correlate_rows(centre, 0, reinterpret_cast<double*>(to), static_cast<std::size_t>(count), r.fw, r.size1,
+                                 r.size2, r.sym);
         } else {
-          cpu::ordered_correlate_rows(centre, 0, out.data(), static_cast<std::size_t>(count), r.fw, r.size1, r.size2, r.sym);
+          ordered_correlate_rows(centre, 0, out.data(), static_cast<std::size_t>(count), r.fw, r.size1, r.size2, r.sym);
           with_type(r.dt, [&](auto tag) { store<decltype(tag)>(out.data(), count, to, r.d_lane); });
         }
       }
@@ -236,58 +210,51 @@ void correlate_rows(const Rows& r, int nthreads) {
   }
 }
 
-}  // namespace
-
-void scipy_correlate1d(const py::array& src, py::array& dst, int axis, const std::vector<double>& weights,
-                       Border border, double cval, int threads) {
-  const int ndim = static_cast<int>(src.ndim());
-  if (axis < 0 || axis >= ndim) throw InvalidArgument("correlate1d: axis out of range");
-  if (weights.empty()) throw InvalidArgument("correlate1d: no weights");
-  if (dst.ndim() != src.ndim() || !dst.writeable())
-    throw InvalidArgument("correlate1d: the output must be a writeable array of the input's shape");
-  for (int d = 0; d < ndim; ++d)
-    if (src.shape(d) != dst.shape(d)) throw InvalidArgument("correlate1d: shapes differ");
-  const Numeric st = numeric_of(src.dtype()), dt = numeric_of(dst.dtype());
-  const std::int64_t n = src.shape(axis);
+// scipy.ndimage.correlate1d of `src` into `dst` along array axis `axis` (of the four), SciPy's
+// arithmetic exactly. src and dst may be the same memory (the lines path buffers whole lines).
+void correlate1d(const Array& src, const Array& dst, int axis, const std::vector<double>& weights, Border border,
+                 double cval, int nthreads, bool overlapping) {
+  constexpr int ndim = 4;
+  const ElementType st = src.type, dt = dst.type;
+  const std::int64_t n = src.shape[static_cast<std::size_t>(axis)];
   const int size1 = static_cast<int>(weights.size() / 2);
   const int size2 = static_cast<int>(weights.size()) - size1 - 1;
   const int sym = symmetry(weights);
-  // The lanes: the other axis whose elements lie closest together, unless the filtered axis is
-  // itself the closest (then one line at a time, vectorised along it).
+  const auto sh = [&](int d) { return src.shape[static_cast<std::size_t>(d)]; };
+  const auto ss = [&](int d) { return src.strides[static_cast<std::size_t>(d)]; };
+  const auto ds = [&](int d) { return dst.strides[static_cast<std::size_t>(d)]; };
+  // The lanes: the other axis (of more than one element) whose elements lie closest together,
+  // unless the filtered axis is itself the closest (then one line at a time, vectorised along it).
   int lane_axis = -1;
   for (int d = 0; d < ndim; ++d)
-    if (d != axis && (lane_axis < 0 || std::abs(src.strides(d)) < std::abs(src.strides(lane_axis)))) lane_axis = d;
-  if (lane_axis >= 0 && std::abs(src.strides(lane_axis)) > std::abs(src.strides(axis))) lane_axis = -1;
-  const std::int64_t lane_extent = lane_axis >= 0 ? src.shape(lane_axis) : 1;
+    if (d != axis && sh(d) > 1 && (lane_axis < 0 || std::abs(ss(d)) < std::abs(ss(lane_axis)))) lane_axis = d;
+  if (lane_axis >= 0 && std::abs(ss(lane_axis)) > std::abs(ss(axis))) lane_axis = -1;
+  const std::int64_t lane_extent = lane_axis >= 0 ? sh(lane_axis) : 1;
   const std::int64_t B = std::min<std::int64_t>(kBlock, lane_extent);
   const std::int64_t chunks = (lane_extent + B - 1) / B;
-  // Blocks: every index of the axes other than `axis` and the lane axis, times the lane chunks.
   std::vector<std::int64_t> ext, s_str, d_str;
   for (int d = 0; d < ndim; ++d)
-    if (d != axis && d != lane_axis) ext.push_back(src.shape(d)), s_str.push_back(src.strides(d)), d_str.push_back(dst.strides(d));
+    if (d != axis && d != lane_axis && sh(d) > 1) ext.push_back(sh(d)), s_str.push_back(ss(d)), d_str.push_back(ds(d));
   std::int64_t outer = 1;
   for (std::int64_t e : ext) outer *= e;
   if (outer == 0 || n == 0 || lane_extent == 0) return;
   const std::int64_t blocks = outer * chunks;
-  const auto* sbase = static_cast<const std::byte*>(src.data());
-  auto* dbase = static_cast<std::byte*>(dst.mutable_data());
-  const std::ptrdiff_t s_step = src.strides(axis), d_step = dst.strides(axis);
-  const std::ptrdiff_t s_lane = lane_axis >= 0 ? src.strides(lane_axis) : 0, d_lane = lane_axis >= 0 ? dst.strides(lane_axis) : 0;
+  const std::byte* sbase = src.data;
+  std::byte* dbase = dst.data;
+  const std::ptrdiff_t s_step = ss(axis), d_step = ds(axis);
+  const std::ptrdiff_t s_lane = lane_axis >= 0 ? ss(lane_axis) : 0, d_lane = lane_axis >= 0 ? ds(lane_axis) : 0;
   const double* fw = weights.data() + size1;
-  const int nthreads = threads > 0 ? threads : omp_get_max_threads();
   const std::vector<std::int64_t> map = core::border_map(-size1, n + size1 + size2, n, border);
-  py::gil_scoped_release release;
-  const std::ptrdiff_t s_item = static_cast<std::ptrdiff_t>(src.itemsize());
+  const auto s_item = static_cast<std::ptrdiff_t>(element_size(st));
   // In place (or overlapping), rows are written before later outputs read them: the lines path
   // buffers whole lines first.
-  if (lane_axis >= 0 && s_lane == s_item && !overlaps(src, dst)) {
+  if (lane_axis >= 0 && s_lane == s_item && !overlapping) {
     // The row: the lane axis with every other axis that continues it in memory in both arrays (the
     // x and channel axes of an image filtered along y make one row of width x channels).
     std::int64_t row = lane_extent;
     std::vector<std::int64_t> r_ext, r_s, r_d;
-    bool merged = true;
     std::vector<bool> used(ext.size(), false);
-    while (merged) {
+    for (bool merged = true; merged;) {
       merged = false;
       for (std::size_t k = 0; k < ext.size(); ++k)
         if (!used[k] && s_str[k] == row * s_lane && d_str[k] == row * d_lane) {
@@ -301,8 +268,8 @@ void scipy_correlate1d(const py::array& src, py::array& dst, int axis, const std
     if (row >= 32) {
       std::int64_t r_outer = 1;
       for (std::int64_t e : r_ext) r_outer *= e;
-      correlate_rows(Rows{sbase, dbase, st, dt, n, size1, size2, sym, fw, &map, cval, s_step, d_step, d_lane, row,
-                          r_ext, r_s, r_d, r_outer},
+      correlate_rows(Rows{sbase, dbase, st, dt, n, size1, size2, sym, fw, &map, cval, s_step, d_step, d_lane, row, r_ext,
+                          r_s, r_d, r_outer},
                      nthreads);
       return;
     }
@@ -310,18 +277,20 @@ void scipy_correlate1d(const py::array& src, py::array& dst, int axis, const std
 #pragma omp parallel num_threads(nthreads)
   {
     const std::size_t len = static_cast<std::size_t>(n + size1 + size2);
+    const std::size_t Bz = static_cast<std::size_t>(B);
     // Kept per thread across calls: freshly mapped buffers cost a page fault per 4 KiB every call.
     thread_local hwy::AlignedFreeUniquePtr<double[]> buf_store, out_store;
     thread_local std::size_t buf_size = 0, out_size = 0;
-    if (buf_size < len * static_cast<std::size_t>(B)) {
-      buf_size = len * static_cast<std::size_t>(B);
+    if (buf_size < len * Bz) {
+      buf_size = len * Bz;
       buf_store = hwy::AllocateAligned<double>(buf_size);
     }
-    if (out_size < static_cast<std::size_t>(n * B)) {
-      out_size = static_cast<std::size_t>(n * B);
+    if (out_size < static_cast<std::size_t>(n) * Bz) {
+      out_size = static_cast<std::size_t>(n) * Bz;
       out_store = hwy::AllocateAligned<double>(out_size);
     }
-    const std::span<double> buf(buf_store.get(), buf_size), out(out_store.get(), out_size);
+    double* const buf = buf_store.get();
+    double* const out = out_store.get();
 #pragma omp for schedule(static)
     for (std::int64_t block = 0; block < blocks; ++block) {
       std::int64_t rest = block / chunks;
@@ -336,10 +305,9 @@ void scipy_correlate1d(const py::array& src, py::array& dst, int axis, const std
       // The lines extended by the border mode, as SciPy's line buffer, `count` lanes interleaved
       // (the unused lanes of a short block hold zeros): the line itself, then its extension copied
       // from the positions the border mode maps it to.
-      const std::size_t Bz = static_cast<std::size_t>(B);
       with_type(st, [&](auto tag) {
         using T = decltype(tag);
-        double* line = buf.data() + static_cast<std::size_t>(size1) * Bz;
+        double* line = buf + static_cast<std::size_t>(size1) * Bz;
         if (B == 1) {
           load<T>(sbase + so, s_step, n, line);
         } else if (count == B && s_step == B * s_lane) {
@@ -353,47 +321,74 @@ void scipy_correlate1d(const py::array& src, py::array& dst, int axis, const std
         }
       });
       const auto extend = [&](std::size_t j) {
-        double* to = buf.data() + j * Bz;
+        double* to = buf + j * Bz;
         const std::int64_t m = map[j];
         if (m < 0) {
           std::fill(to, to + count, cval);
           std::fill(to + count, to + B, 0.0);
         } else {
-          const double* from = buf.data() + static_cast<std::size_t>(m + size1) * Bz;
+          const double* from = buf + static_cast<std::size_t>(m + size1) * Bz;
           std::copy(from, from + B, to);
         }
       };
       for (std::size_t j = 0; j < static_cast<std::size_t>(size1); ++j) extend(j);
       for (std::size_t j = static_cast<std::size_t>(size1 + n); j < len; ++j) extend(j);
-      const double* center = buf.data() + static_cast<std::size_t>(size1) * Bz;
-      // float64 outputs whose lanes are adjacent are written in place; others through `out`.
-      const bool direct = dt == Numeric::f64 && (B == 1 ? d_step : d_lane) == static_cast<std::ptrdiff_t>(sizeof(double));
-      if (direct) {
-        auto* to = reinterpret_cast<double*>(dbase + doff);
-        if (B == 1) {
-          cpu::ordered_correlate(center, to, static_cast<std::size_t>(n), fw, size1, size2, sym, 1);
-        } else if (count == B && d_step == B * d_lane) {  // pixels: the whole line in one run
-          cpu::ordered_correlate(center, to, static_cast<std::size_t>(n * B), fw, size1, size2, sym, Bz);
-        } else {
-          for (std::int64_t l = 0; l < n; ++l)
-            cpu::ordered_correlate(center + static_cast<std::size_t>(l) * Bz, reinterpret_cast<double*>(dbase + doff + l * d_step),
-                                   static_cast<std::size_t>(count), fw, size1, size2, sym, Bz);
-        }
-        continue;
-      }
-      cpu::ordered_correlate(center, out.data(), static_cast<std::size_t>(n * B), fw, size1, size2, sym, Bz);
+      const double* center = buf + static_cast<std::size_t>(size1) * Bz;
+      ordered_correlate(center, out, static_cast<std::size_t>(n * B), fw, size1, size2, sym, Bz);
       with_type(dt, [&](auto tag) {
         using T = decltype(tag);
         if (B == 1) {
-          store<T>(out.data(), n, dbase + doff, d_step);
+          store<T>(out, n, dbase + doff, d_step);
         } else if (count == B && d_step == B * d_lane) {
-          store<T>(out.data(), n * B, dbase + doff, d_lane);
+          store<T>(out, n * B, dbase + doff, d_lane);
         } else {
-          for (std::int64_t l = 0; l < n; ++l) store<T>(out.data() + l * B, count, dbase + doff + l * d_step, d_lane);
+          for (std::int64_t l = 0; l < n; ++l) store<T>(out + l * B, count, dbase + doff + l * d_step, d_lane);
         }
       });
     }
   }
 }
 
-}  // namespace fastblur::python
+// No axis to filter: the values converted to the output type as C converts them (SciPy copies so).
+void convert_copy(const View& src, const View& dst) {
+  const std::size_t se = element_size(src.type), de = element_size(dst.type);
+  for (std::int64_t z = 0; z < src.depth(); ++z)
+    for (std::int64_t y = 0; y < src.height(); ++y)
+      for (std::int64_t x = 0; x < src.width(); ++x)
+        for (int c = 0; c < src.channels; ++c) {
+          double v = core::load_element(src.type, src.pixel(x, y, z) + static_cast<std::size_t>(c) * se);
+          with_type(dst.type, [&](auto tag) {
+            store<decltype(tag)>(&v, 1, dst.pixel(x, y, z) + static_cast<std::size_t>(c) * de, 0);
+          });
+        }
+}
+
+}  // namespace
+
+// SciPy's weights along `axis`: the spec's own (NumPy's arithmetic, from the Python drop-in), else
+// the sampled Gaussian or its derivative reversed into a correlation, as gaussian_filter1d does.
+std::vector<double> scipy_weights(const Plan& plan, int axis) {
+  const auto a = static_cast<std::size_t>(axis);
+  if (!plan.spec.weights[a].empty()) return plan.spec.weights[a];
+  std::vector<double> w = kernel::gaussian_derivative_weights(plan.axes[a].sigma, plan.spec.order[a], plan.axes[a].radius);
+  std::reverse(w.begin(), w.end());
+  return w;
+}
+
+void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
+  const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();
+  const Array s = array_of(src), d = array_of(dst);
+  bool first = true;
+  for (int axis : plan.spec.axis_order) {
+    // Every axis with a sigma is filtered, one sample long too: SciPy's weights need not sum to
+    // exactly 1, and its integer outputs show it.
+    if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > 1e-15)) continue;
+    const bool overlapping = !first || core::views_overlap(src, dst);
+    correlate1d(first ? s : d, d, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
+                plan.spec.cval, threads, overlapping);
+    first = false;
+  }
+  if (first) convert_copy(src, dst);
+}
+
+}  // namespace fastblur::cpu

@@ -1,0 +1,246 @@
+// CpuDriver::scipy_order (Rounding::scipy): bit-identical to a scalar loop of scipy.ndimage's own
+// arithmetic on every element type, border, axis order, 2D and 3D, with channels, in place and not;
+// the planner gives it to exact CPU requests only; NumPy's other element types run on every driver.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/border.hpp"
+#include "core/element.hpp"
+#include "fastblur/kernel.hpp"
+#include "fastblur/plan.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+
+const std::vector<ElementType> kEveryType{ElementType::b8,  ElementType::i8,  ElementType::u8,  ElementType::i16,
+                                          ElementType::u16, ElementType::i32, ElementType::u32, ElementType::i64,
+                                          ElementType::u64, ElementType::f16, ElementType::f32, ElementType::f64};
+
+// SciPy reads bool as the byte it is, and stores through C's conversion to the type.
+double scipy_load(ElementType t, const std::byte* p) {
+  return t == ElementType::b8 ? static_cast<double>(std::to_integer<unsigned>(*p)) : core::load_element(t, p);
+}
+void scipy_store(ElementType t, std::byte* p, double v) {
+  const auto put = [p](auto x) { std::memcpy(p, &x, sizeof x); };
+  switch (t) {
+    case ElementType::b8: case ElementType::u8: put(core::c_convert<std::uint8_t>(v)); break;
+    case ElementType::i8: put(core::c_convert<std::int8_t>(v)); break;
+    case ElementType::i16: put(core::c_convert<std::int16_t>(v)); break;
+    case ElementType::u16: put(core::c_convert<std::uint16_t>(v)); break;
+    case ElementType::i32: put(core::c_convert<std::int32_t>(v)); break;
+    case ElementType::u32: put(core::c_convert<std::uint32_t>(v)); break;
+    case ElementType::i64: put(core::c_convert<std::int64_t>(v)); break;
+    case ElementType::u64: put(core::c_convert<std::uint64_t>(v)); break;
+    case ElementType::f16: core::store_element(t, p, v); break;
+    case ElementType::f32: put(static_cast<float>(v)); break;
+    case ElementType::f64: put(v); break;
+  }
+}
+
+// scipy.ndimage.correlate1d's loop (ni_filters.c), one output at a time.
+double scipy_sum(const std::vector<double>& line, std::size_t i, const std::vector<double>& w) {
+  const int size1 = static_cast<int>(w.size() / 2), size2 = static_cast<int>(w.size()) - size1 - 1;
+  const double* fw = w.data() + size1;
+  const double* in = line.data() + i;
+  bool sym = w.size() % 2 == 1, anti = sym;
+  for (int k = 1; k <= size1; ++k) {
+    sym = sym && std::fabs(fw[k] - fw[-k]) <= DBL_EPSILON;
+    anti = anti && std::fabs(fw[k] + fw[-k]) <= DBL_EPSILON;
+  }
+  double tmp;
+  if (sym || anti) {
+    tmp = in[0] * fw[0];
+    for (int j = -size1; j < 0; ++j) tmp += (sym ? in[j] + in[-j] : in[j] - in[-j]) * fw[j];
+  } else {
+    tmp = in[size2] * fw[size2];
+    for (int j = -size1; j < size2; ++j) tmp += in[j] * fw[j];
+  }
+  return tmp;
+}
+
+// The whole of gaussian_filter as SciPy runs it: axis after axis in spec.axis_order, each read from
+// the previous output, every value converted to dst's type.
+void scipy_reference(const View& src, const View& dst, const BlurSpec& spec) {
+  const std::size_t se = element_size(src.type), de = element_size(dst.type);
+  const auto at = [](const View& v, std::size_t es, std::array<std::int64_t, 3> p, int c) {
+    return v.pixel(p[0], p[1], p[2]) + static_cast<std::size_t>(c) * es;
+  };
+  bool first = true;
+  for (int axis : spec.axis_order) {
+    const auto a = static_cast<std::size_t>(axis);
+    if (!(spec.sigma[a] > 1e-15)) continue;
+    const int r = effective_radius(spec, axis);
+    std::vector<double> w = spec.weights[a];
+    if (w.empty()) {
+      w = kernel::gaussian_derivative_weights(spec.sigma[a], spec.order[a], r);
+      std::reverse(w.begin(), w.end());
+    }
+    const View& from = first ? src : dst;
+    const std::size_t fe = first ? se : de;
+    const std::int64_t n = src.extent[a];
+    std::vector<double> line(static_cast<std::size_t>(n + 2 * r));
+    std::array<std::int64_t, 3> p{};
+    const std::array<std::int64_t, 3> e = src.extent;
+    for (p[2] = 0; p[2] < (a == 2 ? 1 : e[2]); ++p[2])
+      for (p[1] = 0; p[1] < (a == 1 ? 1 : e[1]); ++p[1])
+        for (p[0] = 0; p[0] < (a == 0 ? 1 : e[0]); ++p[0])
+          for (int c = 0; c < src.channels; ++c) {
+            std::array<std::int64_t, 3> q = p;
+            for (std::int64_t i = -r; i < n + r; ++i) {
+              const std::int64_t m = core::border_index(i, n, spec.border[a]);
+              double v = spec.cval;
+              if (m >= 0) {
+                q[a] = m;
+                v = scipy_load(from.type, at(from, fe, q, c));
+              }
+              line[static_cast<std::size_t>(i + r)] = v;
+            }
+            for (std::int64_t i = 0; i < n; ++i) {
+              q[a] = i;
+              scipy_store(dst.type, at(dst, de, q, c), scipy_sum(line, static_cast<std::size_t>(i + r), w));
+            }
+          }
+    first = false;
+  }
+}
+
+void fill(const View& v, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-300.0, 300.0);
+  const bool signed_type = v.type == ElementType::i8 || v.type == ElementType::i16 || v.type == ElementType::i32 ||
+                           v.type == ElementType::i64;
+  for (std::int64_t z = 0; z < v.depth(); ++z)
+    for (std::int64_t y = 0; y < v.height(); ++y)
+      for (std::int64_t x = 0; x < v.width(); ++x)
+        for (int c = 0; c < v.channels; ++c) {
+          std::byte* p = v.pixel(x, y, z) + static_cast<std::size_t>(c) * element_size(v.type);
+          if (v.type == ElementType::b8) *p = std::byte(rng() & 1);
+          else if (is_integer(v.type)) scipy_store(v.type, p, std::floor(signed_type ? u(rng) : std::abs(u(rng))));
+          else core::store_element(v.type, p, u(rng) / 7.0);
+        }
+}
+
+bool same_bytes(const View& a, const View& b, std::string* where) {
+  const std::size_t es = element_size(a.type) * static_cast<std::size_t>(a.channels);
+  for (std::int64_t z = 0; z < a.depth(); ++z)
+    for (std::int64_t y = 0; y < a.height(); ++y)
+      for (std::int64_t x = 0; x < a.width(); ++x)
+        if (std::memcmp(a.pixel(x, y, z), b.pixel(x, y, z), es) != 0) {
+          *where = std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z);
+          return false;
+        }
+  return true;
+}
+
+TEST(ScipyOrder, IsScipysArithmeticOnEveryTypeBorderAndAxisOrder) {
+  auto rng = test::rng_for_test();
+  struct Case { std::int64_t w, h, d; int c; double sx, sy, sz; std::array<int, 3> order; };
+  const Case cases[] = {{37, 23, 1, 1, 1.7, 2.3, 0, {2, 1, 0}}, {70, 5, 1, 3, 0.9, 4.0, 0, {0, 1, 2}},
+                        {9, 11, 7, 2, 1.2, 0.7, 1.9, {2, 1, 0}}, {5, 1, 6, 1, 3.5, 1.0, 0.8, {1, 2, 0}},
+                        {130, 40, 1, 4, 2.6, 1.4, 0, {1, 0, 2}}};
+  int checked = 0;
+  for (std::size_t ti = 0; ti < kEveryType.size(); ++ti)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (std::size_t ci = 0; ci < std::size(cases); ++ci) {
+        if (test::small_scale() && !test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), static_cast<int>(ci))) continue;
+        const Case& cs = cases[ci];
+        const ElementType in = kEveryType[ti];
+        const ElementType out = kEveryType[(ti + ci) % kEveryType.size()];  // and conversions between types
+        BlurSpec spec;
+        spec.sigma = {cs.sx, cs.sy, cs.sz};
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = 2.5;
+        spec.rounding = Rounding::scipy;
+        spec.axis_order = cs.order;
+        spec.algorithm = (rng() & 1) ? Algorithm::fir : Algorithm::automatic;
+        if (ci == 3) spec.order = {1, 0, 2};
+        if (ci == 4) {  // the caller's weights, not symmetric
+          spec.radius[1] = 2;
+          spec.weights[1] = {0.1, 0.5, 0.25, -0.3, 0.45};
+        }
+        auto src = test::make_buffer(in, cs.w, cs.h, cs.d, cs.c, 0, ci == 1 ? 8 : 0);
+        fill(src.view, rng);
+        auto got = test::make_buffer(out, cs.w, cs.h, cs.d, cs.c);
+        auto want = test::make_buffer(out, cs.w, cs.h, cs.d, cs.c);
+        const Plan plan = make_plan(spec, src.view, out, Backend::cpu);
+        ASSERT_EQ(plan.schedule.driver, CpuDriver::scipy_order);
+        blur(src.view, got.view, spec);
+        ASSERT_EQ(last_run()->schedule.driver, CpuDriver::scipy_order);
+        scipy_reference(src.view, want.view, spec);
+        std::string where;
+        EXPECT_TRUE(same_bytes(got.view, want.view, &where))
+            << to_string(in) << " -> " << to_string(out) << " " << to_string(spec.border[0]) << " case " << ci << " at " << where;
+        if (in == out) {  // in place: the same bits
+          blur(src.view, src.view, spec);
+          EXPECT_TRUE(same_bytes(src.view, want.view, &where)) << "in place " << to_string(in) << " case " << ci << " at " << where;
+        }
+        ++checked;
+      }
+  EXPECT_GT(checked, 40);
+}
+
+TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
+  std::vector<float> px(64 * 48);
+  const View v = View::packed(px.data(), ElementType::f32, 64, 48);
+  BlurSpec spec = BlurSpec::isotropic_2d(2.0);
+  spec.rounding = Rounding::scipy;
+  Plan p = make_plan(spec, v);
+  EXPECT_EQ(p.schedule.driver, CpuDriver::scipy_order);
+  EXPECT_EQ(p.schedule.intermediate, ElementType::f64);
+  EXPECT_NE(describe(p).find("driver scipy-order"), std::string::npos);
+  EXPECT_NE(describe(p).find("rounding scipy: axes y, x"), std::string::npos) << describe(p);
+  spec.tolerance = 1e-3;  // not SciPy's filter: rounds to nearest
+  p = make_plan(spec, v);
+  EXPECT_NE(p.schedule.driver, CpuDriver::scipy_order);
+  EXPECT_EQ(p.spec.rounding, Rounding::nearest);
+  spec.tolerance = 0.0;
+  spec.algorithm = Algorithm::box;
+  EXPECT_EQ(make_plan(spec, v).spec.rounding, Rounding::nearest);
+  spec.algorithm = Algorithm::fir;
+  EXPECT_EQ(make_plan(spec, v).schedule.driver, CpuDriver::scipy_order);
+  EXPECT_EQ(make_plan(spec, v, Backend::vulkan).spec.rounding, Rounding::nearest);
+  spec.axis_order = {0, 0, 1};
+  EXPECT_THROW(make_plan(spec, v), InvalidArgument);
+  spec.axis_order = {1, 0, 2};
+  spec.weights[0] = {0.5, 0.5};
+  EXPECT_THROW(make_plan(spec, v), InvalidArgument);  // not 2 radius + 1 values
+}
+
+// NumPy's other element types through every CPU algorithm (rounding nearest): each result is the
+// same algorithm's float64 result, rounded and saturated (within 1: float lanes round too).
+TEST(ScipyOrder, NumpysOtherTypesRunOnEveryDriver) {
+  auto rng = test::rng_for_test();
+  const ElementType types[] = {ElementType::i8, ElementType::i16, ElementType::i32, ElementType::u32,
+                               ElementType::i64, ElementType::u64, ElementType::b8};
+  for (const AlgorithmInfo& info : algorithms()) {
+    if (info.id == Algorithm::automatic || !info.capabilities.cpu) continue;
+    for (ElementType t : types) {
+      BlurSpec spec = BlurSpec::isotropic_2d(2.5);
+      spec.algorithm = info.id;
+      auto src = test::make_buffer(t, 41, 29, 1, 2);
+      fill(src.view, rng);
+      auto got = test::make_buffer(t, 41, 29, 1, 2);
+      auto f64 = test::make_buffer(ElementType::f64, 41, 29, 1, 2);
+      blur(src.view, got.view, spec);
+      blur(src.view, f64.view, spec);
+      double worst = 0.0;
+      for (std::int64_t y = 0; y < 29; ++y)
+        for (std::int64_t x = 0; x < 41; ++x)
+          for (int c = 0; c < 2; ++c) {
+            auto b = test::make_buffer(t, 1, 1, 1, 1);
+            core::store_element(t, b.view.data, test::get(f64.view, x, y, 0, c));
+            worst = std::max(worst, std::abs(test::get(got.view, x, y, 0, c) - test::get(b.view, 0, 0, 0, 0)));
+          }
+      EXPECT_LE(worst, 1.0) << info.name << " " << to_string(t);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fastblur
