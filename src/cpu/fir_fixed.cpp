@@ -40,6 +40,18 @@ bool fixed_point_possible(const Plan& plan) {
 }
 
 void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
+  // A volume whose z axis is not filtered is a stack of images: each plane on its own. (Planes past
+  // the first were once left unwritten - fuzz_blur's regression inplace-u8-u16-fixed-point.)
+  if (src_in.depth() > 1) {
+    for (std::int64_t z = 0; z < src_in.depth(); ++z) {
+      View s = src_in, d = dst;
+      s.data = src_in.pixel(0, 0, z);
+      d.data = dst.pixel(0, 0, z);
+      s.extent[2] = d.extent[2] = 1;
+      fir_fixed_u8(plan, s, d);
+    }
+    return;
+  }
   const std::int64_t W = src_in.width(), H = src_in.height();
   const std::size_t C = static_cast<std::size_t>(src_in.channels);
   const std::size_t L = static_cast<std::size_t>(W) * C;

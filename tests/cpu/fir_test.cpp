@@ -153,6 +153,40 @@ TEST(Fir, SigmaFarLargerThanTheImage) {
 // They must give the bits of the two-image passes (taken for a dst with a gap between pixels), for
 // every border - wrap reads rows the ring has passed - with radii past the image, several column
 // strips, in place and not.
+// 8-bit stacks of images (a volume whose z axis is not filtered) on the fixed-point driver: every
+// plane blurred as the image it is, in place too. The driver once wrote only the first plane
+// (fuzz_blur's regression inplace-u8-u16-fixed-point; the Python module folds a batch axis so).
+TEST(Fir, FixedPointBlursEveryPlaneOfAStack) {
+  auto rng = test::rng_for_test();
+  for (auto border : test::all_borders())
+    for (std::int64_t d : {2, 5}) {
+      BlurSpec spec;
+      spec.sigma = {2.2, 1.4, 0.0};
+      spec.with_border(border);
+      spec.border[2] = Border::wrap;
+      spec.cval = 40.0;
+      Buffer src = make_buffer(ElementType::u8, 37, 23, d, 3);
+      test::fill_random(src.view, rng);
+      ASSERT_EQ(make_plan(spec, src.view).schedule.driver, CpuDriver::fixed_point);
+      Buffer out = make_buffer(ElementType::u8, 37, 23, d, 3);
+      blur(src.view, out.view, spec);
+      Buffer in_place = src;
+      in_place.view.data = in_place.bytes.data();
+      blur(in_place.view, in_place.view, spec);
+      EXPECT_EQ(out.bytes, in_place.bytes) << to_string(border) << " depth " << d;
+      for (std::int64_t z = 0; z < d; ++z) {
+        View plane = src.view, plane_out = out.view;
+        plane.data = src.view.pixel(0, 0, z);
+        plane_out.data = out.view.pixel(0, 0, z);
+        plane.extent[2] = plane_out.extent[2] = 1;
+        Buffer alone = make_buffer(ElementType::u8, 37, 23, 1, 3);
+        blur(plane, alone.view, spec);
+        EXPECT_EQ(std::memcmp(alone.view.data, plane_out.data, alone.bytes.size()), 0)
+            << to_string(border) << " plane " << z << " of " << d;
+      }
+    }
+}
+
 TEST(Fir, InPlaceRowPassesGiveTheBitsOfTheTwoImagePasses) {
   auto rng = test::rng_for_test();
   struct Case { std::int64_t w, h, d; int c; double sx, sy, sz; };

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The Python drop-in against cv2.GaussianBlur from Python, as a new user meets both (issue 25's table).
+
+Usage: PYTHONPATH=build/python /usr/bin/python3 bench/dropin_vs_opencv.py [--repeat N] [--threads T] [--quick]
+
+Each case: OpenCV (cv2.setNumThreads(T), BORDER_REFLECT_101, ksize 2r + 1), fastblur's default call
+(SciPy's bits) and fastblur with rounding='nearest' (mode='mirror' = REFLECT_101, the same radius r),
+timed alternately in one process, T threads each; medians of N. Ratios are OpenCV's time over
+fastblur's (> 1: fastblur is faster). Each row also checks its results: nearest within 1 of OpenCV
+for integer data, and it prints the plan each fastblur call runs (driver).
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--quick", action="store_true", help="small images, one repeat, to check that it runs")
+    args = ap.parse_args()
+    os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
+    import cv2
+    import fastblur
+
+    cv2.setNumThreads(args.threads)
+    rng = np.random.default_rng(int(os.environ.get("FASTBLUR_BENCH_SEED", "25")))
+    # (dtype, shape, sigma, radius): radius int(4 sigma + 0.5) unless a kernel size names it.
+    cases = [("uint8", (2160, 3840), 2.0, 8), ("uint8", (1080, 1920, 3), 3.0, 12), ("uint8", (1080, 1920, 3), 10.0, 40),
+             ("uint8", (1200, 2000, 4), 1.0, 3), ("uint8", (1080, 1920, 4), 17 / 3, 17),
+             ("uint16", (2160, 3840), 4.0, 16), ("float32", (2160, 3840), 5.0, 20)]
+    if args.quick:
+        cases = [(d, tuple(max(3, s // 20) if i < 2 else s for i, s in enumerate(shape)), sg, r)
+                 for d, shape, sg, r in cases]
+        args.repeat = 1
+    print(f"{args.threads} threads, medians of {args.repeat}, alternated in one process")
+    print("| array | sigma (radius) | cv2 ms | default ms | cv2 / default | nearest ms | cv2 / nearest | drivers |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    ok = True
+    for dtype, shape, sigma, r in cases:
+        info = np.iinfo(dtype) if np.dtype(dtype).kind in "iu" else None
+        a = (rng.integers(0, info.max, size=shape, endpoint=True) if info else rng.random(shape)).astype(dtype)
+        sig = (sigma, sigma) + ((0.0,) if len(shape) == 3 else ())
+        rad = (r, r) + ((0,) if len(shape) == 3 else ())
+        runs = {
+            "cv2": lambda: cv2.GaussianBlur(a, (2 * r + 1, 2 * r + 1), sigma, sigmaY=sigma, borderType=cv2.BORDER_REFLECT_101),
+            "default": lambda: fastblur.gaussian_filter(a, sig, mode="mirror", radius=rad),
+            "nearest": lambda: fastblur.gaussian_filter(a, sig, mode="mirror", radius=rad, rounding="nearest"),
+        }
+        times = {k: [] for k in runs}
+        results = {k: f() for k, f in runs.items()}  # warm-up: page faults, plans
+        for _ in range(args.repeat):
+            for k, f in runs.items():
+                t = time.perf_counter()
+                f()
+                times[k].append(time.perf_counter() - t)
+        ms = {k: statistics.median(v) * 1e3 for k, v in times.items()}
+        drivers = []
+        for rounding in ("scipy", "nearest"):
+            p = fastblur.plan(shape[:2], (sigma, sigma), dtype=dtype, channels=shape[2] if len(shape) == 3 else 1,
+                              mode="mirror", radius=(r, r), rounding=rounding)
+            drivers.append(p["schedule"]["driver"])
+        if info:
+            diff = np.abs(results["nearest"].astype(np.int64) - results["cv2"].astype(np.int64)).max()
+            if diff > 1:
+                ok = False
+                print(f"{dtype} {shape}: rounding='nearest' differs from OpenCV by {diff}", file=sys.stderr)
+        name = f"{dtype} {'x'.join(str(s) for s in reversed(shape[:2]))}" + (f"x{shape[2]}" if len(shape) == 3 else "")
+        print(f"| {name} | {sigma:.3g} ({r}) | {ms['cv2']:.2f} | {ms['default']:.2f} | {ms['cv2'] / ms['default']:.2f}x | "
+              f"{ms['nearest']:.2f} | {ms['cv2'] / ms['nearest']:.2f}x | {' / '.join(drivers)} |")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
