@@ -1,5 +1,6 @@
 // Sampled Gaussian weights, truncation and the precision rules of seed 003.
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "fastblur/blur.hpp"
@@ -22,20 +23,47 @@ int radius_from_truncate(double sigma, double truncate) {
   return static_cast<int>(r);
 }
 
+namespace {
+// numpy.add.reduce's pairwise summation of contiguous doubles (numpy/core/src/umath/loops_utils.h):
+// eight running sums in blocks of up to 128 values, halves above that.
+double numpy_pairwise_sum(const double* a, std::size_t n) {
+  if (n < 8) {
+    double res = 0.0;
+    for (std::size_t i = 0; i < n; ++i) res += a[i];
+    return res;
+  }
+  if (n <= 128) {
+    double r[8];
+    for (int j = 0; j < 8; ++j) r[j] = a[j];
+    std::size_t i = 8;
+    for (; i < n - n % 8; i += 8)
+      for (int j = 0; j < 8; ++j) r[j] += a[i + static_cast<std::size_t>(j)];
+    double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+    for (; i < n; ++i) res += a[i];
+    return res;
+  }
+  std::size_t n2 = n / 2;
+  n2 -= n2 % 8;
+  return numpy_pairwise_sum(a, n2) + numpy_pairwise_sum(a + n2, n - n2);
+}
+}  // namespace
+
 std::vector<double> gaussian_weights(double sigma, int radius) {
   if (!(sigma > 0.0) || !std::isfinite(sigma))
     throw InvalidArgument("gaussian_weights: sigma must be finite and > 0, got " + std::to_string(sigma));
   if (radius < 0 || radius > kMaxRadius)
     throw InvalidArgument("gaussian_weights: radius must be in 0.." + std::to_string(kMaxRadius) +
                           ", got " + std::to_string(radius));
+  // NumPy's operations, as scipy.ndimage samples its kernel: exp(-0.5 / sigma^2 * x^2) with x^2 an
+  // exact integer, normalised by NumPy's pairwise sum. (NumPy's exp is its own SIMD code on some CPUs
+  // and may round a weight differently from libm's in the last bit.)
   std::vector<double> w(2 * static_cast<std::size_t>(radius) + 1);
   const double a = -0.5 / (sigma * sigma);
-  double sum = 0.0;
   for (int i = -radius; i <= radius; ++i) {
-    const double v = std::exp(a * static_cast<double>(i) * i);
-    w[static_cast<std::size_t>(i + radius)] = v;
-    sum += v;
+    const auto x2 = static_cast<double>(static_cast<std::int64_t>(i) * i);
+    w[static_cast<std::size_t>(i + radius)] = std::exp(a * x2);
   }
+  const double sum = numpy_pairwise_sum(w.data(), w.size());
   for (double& v : w) v /= sum;
   return w;
 }

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -330,9 +332,17 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
     add(static_cast<double>(shape.extent[a]));
   }
   for (int a : s.axis_order) add(a);
+  // The caller's weights by their count and a 64-bit FNV-1a hash of their bits (a kernel of a million
+  // taps would make a key of megabytes).
   for (const std::vector<double>& w : s.weights) {
-    k += "w";
-    for (double v : w) add(v);
+    std::uint64_t h = 1469598103934665603ull;
+    for (double v : w) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      for (int b = 0; b < 8; ++b) h = (h ^ ((bits >> (8 * b)) & 0xffu)) * 1099511628211ull;
+    }
+    std::snprintf(buf, sizeof buf, "w%zu:%016llx,", w.size(), static_cast<unsigned long long>(h));
+    k += buf;
   }
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.threads),
                    double(s.rounding),

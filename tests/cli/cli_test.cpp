@@ -295,7 +295,9 @@ TEST_F(Cli, BadArguments) {
   expect_failure("blur " + in + " " + out + " -s 1 -r 2.5", "a.png", "b.png", "whole numbers");
   expect_failure("blur " + in + " " + out + " -s 1 -b reflect101", "a.png", "b.png", "unknown border mode");
   expect_failure("blur " + in + " " + out + " -s 1 -a magic", "a.png", "b.png", "unknown algorithm");
-  expect_failure("blur " + in + " " + out + " -s 1 --dtype int32", "a.png", "b.png", "unknown element type");
+  expect_failure("blur " + in + " " + out + " -s 1 --dtype complex64", "a.png", "b.png", "unknown element type");
+  expect_failure("blur " + in + " " + out + " -s 1 --dtype int32", "a.png", "b.png", "images hold uint8");
+  expect_failure("blur " + in + " " + out + " -s 1 --rounding up", "a.png", "b.png", "--rounding");
   expect_failure("blur " + in + " " + out + " -s 1 -j -1", "a.png", "b.png", "--threads");
   expect_failure("blur " + in + " " + out + " -s 1 -t 3 -r 2", "a.png", "b.png", "excludes");
   expect_failure("blur " + in + " " + out + " -s 1e12", "a.png", "b.png", "beyond the maximum");
@@ -353,7 +355,7 @@ TEST_F(Cli, MalformedNpyHeaders) {
   struct Case { std::string bytes, mentions; };
   const Case cases[] = {
       {"NUMPY not really", "magic"},
-      {npy("{'descr': '<i4', 'fortran_order': False, 'shape': (4, 4), }", 64), "unsupported .npy dtype"},
+      {npy("{'descr': '<c8', 'fortran_order': False, 'shape': (4, 4), }", 128), "unsupported .npy dtype"},
       {npy("{'descr': '>f4', 'fortran_order': False, 'shape': (4, 4), }", 64), "big-endian"},
       {npy("{'descr': '<f4', 'fortran_order': True, 'shape': (4, 4), }", 64), "Fortran"},
       {npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2, 2, 2), }", 64), "4 dimensions"},

@@ -1,5 +1,6 @@
 """The CLI against scipy.ndimage.gaussian_filter on random .npy arrays: every border mode,
 truncate, explicit radius, per-axis sigma, awkward shapes. Run by ctest with Debian's python3."""
+import math
 import os
 import subprocess
 import tempfile
@@ -94,3 +95,58 @@ def test_hxwxc_leaves_the_channel_axis_alone():
     # Each channel blurred on its own equals the whole.
     for c in range(3):
         assert np.abs(got[..., c] - ndimage.gaussian_filter(arr[..., c], 2)).max() <= 2e-5
+
+
+def libm_kernel(sigma, truncate=4.0):
+    """The core's Gaussian weights (src/kernel/gaussian.cpp): NumPy's formula and pairwise sum,
+    with libm's exp (Python's math.exp) where NumPy may use its own."""
+    r = int(truncate * sigma + 0.5)
+    a = -0.5 / (sigma * sigma)
+    w = np.array([math.exp(a * float(i * i)) for i in range(-r, r + 1)])
+    return w / w.sum()
+
+
+def scipy_with_weights(arr, sigma, mode, cval, kernel):
+    """SciPy's gaussian_filter arithmetic exactly (correlate1d along each axis in order, the output
+    type after each) with the given kernel for each sigma."""
+    out = arr
+    for axis, s in enumerate(np.broadcast_to(np.asarray(sigma, dtype=float), (arr.ndim,))):
+        if s > 1e-15:
+            out = ndimage.correlate1d(out, kernel(s)[::-1], axis, mode=mode, cval=cval)
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int16", "int32", "uint64", "float32", "float64"])
+def test_rounding_scipy_is_scipys_arithmetic(dtype):
+    # --rounding scipy: the core's scipy-order driver with the core's own weights (the Gaussian as
+    # SciPy samples and normalises it, libm's exp), on .npy arrays of every dtype: SciPy's
+    # correlate1d with those weights to the bit, and gaussian_filter itself within NumPy's exp
+    # (its SIMD exp rounds some weights differently in the last bit on AVX2/AVX-512 machines).
+    rng = np.random.default_rng([SEED, 7, np.dtype(dtype).num])
+    for shape, sigma, mode in (((37, 41), 1.7, "reflect"), ((9, 13, 11), 1.2, "wrap"), ((64, 3), 3.3, "mirror"),
+                               ((50, 60), (2.0, 0.0), "nearest"), ((30, 20), 6.5, "constant")):
+        if np.dtype(dtype).kind in "iu":
+            arr = rng.integers(0, 250, size=shape).astype(dtype)
+        else:
+            arr = rng.random(shape).astype(dtype)
+        got = run_cli(arr, "--sigma", sigma_arg(sigma), "--border", mode, "--cval", "3", "--rounding", "scipy")
+        want = scipy_with_weights(arr, sigma, mode, 3.0, libm_kernel)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=f"{dtype} {shape} {mode}")
+        scipys = ndimage.gaussian_filter(arr, sigma, mode=mode, cval=3.0)
+        if np.dtype(dtype).kind == "f":
+            np.testing.assert_allclose(got, scipys, rtol=1e-6 if dtype == "float32" else 1e-14, atol=0)
+        else:
+            assert np.abs(got.astype(np.float64) - scipys.astype(np.float64)).max() <= 1
+
+
+def test_explain_names_the_scipy_order_driver():
+    with tempfile.TemporaryDirectory() as d:
+        src, dst = os.path.join(d, "in.npy"), os.path.join(d, "out.npy")
+        np.save(src, np.zeros((20, 30), np.int16))
+        proc = subprocess.run([CLI, "blur", src, dst, "--sigma", "2", "--rounding", "scipy", "--explain"],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        assert "driver scipy-order" in proc.stdout and "converted to i16 (truncated)" in proc.stdout, proc.stdout
+        proc = subprocess.run([CLI, "blur", src, dst, "--sigma", "2", "--rounding", "banker"], capture_output=True, text=True)
+        assert proc.returncode != 0 and "banker" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

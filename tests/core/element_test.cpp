@@ -1,6 +1,8 @@
 // Element conversions: half precision against the hardware-free definition, rounding, saturation.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <bit>
 #include <cmath>
 
@@ -70,8 +72,45 @@ TEST(Element, NamesAndSizes) {
   EXPECT_EQ(element_size(ElementType::f16), 2u);
   EXPECT_EQ(parse_element_type("float32"), ElementType::f32);
   EXPECT_EQ(parse_element_type("UINT8"), ElementType::u8);
-  EXPECT_THROW(parse_element_type("int32"), InvalidArgument);
+  EXPECT_THROW(parse_element_type("complex64"), InvalidArgument);
   EXPECT_EQ(to_string(ElementType::u16), "u16");
+  // NumPy's other types (the Python drop-in, .npy files).
+  EXPECT_EQ(parse_element_type("int32"), ElementType::i32);
+  EXPECT_EQ(parse_element_type("bool"), ElementType::b8);
+  EXPECT_EQ(element_size(ElementType::i64), 8u);
+  EXPECT_EQ(element_size(ElementType::b8), 1u);
+  EXPECT_TRUE(is_integer(ElementType::i16) && is_integer(ElementType::b8) && !is_integer(ElementType::f16));
+  EXPECT_TRUE(needs_double(ElementType::i32) && needs_double(ElementType::u64) && !needs_double(ElementType::i16));
+}
+
+TEST(Element, NumpysOtherTypesRoundAndSaturate) {
+  std::int16_t s = 0;
+  store_element(ElementType::i16, &s, -40000.0);
+  EXPECT_EQ(s, -32768);
+  store_element(ElementType::i16, &s, -2.5);
+  EXPECT_EQ(s, -2);  // ties to even
+  std::int64_t l = 0;
+  store_element(ElementType::i64, &l, 1e30);
+  EXPECT_EQ(l, 9223372036854774784);  // the largest double below 2^63
+  std::uint8_t b = 7;
+  store_element(ElementType::b8, &b, 0.4);
+  EXPECT_EQ(b, 0);
+  store_element(ElementType::b8, &b, 3.0);
+  EXPECT_EQ(b, 1);
+  EXPECT_EQ(load_element(ElementType::b8, &b), 1.0);
+}
+
+TEST(Element, CConversionIsX86s) {
+  // scipy.ndimage stores as C converts (compiled for x86-64): truncation, the low bits of a 64-bit
+  // truncation out of range.
+  EXPECT_EQ(c_convert<std::uint8_t>(-3.7), 253);
+  EXPECT_EQ(c_convert<std::uint8_t>(300.9), 44);
+  EXPECT_EQ(c_convert<std::int16_t>(-2.9), -2);
+  EXPECT_EQ(c_convert<std::uint32_t>(-1.0), 4294967295u);
+  EXPECT_EQ(c_convert<std::int64_t>(1e300), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(c_convert<std::uint64_t>(1.5e19), 15000000000000000000ull);
+  EXPECT_EQ(c_convert<std::uint64_t>(-1.0), 18446744073709551615ull);
+  EXPECT_EQ(c_convert<float>(0.1), 0.1f);
 }
 
 }  // namespace

@@ -214,6 +214,10 @@ int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy
   Source src = npy_in ? open_npy(o) : open_image(o);
   Banded& data = src.data;
   data.out = out_type.value_or(data.in);
+  if (!npy_out && data.out != ElementType::u8 && data.out != ElementType::u16 && data.out != ElementType::f16 &&
+      data.out != ElementType::f32 && data.out != ElementType::f64)
+    throw InvalidArgument("images hold uint8, uint16, float16, float32 or float64, not " +
+                          std::string(to_string(data.out)) + ": write .npy, or pass --dtype");
   if (!npy_out && data.extent[2] > 1)
     throw InvalidArgument("'" + o.input + "' is a volume (" + std::to_string(data.axis + 1) +
                           " spatial axes): it can be written as .npy, not as an image file");
