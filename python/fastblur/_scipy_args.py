@@ -94,7 +94,7 @@ def get_output(output, input, shape=None):
         shape = input.shape
     complex_input = input.dtype.kind == "c"
     if output is None:
-        return np.zeros(shape, dtype=input.dtype.name)
+        return np.empty(shape, dtype=input.dtype.name)  # every element is written
     if isinstance(output, np.ndarray):
         if output.shape != tuple(shape):
             raise RuntimeError("output shape not correct")
@@ -104,7 +104,7 @@ def get_output(output, input, shape=None):
     dtype = np.dtype(output)
     if complex_input and dtype.kind != "c":
         raise RuntimeError("output must have complex dtype")
-    return np.zeros(shape, dtype=dtype)
+    return np.empty(shape, dtype=dtype)
 
 
 def scipy_kernel(sigma, order, radius):

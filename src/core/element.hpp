@@ -46,24 +46,30 @@ inline Int saturate_round(double v) noexcept {
   return static_cast<Int>(std::nearbyint(v));
 }
 
-/// C's conversion of a double to T as x86-64 compilers emit it (and NumPy's unsafe casting and
-/// scipy.ndimage's filters therefore give): truncation toward zero; out of range, through a 64-bit
-/// truncation that yields INT64_MIN, then the low bits. (NumPy's bool is an unsigned char: convert
-/// to std::uint8_t.) Defined behaviour here for every input.
+/// C's conversion of a double to T as x86-64 compilers emit it (and scipy.ndimage's filters, compiled
+/// so, store): truncation toward zero; out of range, the instruction's "integer indefinite" - a 32-bit
+/// truncation (INT32_MIN where out of range) for types up to 16 bits and int32, a 64-bit one
+/// (INT64_MIN) for uint32 and int64 - then the low bits; uint64 through 2^63 as GCC emits it. (NumPy's
+/// bool is an unsigned char: convert to std::uint8_t.) Defined behaviour here for every input.
 template <class T>
 inline T c_convert(double v) noexcept {
   if constexpr (std::is_floating_point_v<T>) {
     return static_cast<T>(v);
   } else {
     constexpr double two63 = 9223372036854775808.0;
-    const auto trunc64 = [](double x) -> std::int64_t {  // cvttsd2si: INT64_MIN where out of range
-      return (x > -two63 - 1025.0 && x < two63) ? static_cast<std::int64_t>(x) : std::numeric_limits<std::int64_t>::min();
+    const auto trunc32 = [](double x) -> std::int32_t {
+      return (x > -2147483649.0 && x < 2147483648.0) ? static_cast<std::int32_t>(x) : std::numeric_limits<std::int32_t>::min();
+    };
+    const auto trunc64 = [](double x) -> std::int64_t {
+      return (x >= -two63 && x < two63) ? static_cast<std::int64_t>(x) : std::numeric_limits<std::int64_t>::min();
     };
     if constexpr (std::is_same_v<T, std::uint64_t>) {
       if (v >= two63) return static_cast<std::uint64_t>(trunc64(v - two63)) ^ (std::uint64_t{1} << 63);
       return static_cast<std::uint64_t>(trunc64(v));
+    } else if constexpr (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>) {
+      return static_cast<T>(trunc32(v));  // modular from int32 (C++20)
     } else {
-      return static_cast<T>(trunc64(v));  // modular from int64 (C++20)
+      return static_cast<T>(trunc64(v));
     }
   }
 }

@@ -90,6 +90,23 @@ void load(const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double*
 // (core::c_convert: integers truncated toward zero, as SciPy's filters store them).
 template <class T>
 void store(const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t stride) {
+  // Types converted through a 32-bit truncation: where every value lies in int32's range (NaN does
+  // not), that is a plain conversion the compiler vectorises.
+  if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
+    if (stride == static_cast<std::ptrdiff_t>(sizeof(T))) {
+      bool in_range = true;
+      for (std::int64_t b = 0; b < count; ++b) in_range &= (from[b] > -2147483649.0) & (from[b] < 2147483648.0);
+      if (in_range) {
+        T chunk[256];  // converted here, then copied: the output need not be aligned
+        for (std::int64_t b0 = 0; b0 < count; b0 += 256) {
+          const std::int64_t m = std::min<std::int64_t>(256, count - b0);
+          for (std::int64_t b = 0; b < m; ++b) chunk[b] = static_cast<T>(static_cast<std::int32_t>(from[b0 + b]));
+          std::memcpy(p + b0 * static_cast<std::ptrdiff_t>(sizeof(T)), chunk, static_cast<std::size_t>(m) * sizeof(T));
+        }
+        return;
+      }
+    }
+  }
   if constexpr (std::is_same_v<T, Half>) {
     for (std::int64_t b = 0; b < count; ++b) core::store_element(ElementType::f16, p + b * stride, from[b]);
   } else {
@@ -144,9 +161,10 @@ struct Rows {
 
 void correlate_rows(const Rows& r, int nthreads) {
   const std::int64_t taps = r.size1 + r.size2 + 1;
-  // The strip: the taps' rows together within about 128 KiB, in whole vectors.
+  // The strip: the taps' rows together within about 32 KiB (L1: 9.2 -> 7.7 ms for a 2000x1200x4 uint8
+  // y pass at radius 3 against 128 KiB), in whole vectors.
   const std::int64_t S =
-      std::min(r.lane_extent, std::max<std::int64_t>(64, (std::int64_t{128} << 10) / 8 / taps / 64 * 64));
+      std::min(r.lane_extent, std::max<std::int64_t>(64, (std::int64_t{32} << 10) / 8 / taps / 64 * 64));
   const std::int64_t chunks = (r.lane_extent + S - 1) / S;
   // Pieces of the filtered axis too, where strips alone leave threads idle (a 2D image has a few
   // strips): each piece refills its ring, so pieces are kept to at least 8 taps' worth of rows.
