@@ -74,6 +74,7 @@ class _Halo:
         self.radius = [None] * ndim  # the kernel radius chunks use where the plan sets it
         self.algorithm = None
         self.options = None
+        self.rounding = None  # the plan's: a tolerance's fir is not SciPy's filter, even when named so
 
 
 def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, rounding):
@@ -103,6 +104,7 @@ def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, ro
         if chosen is not None and (name != chosen or opts != chosen_options):
             raise RuntimeError(f"the axes plan to different algorithms ({chosen}, {name}); pass algorithm= explicitly")
         chosen, chosen_options = name, opts
+        h.rounding = p["schedule"]["rounding"]
         # Downsampling is not shift-invariant: pieces start on the grid of its blocks (the largest
         # factor, as src/tiling's piece grid does; the plan's align is not in the Python dict).
         factors = [f for f in (p.get("downsample_factor") or []) if f]
@@ -241,7 +243,7 @@ def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, r
     # output as a string: a dtype object unpickled in a worker would not be NumPy's own (see _blur_piece).
     kwargs = dict(sigma=[a[1] for a in active], order=[a[2] for a in active], mode=[a[3] for a in active],
                   radius=[a[4] for a in active], axes=[a[0] for a in active], cval=cval, truncate=truncate,
-                  output=out_dtype.str, algorithm=h.algorithm, tolerance=tolerance, rounding=rounding,
+                  output=out_dtype.str, algorithm=h.algorithm, tolerance=tolerance, rounding=h.rounding,
                   options=h.options)
     modes = {a[0]: a[3] for a in active}
     per_axis = []

@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,12 @@ namespace py = pybind11;
 using namespace fastblur;
 
 namespace {
+
+std::string format_number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
 
 // A Python value for a registry parameter, as its kind expects it.
 ParameterValue to_value(const ParameterInfo& p, const py::handle& value) {
@@ -206,8 +213,8 @@ PYBIND11_MODULE(_core, m) {
     for (std::size_t i = 0; i < axes.size(); ++i) {
       const std::int64_t r = radii.at(i);
       if (r > kMaxRadius)
-        throw InvalidArgument("radius " + std::to_string(r) + " along axis " + std::to_string(axes[i]) +
-                              " is beyond the maximum " + std::to_string(kMaxRadius));
+        throw InvalidArgument("radius " + std::to_string(r) + " along axis " + std::to_string(axes[i]) + " (sigma " +
+                              format_number(sigmas.at(i)) + ") is beyond the maximum " + std::to_string(kMaxRadius));
       req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), static_cast<int>(r), orders.at(i),
                      i < weights.size() ? weights[i] : std::vector<double>{}});
     }

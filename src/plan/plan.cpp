@@ -55,7 +55,10 @@ using algo::Shape;
 // The request's own fields, checked once for every entry point.
 void check_request(const BlurSpec& spec) {
   if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
-  if (!std::isfinite(spec.cval)) throw InvalidArgument("cval must be finite");
+  // SciPy takes any cval (NaN and Inf spread where the constant border reaches); fastblur's own
+  // requests need a finite one.
+  if (!std::isfinite(spec.cval) && spec.rounding != Rounding::scipy)
+    throw InvalidArgument("cval is " + std::to_string(spec.cval) + ": expected a finite value (or rounding scipy)");
   if (!std::isfinite(spec.tolerance) || spec.tolerance < 0.0)
     throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // sigma, truncate, radius
@@ -241,8 +244,8 @@ std::string line(const Plan& p) {
 }
 
 Plan plan_uncached(const BlurSpec& request, const Shape& shape, Prediction prediction) {
-  check_request(request);
   const BlurSpec spec = with_rounding_resolved(request, shape);
+  check_request(spec);
   if (spec.algorithm != Algorithm::automatic) {
     Plan p = resolved_plan(spec, shape, prediction == Prediction::full);
     p.reason = "the algorithm was named";

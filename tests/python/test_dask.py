@@ -121,6 +121,16 @@ def test_auto_with_tolerance_plans_once(rng):
         np.testing.assert_allclose(got, want, rtol=0, atol=2e-6)
 
 
+def test_chunks_run_the_plans_rounding(rng):
+    # A tolerance's plan rounds to nearest (it is not SciPy's filter), also where it chose fir: every
+    # chunk must round so too, not run SciPy's truncating order because fir is named to it.
+    a = rng.integers(0, 255, size=(40, 44)).astype(np.uint8)
+    x = da.from_array(a, chunks=(15, 17))
+    for kw in (dict(tolerance=1e-2), dict(tolerance=1e-4), dict()):
+        whole = fastblur.gaussian_filter(a, 1.3, **kw)
+        np.testing.assert_array_equal(fbd.gaussian_filter(x, 1.3, **kw).compute(), whole, err_msg=str(kw))
+
+
 def test_halo_comes_from_the_plan():
     assert fbd.halo((100, 100), 2.0, algorithm="fir")[0] == [8, 8]
     assert fbd.halo((100, 100), (2.0, 0), algorithm="fir")[0] == [8, 0]

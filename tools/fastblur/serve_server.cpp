@@ -39,10 +39,15 @@ std::string first_line(std::string message) {
 
 void reply_error(httplib::Response& res, int status, const std::string& message) {
   res.status = status;
-  res.set_content(json{{"error", first_line(message)}}.dump(), "application/json");
+  // Messages may quote what the client sent (a key, a parser's "last read"): bytes that are not
+  // UTF-8 are replaced, never a second exception (that was a 500 for any non-UTF-8 body).
+  res.set_content(json{{"error", first_line(message)}}.dump(-1, ' ', false, json::error_handler_t::replace),
+                  "application/json");
 }
 
-void reply_json(httplib::Response& res, const json& body) { res.set_content(body.dump(), "application/json"); }
+void reply_json(httplib::Response& res, const json& body) {
+  res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
 
 // Runs a handler, turning fastblur's errors into their HTTP statuses with the CLI's texts.
 template <class F>
