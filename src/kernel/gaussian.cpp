@@ -1,6 +1,7 @@
 // Sampled Gaussian weights, truncation and the precision rules of seed 003.
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "fastblur/blur.hpp"
@@ -9,17 +10,23 @@
 
 namespace fastblur::kernel {
 
+namespace {
+std::string number_text(double v) {  // %g: 1e+12, 4, 0.5 (std::to_string printed 1000000000000.000000)
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+}  // namespace
+
 int radius_from_truncate(double sigma, double truncate) {
   if (!std::isfinite(sigma) || sigma < 0.0)
-    throw InvalidArgument("sigma " + std::to_string(sigma) + " is invalid: expected a finite value >= 0");
+    throw InvalidArgument("sigma " + number_text(sigma) + " is invalid: expected a finite value >= 0");
   if (!std::isfinite(truncate) || truncate < 0.0)
-    throw InvalidArgument("truncate " + std::to_string(truncate) +
-                          " is invalid: expected a finite value >= 0");
+    throw InvalidArgument("truncate " + number_text(truncate) + " is invalid: expected a finite value >= 0");
   const double r = std::floor(truncate * sigma + 0.5);  // int() of a non-negative value
   if (r > kMaxRadius)
-    throw InvalidArgument("sigma " + std::to_string(sigma) + " with truncate " + std::to_string(truncate) +
-                          " gives radius " + std::to_string(r) + ", beyond the maximum " +
-                          std::to_string(kMaxRadius));
+    throw InvalidArgument("sigma " + number_text(sigma) + " with truncate " + number_text(truncate) + " gives radius " +
+                          number_text(r) + ", beyond the maximum " + std::to_string(kMaxRadius));
   return static_cast<int>(r);
 }
 

@@ -1,6 +1,7 @@
 #include "algorithm_options.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 #include "fastblur/error.hpp"
@@ -54,7 +55,11 @@ void AlgorithmOptions::add_to(CLI::App& sub) {
 void apply_algorithm_choice(BlurSpec& spec, const std::string& algorithm, double tolerance,
                             const std::map<std::string, std::string>& given_by_flag) {
   spec.algorithm = parse_algorithm(algorithm);
-  if (!std::isfinite(tolerance) || tolerance < 0) throw InvalidArgument("--tolerance must be a finite value >= 0");
+  if (!std::isfinite(tolerance) || tolerance < 0) {
+    char given[32];
+    std::snprintf(given, sizeof given, "%g", tolerance);
+    throw InvalidArgument("--tolerance " + std::string(given) + " must be a finite value >= 0");
+  }
   spec.tolerance = tolerance;
   const auto by_flag = parameters_by_flag();
   for (const auto& [flag, text] : given_by_flag) {

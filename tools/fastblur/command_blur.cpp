@@ -37,6 +37,12 @@ struct BlurOptions {
   io::WriteOptions write;
 };
 
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
 bool is_npy_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   char magic[6] = {};
@@ -83,13 +89,15 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
       spec.radius[a] = static_cast<int>(r[a]);
     }
   }
-  if (!std::isfinite(o.cval)) throw InvalidArgument("--cval must be finite");
+  spec.rounding = parse_rounding(o.rounding);
+  if (!std::isfinite(o.cval) && spec.rounding != Rounding::scipy)
+    throw InvalidArgument("--cval " + number_text(o.cval) + " must be finite (or --rounding scipy, as SciPy takes any)");
   spec.cval = o.cval;
-  if (!std::isfinite(o.truncate) || o.truncate < 0) throw InvalidArgument("--truncate must be a finite value >= 0");
+  if (!std::isfinite(o.truncate) || o.truncate < 0)
+    throw InvalidArgument("--truncate " + number_text(o.truncate) + " must be a finite value >= 0");
   spec.truncate = o.truncate;
   o.algorithm.apply(spec);
-  spec.rounding = parse_rounding(o.rounding);
-  if (o.threads < 0) throw InvalidArgument("--threads must be >= 0");
+  if (o.threads < 0) throw InvalidArgument("--threads " + std::to_string(o.threads) + " must be >= 0");
   spec.threads = o.threads;
   // Validate radii and sigmas now, before any output exists.
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);

@@ -1,6 +1,7 @@
 #include "serve_request.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "algorithm_options.hpp"
 #include "fastblur/error.hpp"
@@ -76,10 +77,12 @@ BlurRequest parse_blur_request(const json& body, const ServeLimits& limits) {
     }
   }
   for (double s : r.sigma) {
-    if (!std::isfinite(s) || s < 0) throw InvalidArgument("'sigma' must be finite and >= 0");
+    char given[32];
+    std::snprintf(given, sizeof given, "%g", s);
+    if (!std::isfinite(s) || s < 0) throw InvalidArgument("'sigma' " + std::string(given) + " must be finite and >= 0");
     if (s > limits.max_sigma)
-      throw InvalidArgument("'sigma' must be at most " + std::to_string(static_cast<int>(limits.max_sigma)) +
-                            " in the explorer");
+      throw InvalidArgument("'sigma' " + std::string(given) + " must be at most " +
+                            std::to_string(static_cast<int>(limits.max_sigma)) + " in the explorer");
   }
   if (!std::isfinite(r.cval)) throw InvalidArgument("'cval' must be finite");
   return r;
