@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run_fuzzers.sh [--build-dir DIR] [--seconds N] [--fresh-corpus] [HARNESS...]
 #
-#   HARNESS         npy, image, blur, cli (default: all four)
+#   HARNESS         npy, image, blur, cli, serve (default: all five)
 #   --build-dir     the asan preset's build directory (default: build-asan)
 #   --seconds N     fuzzing time per harness (default 600)
 #   --fresh-corpus  fuzz from the seeds and regressions in a temporary corpus (what CI does);
@@ -26,11 +26,11 @@ while [ $# -gt 0 ]; do
     --build-dir) build=$2; shift 2 ;;
     --seconds) seconds=$2; shift 2 ;;
     --fresh-corpus) fresh=1; shift ;;
-    npy|image|blur|cli) harnesses+=("$1"); shift ;;
+    npy|image|blur|cli|serve) harnesses+=("$1"); shift ;;
     *) echo "run_fuzzers.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(npy image blur cli)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(npy image blur cli serve)
 build=$(cd "$build" && pwd)
 bin=$build/tests/fuzz
 [ -x "$bin/fastblur_fuzz_seeds" ] || { echo "run_fuzzers.sh: no fuzz build in $build (cmake --preset asan && cmake --build --preset asan)" >&2; exit 2; }
@@ -47,7 +47,7 @@ seeds=$bin/seeds
 ) 9>"$bin/.seeds.lock"
 
 # Per harness: the largest input worth trying, and libFuzzer's per-input time limit in seconds.
-declare -A max_len=([npy]=4096 [image]=65536 [blur]=4096 [cli]=512)
+declare -A max_len=([npy]=4096 [image]=65536 [blur]=4096 [cli]=512 [serve]=16384)
 # Added to whatever the caller set (ctest's asan preset sets its own): full unwinding at malloc, so
 # that leaks inside OpenImageIO show its frames and match lsan.supp; null from impossible mallocs.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1:detect_stack_use_after_return=1:fast_unwind_on_malloc=0"

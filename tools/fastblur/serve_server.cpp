@@ -16,6 +16,7 @@
 #include "serve_compute.hpp"
 #include "serve_page.hpp"
 #include "serve_store.hpp"
+#include "serve_upload.hpp"
 
 namespace fastblur::cli {
 namespace {
@@ -88,41 +89,6 @@ std::string cookie_session(const httplib::Request& req) {
     at = end;
   }
   return "";
-}
-
-// A file name from a client, for messages and downloads only: its last part, in safe characters.
-std::string client_file_name(std::string name) {
-  const auto slash = name.find_last_of("/\\");
-  if (slash != std::string::npos) name = name.substr(slash + 1);
-  std::string out;
-  for (char c : name.substr(0, 100))
-    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_') ? c : '_';
-  while (!out.empty() && out.front() == '.') out.erase(out.begin());
-  return out.empty() ? "upload" : out;
-}
-
-// The extension the file is kept under (readers and writers choose formats by it): the client's, if
-// it is a plain one, else the format its first bytes say.
-std::string upload_extension(const std::string& name, const std::string& bytes) {
-  const auto dot = name.find_last_of('.');
-  if (dot != std::string::npos && name.size() - dot >= 2 && name.size() - dot <= 6) {
-    std::string ext = name.substr(dot);
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext;
-  }
-  const auto starts = [&](const char* magic, std::size_t n) { return bytes.size() >= n && std::memcmp(bytes.data(), magic, n) == 0; };
-  if (starts("\x89PNG", 4)) return ".png";
-  if (starts("\xff\xd8\xff", 3)) return ".jpg";
-  if (starts("II*\0", 4) || starts("MM\0*", 4)) return ".tif";
-  if (starts("\x76\x2f\x31\x01", 4)) return ".exr";
-  if (starts("#?RADIANCE", 10) || starts("#?RGBE", 6)) return ".hdr";
-  return ".png";
-}
-
-// Messages about the kept file name the client's file instead (as the CLI names its input).
-std::string with_client_name(std::string message, const std::string& temp_path, const std::string& name) {
-  for (std::size_t at; (at = message.find(temp_path)) != std::string::npos;) message.replace(at, temp_path.size(), name);
-  return message;
 }
 
 json algorithms_json() {
@@ -272,39 +238,11 @@ void ExplorerServer::Impl::routes() {
   http.Post("/api/image", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const std::string token = session(req, res);
-      if (req.body.size() > limits.max_upload_bytes)
-        return reply_error(res, 413, "the file is " + std::to_string(req.body.size()) + " bytes, more than the upload limit of " +
-                                         std::to_string(limits.max_upload_bytes));
-      if (req.body.empty()) return reply_error(res, 400, "the upload is empty: send the image file as the request body");
-      const std::string name = client_file_name(req.get_header_value("X-Filename"));
-      const std::string extension = upload_extension(name, req.body);
-      const fs::path path = temp.fresh("upload", extension);
-      struct Remove {
-        fs::path p;
-        ~Remove() {
-          std::error_code ec;
-          fs::remove(p, ec);
-        }
-      } remove{path};
-      {
-        std::ofstream out(path, std::ios::binary);
-        out.write(req.body.data(), static_cast<std::streamsize>(req.body.size()));
-        if (!out) throw IoError("cannot keep the upload in the temporary folder");
-      }
-      io::Image im;
-      try {
-        // The pixel count from the header, before any pixel memory exists.
-        const io::ImageHeader header = io::open_image_rows(path)->header();
-        if (header.width * header.height > limits.max_pixels)
-          return reply_error(res, 413, "'" + name + "' is " + std::to_string(header.width) + "x" + std::to_string(header.height) +
-                                           " pixels, more than the limit of " + std::to_string(limits.max_pixels) + " pixels");
-        im = io::read_image(path, static_cast<std::uint64_t>(limits.max_pixels) * 4 * 8);
-      } catch (const Error& e) {
-        const int status = dynamic_cast<const OutOfMemory*>(&e) ? 413 : 422;
-        return reply_error(res, status, with_client_name(e.what(), path.string(), name));
-      }
-      const std::string format = im.format;
-      auto stored = make_stored_image(std::move(im), name, extension, limits);
+      const Upload up = read_upload(req.body, req.get_header_value("X-Filename"), limits, temp);
+      if (!up.image) return reply_error(res, up.status, up.error);
+      const std::string& name = up.name;
+      const std::string& format = up.format;
+      const std::shared_ptr<StoredImage>& stored = up.image;
       const std::string id = sessions.add(token, stored);
       reply_json(res, {{"id", id}, {"name", name}, {"format", format}, {"width", stored->original.width},
                        {"height", stored->original.height}, {"channels", stored->original.channels},
