@@ -93,8 +93,8 @@ def _requests(group):
     driver sums them to SciPy's bits; a radius beyond the core's limit is left to the core to refuse."""
     weights = [scipy_kernel(sigma, order, radius).tolist() if radius <= _core.MAX_RADIUS else []
                for _, sigma, order, _, radius in group]
-    return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], [g[4] for g in group],
-            [g[2] for g in group], weights)
+    radii = [float(min(g[4], 10 ** 300)) for g in group]  # any Python int; the core names it if too large
+    return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], radii, [g[2] for g in group], weights)
 
 
 def _native(a):
@@ -106,7 +106,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     SciPy's order. Every choice (algorithm, driver, working precision, rounding) is the core's plan;
     here the arrays are only marshalled: complex data as its real and imaginary parts, other byte
     orders through native copies, more than three axes in groups of three."""
-    if input.dtype.kind == "c":  # real and imaginary parts apart, each into its part of output, as SciPy does
+    if input.dtype.kind == "c" and output.dtype.kind == "c":  # real and imaginary parts apart, as SciPy does
         parts = ((input.real, np.real(cval)), (input.imag, np.imag(cval)))
         if np.may_share_memory(input, output):
             parts = tuple((p.copy(), c) for p, c in parts)
@@ -116,12 +116,11 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     if not isinstance(cval, numbers.Number) or isinstance(cval, complex) or np.iscomplexobj(cval):
         raise TypeError(f"must be real number, not {type(cval).__name__}")
     cval = float(cval)
-    if output.dtype.kind == "c":
-        tmp = np.empty(input.shape, np.float64)
-        _filter(input, tmp, active, cval, truncate, algorithm, tolerance, threads, options, rounding, device)
-        output[...] = tmp
-        return
+    if output.dtype.kind == "c" and input.dtype.kind != "c" and active:
+        raise RuntimeError(f"array type {output.dtype!r} not supported")  # SciPy's correlate1d: real in, complex out
     if not active or input.size == 0:
+        if active:  # nothing to blur, but the arguments are still checked
+            _core.check_axes(*_requests(active)[:5])
         np.copyto(output, input, casting="unsafe")
         return
     if output is not input and np.may_share_memory(input, output):
@@ -221,8 +220,10 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     """
     input = _as_array(input)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
-    output = get_output(output, input)
+    output = get_output(output, input, check_complex=False)
     active = active_axes(input.ndim, sigma, order, mode, truncate, radius, axes)
+    if active and input.dtype.kind == "c" and output.dtype.kind != "c":
+        raise RuntimeError("output must have complex dtype")
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
 

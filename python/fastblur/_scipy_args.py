@@ -66,7 +66,9 @@ def check_order(order):
 
 def kernel_radius(sigma, truncate, radius):
     """scipy's radius: int(truncate * sigma + 0.5) unless given; a nonnegative integer."""
-    lw = int(float(truncate) * float(sigma) + 0.5) if radius is None else radius
+    lw = int(float(truncate) * float(sigma) + 0.5)  # computed (and refused if inf or NaN) as SciPy does, given radius or not
+    if radius is not None:
+        lw = radius
     if isinstance(lw, bool) or not isinstance(lw, numbers.Integral) or lw < 0:
         raise ValueError("Radius must be a nonnegative integer.")
     return int(lw)
@@ -83,16 +85,20 @@ def active_axes(ndim, sigma, order, mode, truncate, radius, axes):
         if not s > 1e-15:
             continue
         s = float(s)
-        active.append((ax, s, check_order(o), mode_name(m), kernel_radius(s, truncate, r)))
+        # SciPy's order of checks: the radius (int()), then the order (the kernel), then the mode.
+        radius = kernel_radius(s, truncate, r)
+        o = check_order(o)
+        active.append((ax, s, o, mode_name(m), radius))
     return active
 
 
-def get_output(output, input, shape=None):
+def get_output(output, input, shape=None, check_complex=True):
     """The output array as scipy makes it: a new array of input's (or the given) dtype, or the
-    given array after checking its shape and complexness."""
+    given array after checking its shape and complexness (gaussian_filter checks that only where an
+    axis is filtered, as SciPy's correlate1d does: check_complex=False)."""
     if shape is None:
         shape = input.shape
-    complex_input = input.dtype.kind == "c"
+    complex_input = input.dtype.kind == "c" and check_complex
     if output is None:
         return np.empty(shape, dtype=input.dtype.name)  # every element is written
     if isinstance(output, np.ndarray):

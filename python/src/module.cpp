@@ -207,14 +207,18 @@ PYBIND11_MODULE(_core, m) {
 
   // The arrays' axes to filter, in the caller's order, each with its parameters and SciPy's weights.
   const auto requests = [](const std::vector<int>& axes, const std::vector<double>& sigmas,
-                           const std::vector<std::string>& modes, const std::vector<std::int64_t>& radii,
+                           const std::vector<std::string>& modes, const std::vector<double>& radii,
                            const std::vector<int>& orders, const std::vector<std::vector<double>>& weights) {
     std::vector<python::AxisRequest> req;
     for (std::size_t i = 0; i < axes.size(); ++i) {
-      const std::int64_t r = radii.at(i);
-      if (r > kMaxRadius)
-        throw InvalidArgument("radius " + std::to_string(r) + " along axis " + std::to_string(axes[i]) + " (sigma " +
+      // Radii travel as doubles: a Python int of any size arrives (exactly up to 2^53).
+      const double r = radii.at(i);
+      if (r > kMaxRadius) {
+        char text[48];
+        std::snprintf(text, sizeof text, r < 1e15 ? "%.0f" : "%g", r);
+        throw InvalidArgument("radius " + std::string(text) + " along axis " + std::to_string(axes[i]) + " (sigma " +
                               format_number(sigmas.at(i)) + ") is beyond the maximum " + std::to_string(kMaxRadius));
+      }
       req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), static_cast<int>(r), orders.at(i),
                      i < weights.size() ? weights[i] : std::vector<double>{}});
     }
@@ -224,7 +228,7 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "blur_axes",
       [requests](const py::array& src, py::array& dst, const std::vector<int>& axes, const std::vector<double>& sigmas,
-                 const std::vector<std::string>& modes, const std::vector<std::int64_t>& radii,
+                 const std::vector<std::string>& modes, const std::vector<double>& radii,
                  const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
                  double truncate, const std::string& algorithm, double tolerance, int threads, const py::dict& options,
                  const std::string& device, const std::string& rounding) {
@@ -240,7 +244,7 @@ PYBIND11_MODULE(_core, m) {
       "plan_axes",
       [requests](const py::array& src, const py::array& dst, const std::vector<int>& axes,
                  const std::vector<double>& sigmas, const std::vector<std::string>& modes,
-                 const std::vector<std::int64_t>& radii, const std::vector<int>& orders,
+                 const std::vector<double>& radii, const std::vector<int>& orders,
                  const std::vector<std::vector<double>>& weights, double cval, double truncate,
                  const std::string& algorithm, double tolerance, int threads, const py::dict& options,
                  const std::string& device, const std::string& rounding) {
@@ -255,6 +259,16 @@ PYBIND11_MODULE(_core, m) {
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
       py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
+
+  // The per-axis arguments checked as a blur would check them, for calls with nothing to blur (an
+  // empty array): a radius past the limit is refused there too.
+  m.def(
+      "check_axes",
+      [requests](const std::vector<int>& axes, const std::vector<double>& sigmas, const std::vector<std::string>& modes,
+                 const std::vector<double>& radii, const std::vector<int>& orders) {
+        (void)requests(axes, sigmas, modes, radii, orders, {});
+      },
+      py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"));
 
   // What the last blur on this thread ran (for tests: the plan printed is the plan run).
   m.def("last_run", []() -> py::object {
