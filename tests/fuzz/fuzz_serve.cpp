@@ -100,7 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!device.is_cpu()) return;  // the device is the route's to open (DeviceError: 503)
       if (r.image != "scene") return;  // an id this session does not hold: the route's 404
       const json result = cli::blur_preview(r, *small_image(), device, temp(), never);
-      if (!result.contains("result")) fail("a blur reply without its result");
+      if (!result.contains("images") || !result["images"].contains("result")) fail("a blur reply without its result");
       (void)result.dump(-1, ' ', false, json::error_handler_t::replace);
     });
     return 0;
