@@ -75,6 +75,9 @@ inline double type_scale(ElementType t) {
   switch (t) {
     case ElementType::u8: return 255.0;
     case ElementType::u16: return 65535.0;
+    case ElementType::i8: return 127.0;
+    case ElementType::i16: return 32767.0;
+    case ElementType::i32: case ElementType::u32: case ElementType::i64: case ElementType::u64: return 1e6;
     default: return 1.0;
   }
 }
@@ -129,6 +132,7 @@ inline void fill_random(const View& v, std::mt19937_64& rng) {
 /// rounded result, 1.5 where it is within 1 of it (integer_bound_of).
 inline double tolerance(ElementType t, double ref, int taps, double integer_bound = 0.5) {
   const double accum = 2e-7 * type_scale(t) * (4.0 + std::sqrt(static_cast<double>(taps)));
+  if (is_integer(t)) return integer_bound + accum;  // rounded to nearest (or within 1 of it)
   switch (t) {
     case ElementType::u8:
     case ElementType::u16: return integer_bound + accum;  // rounded to nearest (or within 1 of it)
