@@ -9,7 +9,9 @@
 #include <csignal>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
+#include <vector>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -79,10 +81,58 @@ OIIO::ImageSpec raw_alpha_config() {
 //  - Maya IFF: the reader aborts on some header flags, and on malformed tile chunks it copies a
 //    negative length (a heap overrun, not an error); no check of ours can tell a safe tile from a
 //    bad one before it decodes, so IFF files are not read at all.
+//  - OpenEXR: the header reader sizes each attribute's value by the size the file claims, so a
+//    600-byte file claiming a string attribute of 2 GiB has it allocated and zeroed before the read
+//    fails (found by tests/fuzz/fuzz_serve: more than 30 s and gigabytes). Every attribute of every
+//    header must fit in the file.
+void refuse_corrupt_exr_header(const std::filesystem::path& path, std::ifstream& in) {
+  std::error_code ec;
+  const std::uintmax_t file_size = std::filesystem::file_size(path, ec);
+  if (ec) return;
+  std::vector<char> buf(static_cast<std::size_t>(std::min<std::uintmax_t>(file_size, 16u << 20)));
+  in.clear();
+  in.seekg(0);
+  in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+  const std::size_t size = static_cast<std::size_t>(in.gcount());
+  if (size < 8) return;
+  const bool multipart = (static_cast<unsigned char>(buf[5]) & 0x10) != 0;  // version flags, bit 12
+  std::size_t at = 8;
+  const auto text_end = [&](std::size_t from) -> std::size_t {  // index of the NUL ending a name, or size
+    const void* nul = std::memchr(buf.data() + from, 0, std::min<std::size_t>(size - from, 256));
+    return nul ? static_cast<std::size_t>(static_cast<const char*>(nul) - buf.data()) : size;
+  };
+  for (int headers = 0; headers < 4096 && at < size; ++headers) {
+    if (headers > 0 && buf[at] == 0) return;  // the empty header ending a multi-part file's list
+    for (int attributes = 0; attributes < 100000; ++attributes) {
+      const std::size_t name_end = text_end(at);
+      if (name_end >= size) return;  // truncated: OpenEXR says so itself
+      if (name_end == at) {          // the empty name ending this header
+        ++at;
+        break;
+      }
+      const std::string name(buf.data() + at, name_end - at);
+      const std::size_t type_end = text_end(name_end + 1);
+      if (type_end + 4 >= size) return;
+      std::uint32_t claimed = 0;
+      for (int b = 3; b >= 0; --b) claimed = claimed << 8 | static_cast<unsigned char>(buf[type_end + 1 + static_cast<std::size_t>(b)]);
+      at = type_end + 5;
+      if (claimed > file_size - at)
+        throw IoError("cannot read '" + path.string() + "': corrupt OpenEXR header (attribute '" + name.substr(0, 40) +
+                      "' claims " + std::to_string(claimed) + " bytes in a file of " + std::to_string(file_size) + ")");
+      at += claimed;
+    }
+    if (!multipart) return;
+  }
+}
+
 void refuse_known_reader_crashes(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   unsigned char h[36] = {};
   in.read(reinterpret_cast<char*>(h), sizeof h);
+  if (in.gcount() >= 8 && h[0] == 0x76 && h[1] == 0x2f && h[2] == 0x31 && h[3] == 0x01) {
+    refuse_corrupt_exr_header(path, in);
+    return;
+  }
   if (in.gcount() >= 12 && std::memcmp(h, "FOR4", 4) == 0 && std::memcmp(h + 8, "CIMG", 4) == 0)
     throw IoError("cannot read '" + path.string() +
                   "': Maya IFF files are not read (OpenImageIO 2.4's IFF reader overruns memory on malformed "

@@ -4,6 +4,9 @@
 // before allocating; headers known to crash OpenImageIO 2.4's readers are refused first.
 #include <OpenImageIO/imageio.h>
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <iterator>
 #include <unistd.h>
 
 #include <cmath>
@@ -237,6 +240,37 @@ TEST_F(ImageFile, MayaIffIsRefusedBeforeOpenImageIOReadsIt) {
       EXPECT_NE(std::string(e.what()).find("Maya IFF files are not read"), std::string::npos) << e.what();
     }
   }
+}
+
+TEST_F(ImageFile, OpenExrAttributesLargerThanTheFileAreRefused) {
+  // fuzz_serve: a 578-byte EXR whose string attribute claimed about 2 GiB had OpenEXR allocate and
+  // zero it before failing (more than 30 s under ASan). Every attribute must fit in the file.
+  io::Image im;
+  im.width = 6;
+  im.height = 4;
+  im.channels = 3;
+  im.type = ElementType::f32;
+  im.pixels.resize(6 * 4 * 3 * 4, std::byte{0});
+  io::write_image(dir_ / "good.exr", im);
+  std::string bytes;
+  {
+    std::ifstream in(dir_ / "good.exr", std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  EXPECT_EQ(io::read_image(dir_ / "good.exr").width, 6);  // the check passes real files
+  // The first attribute after magic and version: name, type, then its 4-byte size.
+  const std::size_t name_end = bytes.find('\0', 8), type_end = bytes.find('\0', name_end + 1);
+  ASSERT_LT(type_end + 4, bytes.size());
+  bytes[type_end + 1] = '\xf0', bytes[type_end + 2] = '\xff', bytes[type_end + 3] = '\xff', bytes[type_end + 4] = '\x7f';
+  std::ofstream(dir_ / "bad.exr", std::ios::binary) << bytes;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    io::read_image(dir_ / "bad.exr");
+    FAIL() << "read an EXR whose attribute claims 2 GiB";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("corrupt OpenEXR header"), std::string::npos) << e.what();
+  }
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
 }
 
 }  // namespace
