@@ -110,14 +110,16 @@ void refuse_corrupt_exr_header(const std::filesystem::path& path, std::ifstream&
         ++at;
         break;
       }
-      const std::string name(buf.data() + at, name_end - at);
+      std::string name(buf.data() + at, std::min<std::size_t>(name_end - at, 40));
+      for (char& c : name)  // the file's bytes, shown in a one-line message
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
       const std::size_t type_end = text_end(name_end + 1);
       if (type_end + 4 >= size) return;
       std::uint32_t claimed = 0;
       for (int b = 3; b >= 0; --b) claimed = claimed << 8 | static_cast<unsigned char>(buf[type_end + 1 + static_cast<std::size_t>(b)]);
       at = type_end + 5;
       if (claimed > file_size - at)
-        throw IoError("cannot read '" + path.string() + "': corrupt OpenEXR header (attribute '" + name.substr(0, 40) +
+        throw IoError("cannot read '" + path.string() + "': corrupt OpenEXR header (attribute '" + name +
                       "' claims " + std::to_string(claimed) + " bytes in a file of " + std::to_string(file_size) + ")");
       at += claimed;
     }
