@@ -44,7 +44,9 @@ class Server:
     def kill(self):
         if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait(timeout=10)
+            # A killed process is reaped once the kernel has torn it down: an ASan build's address
+            # space on a loaded 2-core machine took more than 10 s (the asan preset's serve_api).
+            self.proc.wait(timeout=120)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream:
                 stream.close()
