@@ -44,7 +44,6 @@ void record_run(const Plan& plan) noexcept {
   r.rounding = plan.spec.rounding;
   r.source = plan.source;
   r.destination = plan.destination;
-  for (std::size_t a = 0; a < 3; ++a) r.radius[a] = plan.axes[a].sigma > 0.0 ? plan.axes[a].radius : 0;
   last = r;
 }
 

@@ -145,7 +145,6 @@ struct RunRecord {
   Schedule schedule;
   Rounding rounding = Rounding::nearest;
   ElementType source = ElementType::f32, destination = ElementType::f32;
-  std::array<int, 3> radius{0, 0, 0};  ///< per axis, 0 where the axis is not filtered
 };
 /// The last blur that ran on the calling thread (nullopt before the first).
 std::optional<RunRecord> last_run() noexcept;

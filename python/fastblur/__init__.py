@@ -87,11 +87,11 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
     return tolerance, int(threads), options
 
 
-def _requests(group):
+def _requests(group, with_weights=True):
     """The core's per-axis arguments for (axis, sigma, order, mode, radius) tuples, with SciPy's own
     weights (NumPy's arithmetic, as gaussian_filter1d computes them) so that the core's scipy-order
     driver sums them to SciPy's bits; a radius beyond the core's limit is left to the core to refuse."""
-    weights = [scipy_kernel(sigma, order, radius).tolist() if radius <= _core.MAX_RADIUS else []
+    weights = [scipy_kernel(sigma, order, radius).tolist() if with_weights and radius <= _core.MAX_RADIUS else []
                for _, sigma, order, _, radius in group]
     radii = [float(min(g[4], 10 ** 300)) for g in group]  # any Python int; the core names it if too large
     return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], radii, [g[2] for g in group], weights)
@@ -120,7 +120,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         raise RuntimeError(f"array type {output.dtype!r} not supported")  # SciPy's correlate1d: real in, complex out
     if not active or input.size == 0:
         if active:  # nothing to blur, but the arguments are still checked
-            _core.check_axes(*_requests(active)[:5])
+            _core.check_axes(*_requests(active, with_weights=False)[:5])
         np.copyto(output, input, casting="unsafe")
         return
     if output is not input and np.may_share_memory(input, output):

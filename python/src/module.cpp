@@ -91,6 +91,18 @@ py::object to_python(const ParameterValue& v) {
   return py::cast(std::get<std::vector<double>>(v));
 }
 
+// A schedule as plan() and last_run() show it (the same keys, so a test compares them directly).
+py::dict schedule_dict(const Schedule& s, Rounding rounding) {
+  py::dict d;
+  d["backend"] = s.backend == Backend::cpu ? "cpu" : "vulkan";
+  d["driver"] = std::string(to_string(s.driver));
+  d["threads"] = s.threads;
+  // The fixed-point driver's working type is int16 whatever the float intermediate of the plan says.
+  d["intermediate"] = s.driver == CpuDriver::fixed_point ? std::string("int16") : std::string(to_string(s.intermediate));
+  d["rounding"] = std::string(to_string(rounding));
+  return d;
+}
+
 // A plan as a dict: the algorithm, its resolved parameters (per axis as lists in numpy order, None
 // where an axis has none), each axis's radius, support and achieved sigma, the schedule, the prediction.
 py::dict plan_dict(const Plan& p, int naxes) {
@@ -124,15 +136,7 @@ py::dict plan_dict(const Plan& p, int naxes) {
     }
     if (q.axis < naxes) d[q.key.c_str()].cast<py::list>()[static_cast<std::size_t>(naxes - 1 - q.axis)] = to_python(q.value);
   }
-  py::dict schedule;
-  schedule["backend"] = p.schedule.backend == Backend::cpu ? "cpu" : "vulkan";
-  schedule["driver"] = std::string(to_string(p.schedule.driver));
-  schedule["threads"] = p.schedule.threads;
-  // The fixed-point driver's working type is int16 whatever the float intermediate of the plan says.
-  schedule["intermediate"] = p.schedule.driver == CpuDriver::fixed_point ? std::string("int16")
-                                                                          : std::string(to_string(p.schedule.intermediate));
-  schedule["rounding"] = std::string(to_string(p.spec.rounding));
-  d["schedule"] = schedule;
+  d["schedule"] = schedule_dict(p.schedule, p.spec.rounding);
   return d;
 }
 
@@ -274,14 +278,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("last_run", []() -> py::object {
     const std::optional<RunRecord> r = last_run();
     if (!r) return py::none();
-    py::dict d;
+    py::dict d = schedule_dict(r->schedule, r->rounding);
     d["algorithm"] = std::string(to_string(r->algorithm));
-    d["backend"] = r->schedule.backend == Backend::cpu ? "cpu" : "vulkan";
-    d["driver"] = std::string(to_string(r->schedule.driver));
-    d["threads"] = r->schedule.threads;
-    d["intermediate"] = r->schedule.driver == CpuDriver::fixed_point ? std::string("int16")
-                                                                     : std::string(to_string(r->schedule.intermediate));
-    d["rounding"] = std::string(to_string(r->rounding));
     d["source"] = std::string(to_string(r->source));
     d["destination"] = std::string(to_string(r->destination));
     return d;

@@ -269,6 +269,6 @@ double padded_ratio(const Shape& shape, int axis, double pad) {
 
 namespace fastblur::algo {
 bool float_lanes_allowed(const BlurSpec& spec, const Shape& shape) {
-  return !shape.any_f64() || spec.tolerance >= kFloatLanesTolerance;
+  return !shape.wants_double() || spec.tolerance >= kFloatLanesTolerance;
 }
 }  // namespace fastblur::algo

@@ -39,7 +39,7 @@ struct Shape {
   std::int64_t max_image_2d = 0;  ///< Vulkan: the largest 2D image side (0: no limit known)
 
   /// Data float cannot hold exactly (f64, 32- and 64-bit integers): computed in double.
-  bool any_f64() const noexcept { return needs_double(source) || needs_double(destination); }
+  bool wants_double() const noexcept { return needs_double(source) || needs_double(destination); }
   /// 3 for volumes (depth > 1), else 2.
   int dimensions() const noexcept { return extent[2] > 1 ? 3 : 2; }
   std::int64_t elements() const noexcept { return extent[0] * extent[1] * extent[2] * channels; }

@@ -381,8 +381,6 @@ void convert_copy(const View& src, const View& dst) {
         }
 }
 
-}  // namespace
-
 // SciPy's weights along `axis`: the spec's own (NumPy's arithmetic, from the Python drop-in), else
 // the sampled Gaussian or its derivative reversed into a correlation, as gaussian_filter1d does.
 std::vector<double> scipy_weights(const Plan& plan, int axis) {
@@ -392,6 +390,8 @@ std::vector<double> scipy_weights(const Plan& plan, int axis) {
   std::reverse(w.begin(), w.end());
   return w;
 }
+
+}  // namespace
 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();

@@ -184,7 +184,7 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
   }
   d.resolve(spec, shape, p);
   p.schedule.backend = shape.backend;
-  p.schedule.intermediate = shape.any_f64() ? ElementType::f64 : ElementType::f32;
+  p.schedule.intermediate = shape.wants_double() ? ElementType::f64 : ElementType::f32;
   d.schedule(p, shape);
   if (shape.backend == Backend::cpu && p.schedule.driver == CpuDriver::lanes)
     p.schedule.intermediate = ElementType::f32;  // the lanes compute in float
@@ -207,7 +207,7 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
     };
     // float64 data in float lanes (a tolerance was given): float's rounding on top, measured at up
     // to 7e-8 of the peak over two axes (tests/plan/plan_test.cpp).
-    if (shape.any_f64() && p.schedule.intermediate == ElementType::f32) add_per_axis(kFloatLaneRounding);
+    if (shape.wants_double() && p.schedule.intermediate == ElementType::f32) add_per_axis(kFloatLaneRounding);
     if (shape.backend == Backend::vulkan && !shape.software_device && d.info().capabilities.texture_filtering)
       add_per_axis(algo::kSubTexelError);
   } else {

@@ -240,13 +240,11 @@ void ExplorerServer::Impl::routes() {
       const std::string token = session(req, res);
       const Upload up = read_upload(req.body, req.get_header_value("X-Filename"), limits, temp);
       if (!up.image) return reply_error(res, up.status, up.error);
-      const std::string& name = up.name;
-      const std::string& format = up.format;
-      const std::shared_ptr<StoredImage>& stored = up.image;
-      const std::string id = sessions.add(token, stored);
-      reply_json(res, {{"id", id}, {"name", name}, {"format", format}, {"width", stored->original.width},
-                       {"height", stored->original.height}, {"channels", stored->original.channels},
-                       {"type", std::string(to_string(stored->original.type))}, {"scale", stored->scale}});
+      const StoredImage& im = *up.image;
+      const std::string id = sessions.add(token, up.image);
+      reply_json(res, {{"id", id}, {"name", up.name}, {"format", up.format}, {"width", im.original.width},
+                       {"height", im.original.height}, {"channels", im.original.channels},
+                       {"type", std::string(to_string(im.original.type))}, {"scale", im.scale}});
     });
   });
   http.Get("/api/source", [this](const httplib::Request& req, httplib::Response& res) {
