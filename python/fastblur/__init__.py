@@ -36,8 +36,7 @@ import numbers
 import numpy as np
 
 from . import _core
-from ._scipy_args import (AxisError, active_axes, check_order, get_output, kernel_radius, mode_name,
-                          normalize_sequence, scipy_kernel)
+from ._scipy_args import active_axes, axis_1d, check_order, get_output, kernel_radius, scipy_kernel
 
 __all__ = [
     "gaussian_filter", "gaussian_filter1d", "plan", "analyze", "algorithms", "devices",
@@ -246,19 +245,8 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     """
     input = _as_array(input)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
-        raise TypeError("axis must be an integer")
-    if not -input.ndim <= axis < input.ndim:
-        raise AxisError(axis, input.ndim)
-    axis = int(axis) % input.ndim
-    sd = float(sigma)
-    if sd == 0.0:
-        raise ZeroDivisionError("float division by zero")
-    lw = kernel_radius(sd, truncate, radius)
-    order = check_order(order)
-    m = mode_name(mode)
+    active = axis_1d(input.ndim, sigma, axis, order, mode, truncate, radius)
     output = get_output(output, input)
-    active = [(axis, sd, order, m, lw)] if not np.isnan(sd) else []
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
 
@@ -285,7 +273,7 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     values, e.g. ``box_passes`` or ``iir_variant``; per-axis ones, e.g. ``kawase_offsets`` or
     ``box_radius``, as lists in NumPy order); per axis its ``radius``, ``support`` (how far an
     output reaches: the halo a chunk needs) and ``achieved_sigma``; ``schedule`` (backend, driver,
-    threads, intermediate type, rounding); ``predicted_max_error`` (DESIGN.md's max error of the
+    threads, intermediate type, rounding); ``predicted_max_error`` (docs/DESIGN.md's max error of the
     whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every
     candidate weighed) and ``description`` (all of it as text)."""
     spatial = tuple(int(s) for s in shape)
@@ -312,7 +300,7 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
 
 
 def analyze(algorithm, sigma, *, options=None, anisotropy=True, psnr=True):
-    """The accuracy of ``algorithm`` as a Gaussian of ``sigma`` (DESIGN.md's metrics): a dict with
+    """The accuracy of ``algorithm`` as a Gaussian of ``sigma`` (docs/DESIGN.md's metrics): a dict with
     ``effective_sigma``, ``max_error`` and ``l1_error`` of the 1D impulse response, with
     ``anisotropy`` and ``max_error_2d`` of the 2D response (if ``anisotropy``), and ``psnr_db`` on
     the bundled 512x512 test scene against float64 fir (if ``psnr``)."""

@@ -92,6 +92,24 @@ def active_axes(ndim, sigma, order, mode, truncate, radius, axes):
     return active
 
 
+def axis_1d(ndim, sigma, axis, order, mode, truncate, radius):
+    """gaussian_filter1d's arguments as active_axes gives them: [(axis, sigma, order, mode, radius)], or
+    [] for a NaN sigma. SciPy's checks in its order: an integer axis in range (numpy's AxisError), a
+    sigma of 0 (ZeroDivisionError, as its kernel's division), the radius, the order, the mode."""
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError("axis must be an integer")
+    if not -ndim <= axis < ndim:
+        raise AxisError(axis, ndim)
+    axis = int(axis) % ndim
+    sd = float(sigma)
+    if sd == 0.0:
+        raise ZeroDivisionError("float division by zero")
+    lw = kernel_radius(sd, truncate, radius)
+    order = check_order(order)
+    m = mode_name(mode)
+    return [(axis, sd, order, m, lw)] if not np.isnan(sd) else []
+
+
 def get_output(output, input, shape=None, check_complex=True):
     """The output array as scipy makes it: a new array of input's (or the given) dtype, or the
     given array after checking its shape and complexness (gaussian_filter checks that only where an

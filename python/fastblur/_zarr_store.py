@@ -1,4 +1,6 @@
-"""Zarr in and out for fastblur.dask: blur_zarr blurs one zarr array into another chunk by chunk.
+"""Zarr in and out for fastblur.dask: blur_zarr blurs one zarr array into another chunk by chunk
+with the lazy filter it is given (fastblur.dask.blur_zarr passes its gaussian_filter: this module
+imports nothing of fastblur's, so the two do not import each other).
 
 Safety: the source is opened read-only and may not be, contain or lie inside the destination. The
 destination carries ``attrs['fastblur']`` = {'complete': False, ...the source and parameters...}
@@ -97,16 +99,15 @@ def is_complete(store):
     return bool(isinstance(meta, dict) and meta.get("complete") is True)
 
 
-def blur_zarr(src, dst, sigma, *, chunks=None, overwrite=False, compressor="default", progress=False, **kwargs):
+def blur_zarr(gaussian_filter, src, dst, sigma, *, chunks=None, overwrite=False, compressor="default",
+              progress=False, **kwargs):
     """Blurs the zarr array ``src`` into a new zarr array ``dst`` (a path or store) chunk by chunk with
-    fastblur.dask.gaussian_filter; ``kwargs`` are its keywords (order, output, mode, cval, truncate,
+    ``gaussian_filter`` (fastblur.dask's: a dask array in, a lazy dask array out); ``kwargs`` are its keywords (order, output, mode, cval, truncate,
     radius, axes, algorithm, tolerance, threads, rounding, options). ``chunks`` sets the chunks of the
     computation and of dst (default: src's); ``compressor`` dst's (zarr's default Blosc, or None).
     Runs on dask's current scheduler (a dask.distributed Client when one is active); ``progress``
     shows dask's progress bar. Resumes an incomplete dst written with the same parameters; refuses
     another existing dst unless ``overwrite``. Returns dst opened read-only."""
-    from .dask import gaussian_filter
-
     zarr = _zarr()
     unknown = set(kwargs) - set(_FILTER_KEYS)
     if unknown:

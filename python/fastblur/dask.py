@@ -5,7 +5,7 @@
 dst, sigma, ...)`` blurs one zarr array into another chunk by chunk (``python3 -m fastblur blur
 IN.zarr OUT.zarr --sigma S`` is the command for it).
 
-How a chunk is blurred (DESIGN.md: tiles, bands and chunks are one idea): each output chunk is
+How a chunk is blurred (docs/DESIGN.md: tiles, bands and chunks are one idea): each output chunk is
 computed from its chunk plus a halo on each side, gathered from the neighbouring chunks, as wide as
 the plan's support along that axis (fir, fft: the kernel's radius; box, kawase, sliding-dct: the
 reach of their finite kernels; iir: where the recursion's transient has decayed by 1e-8, far below
@@ -32,7 +32,9 @@ from dask.highlevelgraph import HighLevelGraph
 
 from . import _check_common, plan as _plan
 from . import gaussian_filter as _np_gaussian_filter
-from ._scipy_args import AxisError, active_axes, check_order, kernel_radius, mode_name
+from . import _zarr_store
+from ._scipy_args import active_axes, axis_1d
+from ._zarr_store import is_complete
 
 __all__ = ["gaussian_filter", "gaussian_filter1d", "blur_zarr", "halo", "is_complete"]
 
@@ -312,21 +314,21 @@ def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", c
     _check_dask(x)
     out_dtype = _output_dtype(output, x)
     tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
-    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
-        raise TypeError("axis must be an integer")
-    if not -x.ndim <= axis < x.ndim:
-        raise AxisError(axis, x.ndim)
-    axis = int(axis) % x.ndim
-    sd = float(sigma)
-    if sd == 0.0:
-        raise ZeroDivisionError("float division by zero")
+    active = axis_1d(x.ndim, sigma, axis, order, mode, truncate, radius)
     if x.dtype.kind != "c":
         cval = _check_cval(cval)
-    lw = kernel_radius(sd, truncate, radius)
-    active = [(axis, sd, check_order(order), mode_name(mode), lw)] if not np.isnan(sd) else []
     if not active or x.size == 0:
         return x.astype(out_dtype)
     return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
 
 
-from ._zarr_store import blur_zarr, is_complete  # noqa: E402  (it builds on gaussian_filter above)
+def blur_zarr(src, dst, sigma, *, chunks=None, overwrite=False, compressor="default", progress=False, **kwargs):
+    """Blurs the zarr array ``src`` into a new zarr array ``dst`` (a path or store) chunk by chunk with
+    gaussian_filter; ``kwargs`` are its keywords (order, output, mode, cval, truncate, radius, axes,
+    algorithm, tolerance, threads, rounding, options). ``chunks`` sets the chunks of the computation
+    and of dst (default: src's); ``compressor`` dst's (zarr's default Blosc, or None). Runs on dask's
+    current scheduler (a dask.distributed Client when one is active); ``progress`` shows dask's
+    progress bar. Resumes an incomplete dst written with the same parameters; refuses another
+    existing dst unless ``overwrite``. Returns dst opened read-only."""
+    return _zarr_store.blur_zarr(gaussian_filter, src, dst, sigma, chunks=chunks, overwrite=overwrite,
+                                 compressor=compressor, progress=progress, **kwargs)
