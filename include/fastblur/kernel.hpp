@@ -1,7 +1,10 @@
 #pragma once
 /// @file
 /// Kernel math shared by every backend, the analysis tools and the code generator: pure functions
-/// of numbers. A weight, offset or radius is computed in exactly one place: here.
+/// of numbers. The weights, offsets and radii the backends use are computed here (fir's reach them
+/// through the plan). Two places sample a Gaussian on their own, on purpose: the Vulkan shaders of
+/// fir-incremental, on the device from incremental_coefficients' quotients, and the Python module's
+/// SciPy kernel, with NumPy's own operations so that SciPy's bits match.
 #include <cstdint>
 #include <vector>
 
@@ -14,6 +17,11 @@ int radius_from_truncate(double sigma, double truncate);
 /// Sampled Gaussian exp(-x^2 / (2 sigma^2)) at x = -radius..radius, normalised to sum 1 (scipy's
 /// _gaussian_kernel1d). sigma must be > 0; radius >= 0. Size 2*radius + 1, centre at index radius.
 std::vector<double> gaussian_weights(double sigma, int radius);
+
+/// The reference shape every approximation is measured against (docs/DESIGN.md, quality metrics):
+/// the sampled Gaussian of `sigma` at offsets -half..half, normalised over +-max(half, ceil(8 sigma)).
+/// sigma must be > 0. (analysis::reference_gaussian is this function.)
+std::vector<double> reference_gaussian(double sigma, int half);
 
 /// The order-th derivative of the Gaussian as scipy.ndimage samples it: the normalised sampled
 /// Gaussian phi (gaussian_weights) times the polynomial q with d^n/dx^n exp(-x^2/(2 s^2)) =

@@ -2,11 +2,15 @@
 /// @file
 /// The planner: BlurSpec + the data's shape -> Plan, a resolved value that says everything that will
 /// run: the algorithm, its parameters per axis, how far each output reaches (the halo of tiles,
-/// bands and chunks), the schedule (driver, threads, intermediate type, tiles, GPU variants), the
-/// predicted error and cost, and the candidates weighed. Backends execute plans; they never choose.
+/// bands and chunks), the schedule (driver, threads, intermediate type, tiles, box's GPU schedule, iir's
+/// GPU float64), the predicted error and cost, and the candidates weighed. Backends execute plans, but
+/// not every choice is in one yet: the Vulkan recorders still choose from the device's limits fir's
+/// shared-memory tile (a bucket of radii, or device memory per tap), iir's lines per workgroup, and
+/// how many parts a transfer is split into; --explain does not show those (issue 26).
 /// Algorithm::automatic with a tolerance picks the cheapest algorithm whose predicted error is
 /// within it.
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -56,8 +60,14 @@ struct AxisPlan {
                              ///< piece (GPU tile, CLI band, dask chunk) gives the same result as the whole
   std::int64_t align = 1;    ///< pieces start on multiples of this (the block grid of algorithms that are not
                              ///< shift-invariant)
+  /// The kernel as data, for the algorithms that correlate with one (fir and its GPU variants, fft,
+  /// correlate): n = 2 radius + 1 weights (or 2 radius, the last tap dropped, for an even kernel),
+  /// output i = sum over k of weights[k] in[i - radius + k]; the sampled Gaussian, its derivative or
+  /// the caller's. Resolved once by the algorithm's descriptor; the backends read it, never compute
+  /// it. Null for the other algorithms and inactive axes. Shared by copies of the plan.
+  std::shared_ptr<const std::vector<double>> weights;
   double achieved_sigma = 0.0;    ///< sqrt of the algorithm's variance along this axis
-  double predicted_error = 0.0;   ///< 1D max error of the equivalent kernel (DESIGN.md metrics)
+  double predicted_error = 0.0;   ///< 1D max error of the equivalent kernel (docs/DESIGN.md, quality metrics)
 };
 
 /// The schedule: how the plan's backend runs it. make_plan fills it in; a caller (or a test) may change
@@ -101,7 +111,7 @@ struct Plan {
   std::array<AxisPlan, 3> axes{};
   std::vector<PlanParameter> parameters;
   Schedule schedule;
-  /// DESIGN.md's max error of the impulse response of the whole (2D/3D) blur, predicted from the
+  /// The max error (docs/DESIGN.md, quality metrics) of the impulse response of the whole (2D/3D) blur, predicted from the
   /// exact 1D kernels: exact for two axes, else prod(1 + e_axis) - 1. (make_plan predicts it; a blur of
   /// a named algorithm plans only what runs and leaves it NaN.)
   double predicted_max_error = 0.0;
@@ -113,6 +123,16 @@ struct Plan {
   /// The algorithm's parameters in its own form (see ResolvedParameters).
   std::shared_ptr<const ResolvedParameters> resolved;
 };
+
+/// How a plan's data may be cut into pieces (GPU tiles, CLI bands, dask chunks) that, blurred alone,
+/// give the whole call's result in their interiors: each piece carries `halo` samples per axis (the
+/// plan's support rounded up to `align`) and starts on a multiple of `align` (the block grid of the
+/// algorithms that are not shift-invariant).
+struct PieceGrid {
+  std::array<std::int64_t, 3> halo{};
+  std::int64_t align = 1;
+};
+PieceGrid piece_grid(const Plan& plan);
 
 /// Plans `spec` for an image of `src`'s shape and type (the destination taken to have the same type).
 /// With Algorithm::automatic and tolerance 0 the plan is exact (fir, or where cheaper what equals it

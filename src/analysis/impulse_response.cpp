@@ -1,23 +1,15 @@
-// Impulse-response metrics (DESIGN.md, quality metrics): the same code for tests, analyze, bench.
+// Impulse-response metrics (docs/DESIGN.md, quality metrics): the same code for tests, analyze, bench.
 #include <algorithm>
 #include <cmath>
 
 #include "fastblur/analysis.hpp"
 #include "fastblur/blur.hpp"
 #include "fastblur/error.hpp"
+#include "fastblur/kernel.hpp"
 
 namespace fastblur::analysis {
 
-std::vector<double> reference_gaussian(double sigma, int half) {
-  if (!(sigma > 0.0)) throw InvalidArgument("reference_gaussian: sigma must be > 0");
-  const int wide = std::max(half, static_cast<int>(std::ceil(8.0 * sigma)));
-  double sum = 0.0;
-  for (int x = -wide; x <= wide; ++x) sum += std::exp(-0.5 * x * double(x) / (sigma * sigma));
-  std::vector<double> g(2 * static_cast<std::size_t>(half) + 1);
-  for (int x = -half; x <= half; ++x)
-    g[static_cast<std::size_t>(x + half)] = std::exp(-0.5 * x * double(x) / (sigma * sigma)) / sum;
-  return g;
-}
+std::vector<double> reference_gaussian(double sigma, int half) { return kernel::reference_gaussian(sigma, half); }
 
 double contour_radius(const std::vector<double>& img, int w, int h, int cx, int cy, int dx, int dy,
                       double level) {

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <string>
 
-#include "fastblur/analysis.hpp"
 #include "fastblur/codegen.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -34,7 +33,7 @@ std::string array(Language lang, const char* name, const std::vector<double>& v)
 // Max |k - g| / max g of a centred 1D kernel, the Gaussian's tail beyond it included.
 double kernel_error(const std::vector<double>& k, double sigma) {
   const int half = static_cast<int>(k.size() / 2);
-  const auto g = analysis::reference_gaussian(sigma, half + 1);
+  const auto g = kernel::reference_gaussian(sigma, half + 1);
   double worst = std::max(g.front(), g.back()), peak = 0.0;
   for (std::size_t i = 0; i < k.size(); ++i) {
     worst = std::max(worst, std::abs(k[i] - g[i + 1]));

@@ -3,6 +3,7 @@
 // chosen at run time. Scalar semantics are in the comments; reference.cpp is their twin in double.
 #include <cstddef>
 
+#include "core/element_convert.hpp"
 #include "fastblur/view.hpp"
 
 namespace fastblur::cpu {
@@ -21,10 +22,9 @@ void convolve_rows(const float* const* rows, float* out, std::size_t count, cons
 void convolve_rows(const double* const* rows, double* out, std::size_t count, const double* w,
                    int radius);
 
-/// Converts `count` packed elements of `type` to float. f32 denormals become zeros of their sign
-/// (they would slow every float path that touches them; the change is below 2^-126).
-void load_as_float(ElementType type, const void* src, float* dst, std::size_t count);
-/// Converts floats to `type`: integers rounded to nearest (ties to even) and saturated.
-void store_from_float(ElementType type, const float* src, void* dst, std::size_t count);
+/// Element conversion lives in core (the tiling and the Vulkan backend use it too); named here for
+/// the CPU backend's callers.
+using core::load_as_float;
+using core::store_from_float;
 
 }  // namespace fastblur::cpu

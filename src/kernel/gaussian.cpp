@@ -1,4 +1,5 @@
 // Sampled Gaussian weights, truncation and the precision rules of seed 003.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -73,6 +74,17 @@ std::vector<double> gaussian_weights(double sigma, int radius) {
   const double sum = numpy_pairwise_sum(w.data(), w.size());
   for (double& v : w) v /= sum;
   return w;
+}
+
+std::vector<double> reference_gaussian(double sigma, int half) {
+  if (!(sigma > 0.0)) throw InvalidArgument("reference_gaussian: sigma must be > 0");
+  const int wide = std::max(half, static_cast<int>(std::ceil(8.0 * sigma)));
+  double sum = 0.0;
+  for (int x = -wide; x <= wide; ++x) sum += std::exp(-0.5 * x * double(x) / (sigma * sigma));
+  std::vector<double> g(2 * static_cast<std::size_t>(half) + 1);
+  for (int x = -half; x <= half; ++x)
+    g[static_cast<std::size_t>(x + half)] = std::exp(-0.5 * x * double(x) / (sigma * sigma)) / sum;
+  return g;
 }
 
 namespace {

@@ -4,7 +4,6 @@
 #include <numbers>
 #include <string>
 
-#include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/kernel_sliding_dct.hpp"
@@ -28,7 +27,7 @@ SlidingDctKernel sliding_dct_kernel_for_radius(double sigma, int order, int radi
   if (radius < 1) throw InvalidArgument("sliding-dct: radius must be >= 1");
   if (order == 0) order = kSlidingDctDefaultOrder;
   const int terms = std::min(order, radius) + 1;
-  const std::vector<double> g = analysis::reference_gaussian(sigma, radius);
+  const std::vector<double> g = reference_gaussian(sigma, radius);
   const double period = 2.0 * radius + 1.0;
   SlidingDctKernel k;
   k.radius = radius;
@@ -58,7 +57,7 @@ std::vector<double> sliding_dct_weights(const SlidingDctKernel& k) {
 
 double sliding_dct_max_error(const SlidingDctKernel& k, double sigma) {
   // Beyond the window the kernel is 0 and the error is the Gaussian itself, largest just outside.
-  const std::vector<double> g = analysis::reference_gaussian(sigma, k.radius + 1);
+  const std::vector<double> g = reference_gaussian(sigma, k.radius + 1);
   const std::vector<double> h = sliding_dct_weights(k);
   double worst = g.front(), peak = 0.0;
   for (std::size_t i = 0; i < h.size(); ++i) worst = std::max(worst, std::abs(h[i] - g[i + 1]));

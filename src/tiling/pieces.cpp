@@ -4,10 +4,10 @@
 #include <cmath>
 
 #include "core/border.hpp"
-#include "cpu/line_io.hpp"
+#include "core/element_convert.hpp"
 #include "fastblur/error.hpp"
 
-namespace fastblur::tiling {
+namespace fastblur {
 
 PieceGrid piece_grid(const Plan& plan) {
   PieceGrid g;
@@ -15,6 +15,10 @@ PieceGrid piece_grid(const Plan& plan) {
   for (std::size_t a = 0; a < 3; ++a) g.halo[a] = (plan.axes[a].support + g.align - 1) / g.align * g.align;
   return g;
 }
+
+}  // namespace fastblur
+
+namespace fastblur::tiling {
 
 std::vector<Piece> pieces(std::array<std::int64_t, 3> n, std::array<std::int64_t, 3> tile,
                           std::array<std::int64_t, 3> halo) {
@@ -79,7 +83,7 @@ void gather(const View& src, const Piece& p, const std::array<Border, 3>& border
         std::fill(o, o + e[0] * C, cval);
         continue;
       }
-      cpu::read_row(src, 0, sy, sz, src.width(), row.data(), scratch.data());
+      core::read_row(src, 0, sy, sz, src.width(), row.data(), scratch.data());
       for (std::int64_t x = 0; x < e[0]; ++x) {
         const std::int64_t sx = map_x[static_cast<std::size_t>(x)];
         for (int c = 0; c < C; ++c) o[x * C + c] = sx < 0 ? cval : row[static_cast<std::size_t>(sx * C + c)];
@@ -99,7 +103,7 @@ void put(const float* in, const Piece& p, const View& dst) {
     for (std::int64_t y = p.lo[1]; y < p.hi[1]; ++y) {
       const float* row = in + static_cast<std::size_t>(((z - p.lo[2] + p.halo[2]) * e[1] + (y - p.lo[1] + p.halo[1])) * e[0] * C +
                                                        p.halo[0] * C);
-      cpu::write_row(row, part, 0, y, z, w, scratch.data());
+      core::write_row(row, part, 0, y, z, w, scratch.data());
     }
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Pieces with halos: a region of the data plus a halo as wide as the plan's support on each side
 // where the region is cut, extended by the border modes where it leaves the data. Blurring each piece
-// and keeping its interior gives the whole call's result (DESIGN.md: tiles, bands and chunks are one
+// and keeping its interior gives the whole call's result (docs/DESIGN.md: tiles, bands and chunks are one
 // idea): the GPU's tiles use it, and CLI bands and dask chunks will.
 #include <array>
 #include <cstdint>
@@ -22,13 +22,9 @@ struct Piece {
   }
 };
 
-/// The plan's piece grid: pieces start on multiples of `align` (the block grid of algorithms that are
-/// not shift-invariant) and carry `halo` samples per axis (the plan's support rounded up to it).
-struct PieceGrid {
-  std::array<std::int64_t, 3> halo{};
-  std::int64_t align = 1;
-};
-PieceGrid piece_grid(const Plan& plan);
+/// The plan's piece grid (fastblur::piece_grid, public in plan.hpp: the CLI's bands use it too).
+using fastblur::PieceGrid;
+using fastblur::piece_grid;
 
 /// The pieces of interior size `tile` covering `extent`, each with `halo` along the axes that are cut.
 std::vector<Piece> pieces(std::array<std::int64_t, 3> extent, std::array<std::int64_t, 3> tile,

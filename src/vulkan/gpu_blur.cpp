@@ -16,9 +16,9 @@
 
 #include "core/border.hpp"
 #include "core/element.hpp"
+#include "core/element_convert.hpp"
 #include "core/overlap.hpp"
 #include "core/threads.hpp"
-#include "cpu/line_io.hpp"
 #include "fastblur/error.hpp"
 #include "tiling/pieces.hpp"
 #include "vulkan/buffer.hpp"
@@ -55,11 +55,11 @@ void transfer(const View& v, std::byte* wire, std::int64_t first, std::int64_t l
       std::byte* w = wire + static_cast<std::size_t>(r) * row;
       if (wt != v.type) {
         if constexpr (ToWire) {
-          cpu::read_row(v, 0, y, z, W, f.data(), scratch.data());
+          core::read_row(v, 0, y, z, W, f.data(), scratch.data());
           std::memcpy(w, f.data(), row);
         } else {
           std::memcpy(f.data(), w, row);
-          cpu::write_row(f.data(), v, 0, y, z, W, scratch.data());
+          core::write_row(f.data(), v, 0, y, z, W, scratch.data());
         }
       } else if (v.stride[0] == static_cast<std::ptrdiff_t>(px)) {
         if constexpr (ToWire) std::memcpy(w, v.pixel(0, y, z), row);

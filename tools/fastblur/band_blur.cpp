@@ -7,7 +7,7 @@
 
 #include "fastblur/algorithm.hpp"
 #include "fastblur/blur.hpp"
-#include "tiling/pieces.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::cli {
 
@@ -31,7 +31,7 @@ Bands choose_bands(const Plan& plan, const Banded& data, std::int64_t max_band) 
     b.whole_reason = std::string("a wrap border along ") + "xyz"[data.axis] + " needs the far end for the near one";
     return b;
   }
-  const tiling::PieceGrid grid = tiling::piece_grid(plan);
+  const PieceGrid grid = piece_grid(plan);
   const std::int64_t halo = along.active ? grid.halo[static_cast<std::size_t>(data.axis)] : 0;
   // Enough bands to overlap reading, blurring and writing (8), each of a size that does not grow with
   // the length (256 slices, or 16 MiB in and out), but at least 8 halos (the slices read twice cost

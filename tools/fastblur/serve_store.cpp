@@ -9,9 +9,9 @@
 #include <iterator>
 #include <random>
 
-#include "core/element.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
+#include "io/row_convert.hpp"
 
 namespace fastblur::cli {
 
@@ -49,7 +49,6 @@ std::shared_ptr<StoredImage> make_stored_image(io::Image original, std::string n
   s->width = std::max<std::int64_t>(1, w / s->scale);
   s->height = std::max<std::int64_t>(1, h / s->scale);
   s->channels = std::min(4, original.channels);
-  const double unit = original.type == ElementType::u8 ? 255.0 : original.type == ElementType::u16 ? 65535.0 : 1.0;
   const std::size_t es = element_size(original.type);
   const int c = s->channels, oc = original.channels, f = s->scale;
   s->preview.assign(static_cast<std::size_t>(s->width * s->height * c), 0.0f);
@@ -61,9 +60,12 @@ std::shared_ptr<StoredImage> make_stored_image(io::Image original, std::string n
         for (int dy = 0; dy < f; ++dy)
           for (int dx = 0; dx < f; ++dx) {
             const std::size_t at = static_cast<std::size_t>(((y * f + dy) * w + x * f + dx) * oc + k) * es;
-            sum += core::load_element(original.type, original.pixels.data() + at);
+            float v = 0.0f;  // as a float image: integers over their range (u8 / 255, u16 / 65535)
+            io::convert_row(original.pixels.data() + at, original.type, reinterpret_cast<std::byte*>(&v),
+                            ElementType::f32, 1);
+            sum += v;
           }
-        s->preview[static_cast<std::size_t>((y * s->width + x) * c + k)] = static_cast<float>(sum / (f * f) / unit);
+        s->preview[static_cast<std::size_t>((y * s->width + x) * c + k)] = static_cast<float>(sum / (f * f));
       }
   s->original = std::move(original);
   return s;
