@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The accuracy table of bench/RESULTS.md: DESIGN.md's metrics for every algorithm at sigma
+# The accuracy table of bench/RESULTS.md: docs/DESIGN.md's metrics for every algorithm at sigma
 # 1, 2, 5, 10, 20, 50, from `fastblur analyze --json`. Usage: bench/accuracy_table.sh [path/to/fastblur]
 set -euo pipefail
 FASTBLUR=${1:-build/fastblur}

@@ -1,5 +1,5 @@
 // fastblur on the CPU against OpenCV (cv::GaussianBlur) and libvips (vips_gaussblur) on the seed
-// grid of DESIGN.md - kernel sizes 7, 35, 127 (sigma = (size-1)/6) and sigma 20, 50, at 720p to 4K,
+// grid of docs/DESIGN.md - kernel sizes 7, 35, 127 (sigma = (size-1)/6) and sigma 20, 50, at 720p to 4K,
 // RGBA8 / RGBA16F / RGBA32F / R32F / RGBA16 (uint16) - and the 256^3 float volume at sigma 1, 4, 16 (512^3 and
 // 8192x8192 RGBA32F too, beyond the caches), every library on
 // the same threads and the same kernel (radius int(4 sigma + 0.5)). fastblur runs twice per case:

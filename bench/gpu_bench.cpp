@@ -1,4 +1,4 @@
-// The Vulkan backend on the seed grid of DESIGN.md (kernel sizes 7, 35, 127 and sigma 20, 50 at
+// The Vulkan backend on the seed grid of docs/DESIGN.md (kernel sizes 7, 35, 127 and sigma 20, 50 at
 // 720p to 4K in RGBA8 / RGBA16F / RGBA32F / R32F; 256^3 and 512^3 float volumes at sigma 1, 4, 16)
 // for the exact fir and the fast algorithms. Each case's time is the device's own (timestamp
 // queries around the passes, conversions included, transfers not): Google Benchmark's manual
@@ -306,7 +306,8 @@ int main(int argc, char** argv) {
       for (const Kernel& k : kKernels)
         for (Algorithm a : image_algorithms) {
           if ((a == Algorithm::dual_kawase && k.sigma < 1.0) || (a == Algorithm::downsample && k.sigma <= 1.0)) continue;
-          // box in both seed schedules as well as the automatic mix (prefix sums along x).
+          // box in both seed schedules; the unsuffixed row is the plan's own choice, which is running
+          // sums on every axis (src/algorithms/box.cpp's schedule), so it repeats -running-sums.
           for (const auto& [schedule, suffix] : a == Algorithm::box ? kBoxSchedules : kOneSchedule) {
             const std::string id = std::string(fastblur::to_string(a)) + suffix + "/" + f.name + "/" + std::to_string(s.w) +
                                    "x" + std::to_string(s.h) + "/" + k.name;

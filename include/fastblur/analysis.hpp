@@ -1,6 +1,6 @@
 #pragma once
 /// @file
-/// The bundled test scene and image error metrics (DESIGN.md, quality metrics).
+/// The bundled test scene and image error metrics (docs/DESIGN.md, quality metrics).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,7 +32,7 @@ struct ImageError {
 /// `peak` is the signal range used for PSNR (1 for float images in [0,1], 255 for u8...).
 ImageError compare(const View& result, const View& reference, double peak);
 
-/// The quality metrics of DESIGN.md for one algorithm at one sigma, from its impulse response.
+/// The quality metrics of docs/DESIGN.md for one algorithm at one sigma, from its impulse response.
 struct ImpulseMetrics {
   double sigma = 0.0;            ///< the requested sigma
   double effective_sigma = 0.0;  ///< sqrt of the second moment of the 1D impulse response

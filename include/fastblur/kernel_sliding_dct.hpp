@@ -52,7 +52,7 @@ SlidingDctKernel sliding_dct_kernel_for_radius(double sigma, int order, int radi
 /// The equivalent FIR kernel: h(-R..R), 2R+1 values.
 std::vector<double> sliding_dct_weights(const SlidingDctKernel& k);
 
-/// Max |h - g| / max g, with g the sampled Gaussian normalised over +-8 sigma (DESIGN.md).
+/// Max |h - g| / max g, with g the sampled Gaussian normalised over +-8 sigma (docs/DESIGN.md).
 double sliding_dct_max_error(const SlidingDctKernel& k, double sigma);
 
 /// fir's own kernel - the sampled Gaussian truncated at `radius` and normalised on it

@@ -42,7 +42,7 @@ TEST(Box, RunningSumsDoNotDriftOnLongRows) {
   }
 }
 
-// Documented accuracy of the extended box as a Gaussian (1D impulse response, DESIGN.md metrics),
+// Documented accuracy of the extended box as a Gaussian (1D impulse response, docs/DESIGN.md metrics),
 // measured at sigma 2..50, where Getreuer (IPOL 2013) reports L1 about 0.054 (3 passes) and 0.030
 // (5 passes); ours tend to 0.0542 and 0.0299 as sigma grows (the continuous limit). Below sigma 2
 // the passes are 3- and 5-tap kernels: sigma 1 gives L1 0.024 (3 passes) and 0.076 (5 passes).

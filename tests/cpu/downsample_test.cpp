@@ -88,7 +88,7 @@ TEST(DownsampleBlur, EqualsTheImagePipelineAwayFromTheEdges) {
 }
 
 TEST(DownsampleBlur, AccuracyAgainstTheGaussian) {
-  // Single-phase impulse responses (DESIGN.md metrics); the planner predicts the worst phase.
+  // Single-phase impulse responses (docs/DESIGN.md metrics); the planner predicts the worst phase.
   struct Bound { double sigma, max_error, l1; };
   for (const Bound& b : {Bound{2.0, 0.16, 0.22}, Bound{5.0, 0.07, 0.09}, Bound{10.0, 0.032, 0.042},
                          Bound{20.0, 0.05, 0.065}, Bound{50.0, 0.02, 0.026}}) {

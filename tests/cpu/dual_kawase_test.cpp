@@ -177,7 +177,7 @@ TEST(DualKawaseBlur, PhaseAveragedVarianceIsSigmaSquared) {
 }
 
 TEST(DualKawaseBlur, AccuracyAgainstTheGaussian) {
-  // DESIGN.md metrics of measure_impulse (the impulse at the centre of its image: one phase); the
+  // docs/DESIGN.md metrics of measure_impulse (the impulse at the centre of its image: one phase); the
   // bounds are those of bench/RESULTS.md's accuracy table.
   struct Bound { double sigma, max_error, max_error_2d, sigma_error; };
   for (const Bound& b : {Bound{1.0, 0.34, 0.52, 0.001}, Bound{2.0, 0.29, 0.63, 0.001}, Bound{5.0, 0.105, 0.37, 0.01},

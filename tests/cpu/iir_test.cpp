@@ -1,6 +1,6 @@
 // iir against fir (every border mode, element type, 2D and 3D, awkward sizes) within the documented
 // bounds, edges included; the borders against the same filter run over a long explicit extension;
-// and the accuracy of both variants as a Gaussian (DESIGN.md metrics).
+// and the accuracy of both variants as a Gaussian (docs/DESIGN.md metrics).
 #include <gtest/gtest.h>
 
 #include <algorithm>

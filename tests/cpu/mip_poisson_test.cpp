@@ -168,7 +168,7 @@ TEST(MipPoissonBlur, VarianceIsSigmaSquared) {
 }
 
 TEST(MipPoissonBlur, AccuracyAgainstTheGaussian) {
-  // DESIGN.md metrics of measure_impulse (one frame, the impulse at the centre of its image); the
+  // docs/DESIGN.md metrics of measure_impulse (one frame, the impulse at the centre of its image); the
   // bounds are those of bench/RESULTS.md's accuracy table. The set, the noise and the impulse are
   // fixed, so these are deterministic; the margin covers libm differences.
   struct Bound { double sigma, max_error, max_error_2d, sigma_error; };

@@ -1,6 +1,6 @@
 // sliding-dct: equal to the convolution with its equivalent kernel (every border, type, shape, 2D
 // and 3D, in place and strided), no drift on long lines, and the Gaussian accuracy of the default
-// order through the whole blur (DESIGN.md metrics).
+// order through the whole blur (docs/DESIGN.md metrics).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // The sliding-DCT series: unit gain, exact where the series is a whole DFT, the documented accuracy
-// as a Gaussian for each order (DESIGN.md metrics of the equivalent kernel), bad input.
+// as a Gaussian for each order (docs/DESIGN.md metrics of the equivalent kernel), bad input.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -70,7 +70,7 @@ def test_blur_of_the_scene_matches_analyze(server):
     assert r["time_ms"] > 0 and r["exact_ms"] > 0 and r["device"] == "cpu"
     assert r["plan"]["algorithm"] == "box" and r["plan"]["explain"].startswith("plan: box")
     assert "box_passes: 4" in r["plan"]["explain"]
-    # DESIGN.md's metrics, by the same function as `fastblur analyze`.
+    # docs/DESIGN.md's metrics, by the same function as `fastblur analyze`.
     a = json.loads(cli("analyze", "--sigma", "5", "--algorithm", "box", "--passes", "4", "--json").stdout)
     m = r["metrics"]
     for key in ("effective_sigma", "max_error", "l1_error", "max_error_2d", "anisotropy"):

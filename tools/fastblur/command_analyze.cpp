@@ -1,4 +1,4 @@
-// fastblur analyze: an algorithm's plan, its DESIGN.md metrics, and plots a person can look at.
+// fastblur analyze: an algorithm's plan, its docs/DESIGN.md metrics, and plots a person can look at.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -68,7 +68,7 @@ int run_analyze(const AnalyzeOptions& o) {
     return 0;
   }
   std::printf("%s", describe(plan).c_str());
-  std::printf("metrics (DESIGN.md), sigma %g:\n", o.sigma);
+  std::printf("metrics (docs/DESIGN.md), sigma %g:\n", o.sigma);
   std::printf("  effective sigma  %.6f\n  max error        %.4g (of the Gaussian's peak, 1D)\n  L1 error         %.4g (1D)\n"
               "  max error 2D     %.4g (of the 2D Gaussian's peak)\n"
               "  anisotropy       %.4g (2D contours, worst of levels 1e-1, 1e-2, 1e-3)\n"

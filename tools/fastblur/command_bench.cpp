@@ -1,5 +1,5 @@
 // fastblur bench: a short version of bench/cpu_bench.cpp for the user's own machine - fastblur exact
-// and within max error 1e-2 on a few cases of DESIGN.md's grid, against the machine's measured copy
+// and within max error 1e-2 on a few cases of docs/DESIGN.md's grid, against the machine's measured copy
 // bandwidth (the floor of any blur that reads and writes each value once). No peers: they are
 // benchmark-only dependencies of the full benchmark.
 #include <omp.h>

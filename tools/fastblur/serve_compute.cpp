@@ -94,7 +94,7 @@ double time_median(const std::function<void()>& run, int* runs) {
   return ms[ms.size() / 2];
 }
 
-// The Gaussian's mass beyond `radius` (DESIGN.md's truncation): 1 - the sum of the normalised
+// The Gaussian's mass beyond `radius` (docs/DESIGN.md's truncation): 1 - the sum of the normalised
 // sampled Gaussian over -radius..radius.
 double truncated_mass(double sigma, int radius) {
   const std::vector<double> g = analysis::reference_gaussian(sigma, radius);
@@ -168,7 +168,7 @@ nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, cons
   const View ev = View::packed(exact.data(), ElementType::f32, image.width, image.height, 1, image.channels);
   const analysis::ImageError err = analysis::compare(dst, ev, 1.0);
 
-  // DESIGN.md's metrics of the kernel that ran, at the sigma it ran with (x, or y where x is 0).
+  // docs/DESIGN.md's metrics of the kernel that ran, at the sigma it ran with (x, or y where x is 0).
   const double sigma = spec.sigma[0] > 0 ? spec.sigma[0] : spec.sigma[1];
   json metrics = {{"sigma", sigma}, {"psnr_db", finite_or_null(err.psnr_db)}, {"image_max_abs", err.max_abs},
                   {"image_mean_abs", err.mean_abs}};

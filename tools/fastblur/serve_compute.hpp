@@ -1,6 +1,6 @@
 #pragma once
 // The explorer's computations, each the library's or the CLI's own: a blur of an image's preview
-// with its timing, the exact blur beside it, the DESIGN.md metrics, the difference image, the plan
+// with its timing, the exact blur beside it, the docs/DESIGN.md metrics, the difference image, the plan
 // and its explanation; the full-resolution result for downloads; the plots and shader code.
 #include <functional>
 #include <string>
