@@ -3,6 +3,7 @@
 // every parameter (generated from the registry).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -30,8 +31,15 @@ TEST(Registry, NamesAndParameterKeysAreUniqueAndEveryAlgorithmHasADescriptor) {
     EXPECT_FALSE(a.summary.empty()) << a.name;
     EXPECT_FALSE(a.description.empty()) << a.name;
     if (a.id == Algorithm::automatic) continue;
-    EXPECT_EQ(&algo::descriptor(a.id).info().name, &algo::descriptor(a.id).info().name);
-    EXPECT_EQ(algo::descriptor(a.id).info().name, a.name);
+    // Exactly one descriptor per algorithm (descriptor() would return the first of two), and the
+    // public entry is that descriptor's own: its name and its parameters, in order.
+    const auto& registry = algo::registry();
+    EXPECT_EQ(std::count_if(registry.begin(), registry.end(), [&](const algo::Descriptor* d) { return d->id() == a.id; }), 1)
+        << a.name;
+    const algo::Descriptor& d = algo::descriptor(a.id);
+    EXPECT_EQ(d.info().name, a.name);
+    ASSERT_EQ(d.parameters().size(), a.parameters.size()) << a.name;
+    for (std::size_t i = 0; i < a.parameters.size(); ++i) EXPECT_EQ(d.parameters()[i].info.key, a.parameters[i].key) << a.name;
     for (const ParameterInfo& p : a.parameters) {
       EXPECT_TRUE(keys.insert(std::string(p.key)).second) << p.key;
       EXPECT_FALSE(p.flag.empty()) << p.key;
@@ -39,6 +47,7 @@ TEST(Registry, NamesAndParameterKeysAreUniqueAndEveryAlgorithmHasADescriptor) {
     }
   }
   EXPECT_EQ(all_parameters().size(), keys.size());
+  EXPECT_EQ(algo::registry().size() + 1, algorithms().size());  // every descriptor listed, and auto
   EXPECT_EQ(algorithms().front().id, Algorithm::automatic);
 }
 
