@@ -1,4 +1,5 @@
 #version 450
+// variants: c1=-DCH=1 c2=-DCH=2 c3=-DCH=3 c4=-DCH=4
 // The exact Gaussian (fir) along x of a packed float image (index ((z * H + y) * W + x) * CH + c).
 // A workgroup of 64 threads convolves a tile of 256 consecutive pixels of one row: it copies the
 // 256 + 2 R pixels it needs into workgroup-shared memory, so each is fetched from device memory

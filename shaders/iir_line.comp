@@ -1,4 +1,5 @@
 #version 450
+// variants: f32= f64=-DIIR_DOUBLE
 // Recursive Gaussians along one axis (cpu/iir.cpp, kernel_iir.hpp), one thread per line and
 // channel (a lane, numbered line C + c): neighbouring threads read neighbouring values wherever the
 // channels, or along y and z the lines, lie side by side in memory, and an RGBA image has four

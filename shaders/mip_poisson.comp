@@ -1,4 +1,5 @@
 #version 450
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4
 // mip-poisson (seed 003; kernel_mip_poisson.hpp). MODE 0 builds mip level l+1 from level l with
 // [1 3 3 1]/8 along x and y (texels 2k-1 .. 2k+2, clamped at the level's edges). MODE 1 blurs: per
 // pixel, the mean of trilinear fetches (textureLod: two levels, each bilinear, blended by the lod's

@@ -1,4 +1,5 @@
 #version 450
+// variants: rgba8=-DWRITE_FORMAT=rgba8 rgba16f=-DWRITE_FORMAT=rgba16f rgba32f=-DWRITE_FORMAT=rgba32f r32f=-DWRITE_FORMAT=r32f
 // The packed float work buffer into a caller's 2D storage image. Compiled once per format the
 // interop accepts (-DWRITE_FORMAT=rgba8, rgba16f, rgba32f or r32f): a storage image's format must
 // be known when compiling. Normalised formats are rounded to nearest by the store.

@@ -34,6 +34,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fastblur/algorithm.hpp"
@@ -108,7 +109,7 @@ struct BlurSpec {
   /// computes derivatives; other algorithms throw InvalidArgument when an order is not 0.
   std::array<int, 3> order{0, 0, 0};
   Algorithm algorithm = Algorithm::automatic;
-  /// With Algorithm::automatic: the largest max error (DESIGN.md: max |h - g| / max g of the
+  /// With Algorithm::automatic: the largest max error (docs/DESIGN.md, Quality metrics: max |h - g| / max g of the
   /// impulse response) the planner may trade for speed. 0 = exact (fir).
   double tolerance = 0.0;
   // The algorithms' own parameters: each one's doc, range and default are its descriptor's
@@ -125,6 +126,10 @@ struct BlurSpec {
   double dual_kawase_offset = 0.0;       ///< dual-kawase
   int mip_poisson_samples = 0;           ///< mip-poisson
   int mip_poisson_frame = 0;             ///< mip-poisson
+  /// The parameters of algorithms without a field above (every parameter added since, e.g. correlate's
+  /// correlate_weights), by key, each set at most once: set_parameter and get_parameter read and write
+  /// them (a key not set reads as its descriptor's default), so a new parameter needs no field here.
+  std::vector<std::pair<std::string, ParameterValue>> options{};
   /// 0 = all cores.
   int threads = 0;
   /// How the result is rounded (see Rounding).
@@ -136,7 +141,8 @@ struct BlurSpec {
   /// Explicit correlation weights per axis (empty: computed): 2 radius + 1 values, output i = sum over k
   /// of weights[k] in[i - radius + k]. The kernel that sigma, radius and order define, computed elsewhere:
   /// the Python drop-in passes SciPy's own (NumPy's arithmetic), so that CpuDriver::scipy_order's sums
-  /// are SciPy's to the bit. Only that driver reads them; the others compute their kernels themselves.
+  /// are SciPy's to the bit. fir's plan carries them as its kernel (AxisPlan::weights) where their
+  /// length is the axis's 2 radius + 1 (a tolerance's shorter fir computes its own).
   std::array<std::vector<double>, 3> weights{};
 
   /// The same sigma on every axis of a 2D image (z untouched).

@@ -39,7 +39,7 @@ from . import _core
 from ._scipy_args import active_axes, axis_1d, check_order, get_output, kernel_radius, scipy_kernel
 
 __all__ = [
-    "gaussian_filter", "gaussian_filter1d", "plan", "analyze", "algorithms", "devices",
+    "gaussian_filter", "gaussian_filter1d", "correlate1d", "plan", "analyze", "algorithms", "devices",
     "gaussian_kernel", "linear_sampling", "linear_sampling_gaussian", "linear_sampling_2d",
     "kawase_schedule", "kawase_kernel", "kawase_presets", "box_passes", "sliding_dct_kernel",
     "binomial_kernel", "incremental_gaussian", "radius_for_precision", "sigma_for_precision",
@@ -248,6 +248,41 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     active = axis_1d(input.ndim, sigma, axis, order, mode, truncate, radius)
     output = get_output(output, input)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
+    return output
+
+
+def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0, *, device="cpu",
+                threads=0, rounding="scipy"):
+    """One-dimensional correlation with the caller's weights along ``axis``, a drop-in for
+    ``scipy.ndimage.correlate1d`` (origin 0): output[i] = sum over k of weights[k] input[i - n//2 + k].
+
+    The core's ``correlate`` algorithm (its kernel is data in the plan): with ``rounding='scipy'``
+    (default) SciPy's bits on every dtype; 'nearest' rounds once at the end (symmetric odd weights
+    then run fir's SIMD passes). ``device='vulkan'`` takes symmetric weights of odd length.
+    ``origin`` other than 0 raises NotImplementedError.
+
+    Returns
+    -------
+    ndarray
+        The output array.
+    """
+    input = _as_array(input)
+    weights = np.asarray(weights, dtype=np.float64)
+    if weights.ndim != 1 or weights.shape[0] < 1:
+        raise RuntimeError("no filter weights given")
+    if not isinstance(origin, numbers.Integral) or isinstance(origin, bool):
+        raise TypeError(f"origin must be an integer, got {origin!r}")
+    if not -(len(weights) // 2) <= origin <= (len(weights) - 1) // 2:
+        raise ValueError(f"Invalid origin; origin must satisfy -(len(weights) // 2) <= origin <= "
+                         f"(len(weights)-1) // 2, got {origin}")
+    if origin != 0:
+        raise NotImplementedError("fastblur.correlate1d takes origin 0 only (scipy.ndimage.correlate1d shifts the "
+                                  f"kernel by origin); got {origin}")
+    tolerance, threads, options = _check_common("correlate", 0.0, device, threads, rounding, None)
+    options = {"correlate_weights": weights.tolist()}
+    active = axis_1d(input.ndim, 1.0, axis, 0, mode, 4.0, len(weights) // 2)
+    output = get_output(output, input)
+    _filter(input, output, active, cval, 4.0, "correlate", tolerance, threads, options, rounding, device)
     return output
 
 

@@ -114,8 +114,10 @@ py::dict plan_dict(const Plan& p, int naxes) {
   d["reason"] = p.reason;
   d["considered"] = p.considered;
   d["description"] = describe(p);
-  py::list radius, support, achieved;
+  py::list radius, support, achieved, weights;
   for (int a = naxes - 1; a >= 0; --a) {
+    const auto& w = p.axes[static_cast<std::size_t>(a)].weights;
+    weights.append(w ? py::cast(*w) : py::none());  // the kernel the plan correlates with
     radius.append(effective_radius(s, a));
     support.append(p.axes[static_cast<std::size_t>(a)].support);
     achieved.append(p.axes[static_cast<std::size_t>(a)].achieved_sigma);
@@ -123,6 +125,7 @@ py::dict plan_dict(const Plan& p, int naxes) {
   d["radius"] = radius;
   d["support"] = support;
   d["achieved_sigma"] = achieved;
+  d["weights"] = weights;
   for (const PlanParameter& q : p.parameters) {
     if (q.key == "radius") continue;
     if (q.axis < 0) {

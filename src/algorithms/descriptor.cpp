@@ -126,6 +126,32 @@ Parameter field(ParameterInfo info, std::vector<double> BlurSpec::*member) {
           [member](BlurSpec& s, const ParameterValue& v) { s.*member = std::get<std::vector<double>>(v); }};
 }
 
+Parameter option(ParameterInfo info) {
+  ParameterValue zero;
+  switch (info.kind) {
+    case ParameterInfo::Kind::integer: zero = std::int64_t{0}; break;
+    case ParameterInfo::Kind::real: zero = 0.0; break;
+    case ParameterInfo::Kind::flag: zero = false; break;
+    case ParameterInfo::Kind::choice: zero = std::string(info.choices.empty() ? "" : info.choices.front()); break;
+    case ParameterInfo::Kind::real_list: zero = std::vector<double>{}; break;
+  }
+  const std::string key(info.key);
+  return {std::move(info),
+          [key, zero](const BlurSpec& s) -> ParameterValue {
+            for (const auto& [k, v] : s.options)
+              if (k == key) return v;
+            return zero;
+          },
+          [key](BlurSpec& s, const ParameterValue& v) {
+            for (auto& [k, old] : s.options)
+              if (k == key) {
+                old = v;
+                return;
+              }
+            s.options.emplace_back(key, v);
+          }};
+}
+
 Descriptor::Descriptor(AlgorithmInfo info, std::vector<Parameter> parameters)
     : info_(std::move(info)), parameters_(std::move(parameters)) {
   info_.parameters.clear();
@@ -201,7 +227,7 @@ std::vector<BlurSpec> Descriptor::exact_candidates(const BlurSpec& spec, const S
 
 double max_error_1d(const EquivalentKernel& k) {
   const int half = static_cast<int>(k.weights.size() / 2);
-  const std::vector<double> g = analysis::reference_gaussian(k.sigma, half + 1);
+  const std::vector<double> g = kernel::reference_gaussian(k.sigma, half + 1);
   double worst = 0.0, peak = 0.0;
   for (std::size_t i = 0; i < g.size(); ++i) {
     const double w = i == 0 || i == g.size() - 1 ? 0.0 : k.weights[i - 1];
@@ -233,13 +259,28 @@ std::optional<EquivalentKernel> gaussian_equivalent_kernel(const BlurSpec& spec,
   return EquivalentKernel{r == 0 ? std::vector<double>{1.0} : kernel::gaussian_weights(sigma, r), sigma};
 }
 
+std::vector<double> gaussian_axis_weights(const BlurSpec& spec, int axis, int radius) {
+  const auto a = static_cast<std::size_t>(axis);
+  // The caller's (SciPy's own, from NumPy) where they are this radius's: a candidate truncated
+  // further (a tolerance's fir) computes its own.
+  if (spec.weights[a].size() == 2 * static_cast<std::size_t>(radius) + 1) return spec.weights[a];
+  if (spec.order[a] == 0) return kernel::gaussian_weights(spec.sigma[a], radius);
+  std::vector<double> w = kernel::gaussian_derivative_weights(spec.sigma[a], spec.order[a], radius);
+  std::reverse(w.begin(), w.end());  // a convolution kernel, as a correlation
+  return w;
+}
+
 void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan) {
   for (int a = 0; a < 3; ++a) {
     AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
     ax.radius = effective_radius(spec, a);
     ax.support = ax.active ? ax.radius : 0;
     ax.achieved_sigma = ax.sigma;
-    if (ax.sigma > 1e-15) add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
+    ax.weights.reset();
+    if (ax.sigma > 1e-15) {
+      add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
+      ax.weights = std::make_shared<const std::vector<double>>(gaussian_axis_weights(spec, a, ax.radius));
+    }
   }
 }
 

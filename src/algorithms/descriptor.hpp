@@ -57,18 +57,31 @@ Parameter field(ParameterInfo info, bool BlurSpec::*member);
 Parameter field(ParameterInfo info, double BlurSpec::*member);
 Parameter field(ParameterInfo info, std::vector<double> BlurSpec::*member);
 
+/// A parameter held in BlurSpec::options under its key (a key not set reads as the kind's zero: 0,
+/// false, the first choice, an empty list).
+Parameter option(ParameterInfo info);
+/// The value of an option parameter as its kind's type (std::int64_t, double, bool, std::string or
+/// std::vector<double>), or that zero where the spec does not set it.
+template <class T>
+T option_value(const BlurSpec& spec, std::string_view key) {
+  for (const auto& [k, v] : spec.options)
+    if (k == key)
+      if (const T* t = std::get_if<T>(&v)) return *t;
+  return T{};
+}
+
 /// Checks `value` against `info` (kind, range, multiple, choices) and converts it to the kind's own
 /// type (an integer for a whole real, ...). Throws InvalidArgument naming the key and the range.
 ParameterValue checked_value(const ParameterInfo& info, const ParameterValue& value);
 
 /// An algorithm's exact 1D equivalent kernel (centred, odd length) and the sigma of the Gaussian it
-/// is compared with.
+/// is compared with (NaN for a kernel that is no Gaussian's shape: its predicted error is NaN).
 struct EquivalentKernel {
   std::vector<double> weights;
   double sigma = 0.0;
 };
 
-/// DESIGN.md's max error of a 1D kernel: max |k - g| / max g, g the sampled Gaussian of its sigma
+/// The max error of a 1D kernel (docs/DESIGN.md, Quality metrics): max |k - g| / max g, g the sampled Gaussian of its sigma
 /// normalised over +-8 sigma, compared one sample beyond the kernel on each side.
 double max_error_1d(const EquivalentKernel& k);
 
@@ -115,7 +128,7 @@ class Descriptor {
   /// worth computing, where the truncation alone decides).
   virtual std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const;
 
-  /// Planar algorithms: DESIGN.md's 2D max error of the response at the spec's sigmas.
+  /// Planar algorithms: the 2D max error (docs/DESIGN.md, Quality metrics) of the response at the spec's sigmas.
   virtual double planar_error(const BlurSpec& spec) const;
 
   /// Work along `axis` per pixel and channel for the plan's backend and driver: CPU units of one fir
@@ -161,10 +174,14 @@ void add_parameter(Plan& plan, std::string key, ParameterValue value, int axis =
 /// The sampled Gaussian of the axis's sigma and radius (fir's kernel), as an equivalent kernel;
 /// nullopt beyond radius 4096 (the truncation alone decides: kernel::dropped_weight).
 std::optional<EquivalentKernel> gaussian_equivalent_kernel(const BlurSpec& spec, int axis);
+/// The correlation weights of fir's kernel along `axis` at `radius`: the spec's own weights where it
+/// gives them, else the sampled Gaussian, or its derivative of the spec's order as a correlation.
+std::vector<double> gaussian_axis_weights(const BlurSpec& spec, int axis, int radius);
 /// Resolves the algorithms that convolve with the sampled Gaussian (fir and its GPU variants, fft):
-/// each axis's radius (its support where it is filtered) and achieved sigma.
+/// each axis's radius (its support where it is filtered), achieved sigma and weights (every axis
+/// with a sigma: gaussian_axis_weights).
 void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan);
-/// DESIGN.md's 2D max error of a planar algorithm's response, measured by blurring an impulse at each
+/// The 2D max error (docs/DESIGN.md, Quality metrics) of a planar algorithm's response, measured by blurring an impulse at each
 /// axis's sigma clamped to kLargeSigma (at its own sigma where the spec's parameters do not reach
 /// the clamped one); the worse of x and y.
 double measured_planar_error(const BlurSpec& spec);
@@ -172,7 +189,7 @@ double measured_planar_error(const BlurSpec& spec);
 /// (costs of drivers that extend lines).
 double padded_ratio(const Shape& shape, int axis, double pad);
 
-/// "Exact" (DESIGN.md): an impulse response within this of fir's own, relative to its peak - float
+/// "Exact" (docs/DESIGN.md, Contracts): an impulse response within this of fir's own, relative to its peak - float
 /// rounding's order, far below fir's truncation (2e-4 at truncate 4).
 inline constexpr double kExactAgreement = 1e-5;
 

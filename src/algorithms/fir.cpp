@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "algorithms/descriptor.hpp"
-#include "cpu/fir_fixed.hpp"
 #include "fastblur/kernel.hpp"
+#include "kernel/fixed_point.hpp"
 
 namespace fastblur::algo {
 namespace {
@@ -27,6 +27,15 @@ std::int64_t strip_for(int radius, ElementType intermediate) {
   return static_cast<std::int64_t>(std::clamp<std::size_t>((256 * 1024 / size) / taps, 48, 4096) / 48 * 48);
 }
 
+// 8-bit 2D images blur in 16-bit fixed point (CpuDriver::fixed_point) where both kernels fit Q15.
+bool fixed_point_possible(const Plan& plan) {
+  if (!(plan.axes[0].active && plan.axes[1].active) || plan.axes[2].active) return false;
+  if (!(plan.spec.cval >= 0.0 && plan.spec.cval <= 255.0)) return false;
+  for (std::size_t a = 0; a < 2; ++a)
+    if (!plan.axes[a].weights || !kernel::fixed_point_half(*plan.axes[a].weights)) return false;
+  return true;
+}
+
 double achieved_sigma(double sigma, int radius) {
   if (radius == 0) return 0.0;
   if (radius > 4096) return sigma;  // the truncation no longer shows
@@ -46,7 +55,7 @@ class Fir final : public Descriptor {
              "convolved along each axis in SIMD, the 2D passes fused through a ring of rows at small radii. Computes "
              "Gaussian derivatives (order). Cost grows with the radius; fft computes the same convolution at a cost "
              "independent of it.",
-             Capabilities{.separable = true, .max_dimensions = 3, .derivatives = true, .exact = true}},
+             Capabilities{.separable = true, .max_dimensions = 3, .derivatives = true, .exact = true, .scipy_rounding = true}},
             {}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
@@ -76,7 +85,7 @@ class Fir final : public Descriptor {
     plan.schedule.driver = fused ? CpuDriver::fused_rows : CpuDriver::axis_passes;
     // 8-bit 2D images: 16-bit fixed point, twice float's lanes (within 1 of the rounded result).
     if (shape.backend == Backend::cpu && shape.source == ElementType::u8 && shape.destination == ElementType::u8 &&
-        cpu::fixed_point_possible(plan))
+        fixed_point_possible(plan))
       plan.schedule.driver = CpuDriver::fixed_point;
     for (int a = 1; a < 3; ++a)
       plan.schedule.strip[static_cast<std::size_t>(a)] =

@@ -11,24 +11,16 @@
 namespace fastblur {
 namespace algo {
 
-// Each defined in src/algorithms/NAME.cpp.
-const Descriptor& fir_descriptor();
-const Descriptor& box_descriptor();
-const Descriptor& kawase_descriptor();
-const Descriptor& downsample_descriptor();
-const Descriptor& fft_descriptor();
-const Descriptor& iir_descriptor();
-const Descriptor& sliding_dct_descriptor();
-const Descriptor& fir_incremental_descriptor();
-const Descriptor& fir_linear_descriptor();
-const Descriptor& dual_kawase_descriptor();
-const Descriptor& mip_poisson_descriptor();
+// Each defined in src/algorithms/ID.cpp.
+#define FASTBLUR_ALGORITHM(id, cpu, vulkan) const Descriptor& id##_descriptor();
+#include "fastblur/algorithm_list.def"
+#undef FASTBLUR_ALGORITHM
 
 const std::vector<const Descriptor*>& registry() {
   static const std::vector<const Descriptor*> list{
-      &fir_descriptor(),        &box_descriptor(),        &kawase_descriptor(),     &downsample_descriptor(),
-      &fft_descriptor(),        &iir_descriptor(),        &sliding_dct_descriptor(), &fir_incremental_descriptor(),
-      &fir_linear_descriptor(), &dual_kawase_descriptor(), &mip_poisson_descriptor(),
+#define FASTBLUR_ALGORITHM(id, cpu, vulkan) &id##_descriptor(),
+#include "fastblur/algorithm_list.def"
+#undef FASTBLUR_ALGORITHM
   };
   return list;
 }

@@ -1,7 +1,6 @@
 // The CPU backend's executors, registered by algorithm id.
 #include "cpu/execute.hpp"
 
-#include <array>
 #include <string>
 #include <utility>
 
@@ -10,24 +9,22 @@
 namespace fastblur::cpu {
 namespace {
 
-constexpr std::array<std::pair<Algorithm, Executor>, 9> kExecutors{{
-    {Algorithm::fir, fir_blur},
-    {Algorithm::fft, fft_blur},
-    {Algorithm::box, box_blur},
-    {Algorithm::kawase, kawase_blur},
-    {Algorithm::downsample, downsample_blur},
-    {Algorithm::iir, iir_blur},
-    {Algorithm::sliding_dct, sliding_dct_blur},
-    {Algorithm::dual_kawase, dual_kawase_blur},
-    {Algorithm::mip_poisson, mip_poisson_blur},
-}};
+constexpr std::pair<Algorithm, Executor> kExecutors[] = {
+#define FASTBLUR_ALGORITHM(id, cpu, vulkan) {Algorithm::id, cpu##_blur},
+#include "fastblur/algorithm_list.def"
+#undef FASTBLUR_ALGORITHM
+};
 
 }  // namespace
 
 Executor executor(Algorithm algorithm) noexcept {
   for (const auto& [id, run] : kExecutors)
-    if (id == algorithm) return run;
+    if (id == algorithm) return run == none_blur ? nullptr : run;
   return nullptr;
+}
+
+void none_blur(const Plan& plan, const View&, const View&) {
+  throw Unsupported("algorithm " + std::string(to_string(plan.algorithm)) + " is not available on the CPU");
 }
 
 void execute(const Plan& plan, const View& src, const View& dst) {

@@ -1,6 +1,6 @@
 #pragma once
-// The CPU backend's side of the registry: an executor per algorithm id, each running a resolved plan
-// (src/algorithms/ resolves, the CPU only executes).
+// The CPU backend's side of the registry: an executor per algorithm id (algorithm_list.def), each
+// running a resolved plan (src/algorithms/ resolves, the CPU only executes).
 #include "fastblur/plan.hpp"
 
 namespace fastblur::cpu {
@@ -15,17 +15,13 @@ Executor executor(Algorithm algorithm) noexcept;
 /// Runs a CPU plan: a converted copy where no axis has a sigma, else the algorithm's executor.
 void execute(const Plan& plan, const View& src, const View& dst);
 
-// The executors (one file each).
-void fir_blur(const Plan& plan, const View& src, const View& dst);
-void fir_derivative_blur(const Plan& plan, const View& src, const View& dst);
+// The executors (one file each), named by algorithm_list.def: CPU_blur for each line's CPU entry;
+// none_blur stands for "the CPU does not run it" (executor() returns nullptr for it).
+#define FASTBLUR_ALGORITHM(id, cpu, vulkan) void cpu##_blur(const Plan& plan, const View& src, const View& dst);
+#include "fastblur/algorithm_list.def"
+#undef FASTBLUR_ALGORITHM
+// fir's drivers for any kernel in double and for SciPy's order (fir_blur dispatches to them).
+void fir_lines_blur(const Plan& plan, const View& src, const View& dst);
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
-void fft_blur(const Plan& plan, const View& src, const View& dst);
-void box_blur(const Plan& plan, const View& src, const View& dst);
-void kawase_blur(const Plan& plan, const View& src, const View& dst);
-void downsample_blur(const Plan& plan, const View& src, const View& dst);
-void iir_blur(const Plan& plan, const View& src, const View& dst);
-void sliding_dct_blur(const Plan& plan, const View& src, const View& dst);
-void dual_kawase_blur(const Plan& plan, const View& src, const View& dst);
-void mip_poisson_blur(const Plan& plan, const View& src, const View& dst);
 
 }  // namespace fastblur::cpu

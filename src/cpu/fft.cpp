@@ -21,7 +21,6 @@
 #include "cpu/fft_spectrum.hpp"
 #include "cpu/fftw_plans.hpp"
 #include "cpu/line_driver.hpp"
-#include "fastblur/kernel.hpp"
 
 namespace fastblur::cpu {
 namespace {
@@ -136,7 +135,7 @@ void fft_blur(const Plan& plan, const View& src, const View& dst) {
     // A normalised symmetric kernel leaves a one-sample line alone under every extension but
     // constant (the line driver skips such lines too; DCT-I needs two points).
     if (!ax.active || ax.radius == 0) continue;
-    const std::vector<double> w = kernel::gaussian_weights(ax.sigma, ax.radius);
+    const std::vector<double>& w = *ax.weights;  // the plan's symmetric kernel
     const std::vector<double> half(w.begin() + ax.radius, w.end());  // w_0 .. w_r
     filters[axis] = line_filter(half, src.extent[axis], ax.border, plan.spec.cval);
   }

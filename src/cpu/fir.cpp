@@ -43,10 +43,11 @@ std::vector<T> allocate(std::size_t count, const char* what) {
   }
 }
 
-// The half kernel w[0..r] of the sampled Gaussian in the working type.
+// The half kernel w[0..r] of the axis's symmetric weights (the plan's) in the working type.
 template <class T>
-std::vector<T> half_kernel(double sigma, int radius) {
-  const std::vector<double> w = kernel::gaussian_weights(sigma, radius);
+std::vector<T> half_kernel(const AxisPlan& ax) {
+  const std::vector<double>& w = *ax.weights;
+  const int radius = ax.radius;
   std::vector<T> h(static_cast<std::size_t>(radius) + 1);
   for (int k = 0; k <= radius; ++k) h[static_cast<std::size_t>(k)] = static_cast<T>(w[static_cast<std::size_t>(radius + k)]);
   return h;
@@ -284,13 +285,13 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   const auto& border = plan.spec.border;
   const int last = active[2] ? 2 : active[1] ? 1 : active[0] ? 0 : -1;
   const std::vector<T> identity{T(1)};
-  const std::vector<T> wx = active[0] ? half_kernel<T>(plan.axes[0].sigma, radius[0]) : identity;
+  const std::vector<T> wx = active[0] ? half_kernel<T>(plan.axes[0]) : identity;
   const int rx = active[0] ? radius[0] : 0;
 
   // Both passes fused through a ring of rows; it reads rows the output has overwritten in place, so
   // an in-place call runs the axis passes.
   if (plan.schedule.driver == CpuDriver::fused_rows && !active[2] && active[1] && !core::views_overlap(src, dst)) {
-    fir_fused_2d<T>(src, dst, s, plan, rx, radius[1], wx, half_kernel<T>(plan.axes[1].sigma, radius[1]), threads);
+    fir_fused_2d<T>(src, dst, s, plan, rx, radius[1], wx, half_kernel<T>(plan.axes[1]), threads);
     return;
   }
 
@@ -315,10 +316,10 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
     T* out = static_cast<T*>(dst.data);
     pass_x<T>(src, s, wx, rx, border[0], cval, out, nullptr, threads);
     if (active[1])
-      pass_rows_in_place<T>(out, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1].sigma, radius[1]), radius[1],
+      pass_rows_in_place<T>(out, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1]), radius[1],
                             border[1], cval, threads, plan.schedule.strip[1]);
     if (active[2])
-      pass_rows_in_place<T>(out, plane, L, s.D, s.H, s, half_kernel<T>(plan.axes[2].sigma, radius[2]), radius[2],
+      pass_rows_in_place<T>(out, plane, L, s.D, s.H, s, half_kernel<T>(plan.axes[2]), radius[2],
                             border[2], cval, threads, plan.schedule.strip[2]);
     return;
   }
@@ -333,12 +334,12 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
       second.emplace(total * sizeof(T), 1);
       B = second->as<T>();
     }
-    pass_rows<T>(A, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1].sigma, radius[1]), radius[1], border[1], cval, B,
+    pass_rows<T>(A, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1]), radius[1], border[1], cval, B,
                  final ? &dst : nullptr, 1, threads, plan.schedule.strip[1]);
     if (!final) std::swap(A, B);
   }
   if (active[2]) {
-    pass_rows<T>(A, plane, L, s.D, s.H, s, half_kernel<T>(plan.axes[2].sigma, radius[2]), radius[2], border[2], cval,
+    pass_rows<T>(A, plane, L, s.D, s.H, s, half_kernel<T>(plan.axes[2]), radius[2], border[2], cval,
                  nullptr, &dst, 2, threads, plan.schedule.strip[2]);
   }
 }
@@ -350,8 +351,8 @@ void fir_blur(const Plan& plan, const View& src, const View& dst) {
     scipy_order_blur(plan, src, dst);
     return;
   }
-  if (has_derivative(plan.spec)) {
-    fir_derivative_blur(plan, src, dst);
+  if (plan.schedule.driver == CpuDriver::lines) {  // any kernel (derivatives, the caller's), in double
+    fir_lines_blur(plan, src, dst);
     return;
   }
   if (plan.schedule.driver == CpuDriver::fixed_point) fir_fixed_u8(plan, src, dst);

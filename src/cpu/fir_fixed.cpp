@@ -10,34 +10,9 @@
 #include "core/border.hpp"
 #include "core/overlap.hpp"
 #include "cpu/fir_fixed_simd.hpp"
-#include "fastblur/kernel.hpp"
+#include "kernel/fixed_point.hpp"
 
 namespace fastblur::cpu {
-
-std::optional<std::vector<std::int16_t>> fixed_half_kernel(double sigma, int radius) {
-  if (radius < 1 || radius > kFixedMaxRadius) return std::nullopt;
-  const std::vector<double> w = kernel::gaussian_weights(sigma, radius);
-  std::vector<std::int16_t> h(static_cast<std::size_t>(radius) + 1);
-  long sides = 0;
-  for (int k = 1; k <= radius; ++k) {
-    const long q = std::lround(w[static_cast<std::size_t>(radius + k)] * 32768.0);
-    h[static_cast<std::size_t>(k)] = static_cast<std::int16_t>(q);  // < 0.5: at most 16384
-    sides += 2 * q;
-  }
-  const long centre = 32768 - sides;
-  if (centre < 0 || centre > 32767) return std::nullopt;
-  h[0] = static_cast<std::int16_t>(centre);
-  return h;
-}
-
-bool fixed_point_possible(const Plan& plan) {
-  if (!(plan.axes[0].active && plan.axes[1].active) || plan.axes[2].active) return false;
-  if (!(plan.spec.cval >= 0.0 && plan.spec.cval <= 255.0)) return false;
-  for (int a = 0; a < 2; ++a)
-    if (!fixed_half_kernel(plan.axes[static_cast<std::size_t>(a)].sigma, plan.axes[static_cast<std::size_t>(a)].radius))
-      return false;
-  return true;
-}
 
 void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
   // A volume whose z axis is not filtered is a stack of images: each plane on its own. (Planes past
@@ -56,8 +31,8 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
   const std::size_t C = static_cast<std::size_t>(src_in.channels);
   const std::size_t L = static_cast<std::size_t>(W) * C;
   const int rx = plan.axes[0].radius, ry = plan.axes[1].radius;
-  const std::vector<std::int16_t> wx = *fixed_half_kernel(plan.axes[0].sigma, rx);
-  const std::vector<std::int16_t> wy = *fixed_half_kernel(plan.axes[1].sigma, ry);
+  const std::vector<std::int16_t> wx = *kernel::fixed_point_half(*plan.axes[0].weights);
+  const std::vector<std::int16_t> wy = *kernel::fixed_point_half(*plan.axes[1].weights);
   const auto cval = static_cast<std::int16_t>(std::lround(plan.spec.cval * 64.0));
   const Border bx = plan.spec.border[0], by = plan.spec.border[1];
   // In place (or overlapping), rows would be read after they are written: read a copy.

@@ -7,9 +7,6 @@
 
 namespace fastblur::cpu {
 
-/// Whether the fixed-point schedule can run this plan's kernels (radii, weights, cval).
-bool fixed_point_possible(const Plan& plan);
-
 void fir_fixed_u8(const Plan& plan, const View& src, const View& dst);
 
 }  // namespace fastblur::cpu

@@ -13,14 +13,11 @@
 #include <optional>
 #include <vector>
 
+#include "kernel/fixed_point.hpp"
+
 namespace fastblur::cpu {
 
-inline constexpr int kFixedMaxRadius = 24;
-
-/// The Q15 half kernel w[0..r] of the sampled Gaussian, the centre adjusted so that
-/// w[0] + 2 (w[1] + ... + w[r]) is exactly 32768 (flat images stay flat); nullopt where a weight
-/// cannot be held (a centre weight of about 1: sigma far below a pixel) or r > kFixedMaxRadius.
-std::optional<std::vector<std::int16_t>> fixed_half_kernel(double sigma, int radius);
+using kernel::kFixedMaxRadius;
 
 /// n 8-bit values to Q6.
 void u8_to_q6(const std::uint8_t* in, std::int16_t* out, std::size_t n);

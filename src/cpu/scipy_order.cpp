@@ -22,7 +22,6 @@
 #include "core/overlap.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
-#include "fastblur/kernel.hpp"
 
 namespace fastblur::cpu {
 namespace {
@@ -381,14 +380,10 @@ void convert_copy(const View& src, const View& dst) {
         }
 }
 
-// SciPy's weights along `axis`: the spec's own (NumPy's arithmetic, from the Python drop-in), else
-// the sampled Gaussian or its derivative reversed into a correlation, as gaussian_filter1d does.
-std::vector<double> scipy_weights(const Plan& plan, int axis) {
-  const auto a = static_cast<std::size_t>(axis);
-  if (!plan.spec.weights[a].empty()) return plan.spec.weights[a];
-  std::vector<double> w = kernel::gaussian_derivative_weights(plan.axes[a].sigma, plan.spec.order[a], plan.axes[a].radius);
-  std::reverse(w.begin(), w.end());
-  return w;
+// SciPy's weights along `axis`: the plan's (the spec's own from the Python drop-in, in NumPy's
+// arithmetic; else the sampled Gaussian or its derivative as a correlation, as gaussian_filter1d).
+const std::vector<double>& scipy_weights(const Plan& plan, int axis) {
+  return *plan.axes[static_cast<std::size_t>(axis)].weights;
 }
 
 }  // namespace

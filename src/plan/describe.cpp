@@ -75,6 +75,10 @@ std::string describe(const Plan& plan) {
            ", achieved sigma " + format(ax.achieved_sigma) + ", predicted error " + format(ax.predicted_error);
     for (const PlanParameter& q : plan.parameters)
       if (q.axis == a) out += ", " + q.key + " " + format(q.value);
+    if (ax.weights) {  // the kernel as data: short ones in full
+      out += ", kernel " + std::to_string(ax.weights->size()) + " taps";
+      if (ax.weights->size() <= 9) out += " " + format(ParameterValue(*ax.weights));
+    }
     out += "\n";
   }
   out += schedule_text(plan);

@@ -16,7 +16,6 @@
 #include <unordered_map>
 
 #include "core/threads.hpp"
-#include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "plan/planner.hpp"
@@ -85,8 +84,10 @@ void check_request(const BlurSpec& spec) {
 // tolerance, another algorithm, a Vulkan device) is not SciPy's filter and rounds to nearest.
 BlurSpec with_rounding_resolved(const BlurSpec& spec, const Shape& shape) {
   BlurSpec s = spec;
-  const bool scipy_request = shape.backend == Backend::cpu && (spec.algorithm == Algorithm::fir ||
-                                                               (spec.algorithm == Algorithm::automatic && spec.tolerance == 0.0));
+  const bool scipy_request =
+      shape.backend == Backend::cpu && (spec.algorithm == Algorithm::automatic
+                                            ? spec.tolerance == 0.0
+                                            : algo::descriptor(spec.algorithm).info().capabilities.scipy_rounding);
   if (s.rounding == Rounding::scipy && !scipy_request) s.rounding = Rounding::nearest;
   return s;
 }
@@ -99,8 +100,8 @@ double error_2d(const algo::EquivalentKernel& x, const algo::EquivalentKernel& y
     return p;
   };
   const std::vector<double> kx = padded(x), ky = padded(y);
-  const std::vector<double> gx = analysis::reference_gaussian(x.sigma, static_cast<int>(kx.size() / 2));
-  const std::vector<double> gy = analysis::reference_gaussian(y.sigma, static_cast<int>(ky.size() / 2));
+  const std::vector<double> gx = kernel::reference_gaussian(x.sigma, static_cast<int>(kx.size() / 2));
+  const std::vector<double> gy = kernel::reference_gaussian(y.sigma, static_cast<int>(ky.size() / 2));
   const double px = *std::max_element(gx.begin(), gx.end()), py = *std::max_element(gy.begin(), gy.end());
   double worst = 0.0;
   for (std::size_t j = 0; j < ky.size(); ++j)
@@ -112,11 +113,12 @@ double error_2d(const algo::EquivalentKernel& x, const algo::EquivalentKernel& y
 // too long to compute.
 double axis_error(const Descriptor& d, const BlurSpec& spec, int axis) {
   if (!(spec.sigma[static_cast<std::size_t>(axis)] > 1e-15)) return 0.0;
-  if (const auto k = d.equivalent_kernel(spec, axis)) return algo::max_error_1d(*k);
+  if (const auto k = d.equivalent_kernel(spec, axis))  // NaN for a kernel that is no Gaussian's shape
+    return k->sigma > 0.0 ? algo::max_error_1d(*k) : std::nan("");
   return kernel::dropped_weight(spec.sigma[static_cast<std::size_t>(axis)], effective_radius(spec, axis));
 }
 
-// DESIGN.md's max error of the whole response: the planar algorithms' own; exact for two axes whose
+// docs/DESIGN.md's max error of the whole response: the planar algorithms' own; exact for two axes whose
 // kernels are short enough; otherwise the bound prod(1 + e_axis) - 1 (|kx ky - gx gy| <= |dx| gy +
 // |dy| gx + |dx dy|).
 void predict_error(const Descriptor& d, Plan& plan) {
@@ -132,7 +134,7 @@ void predict_error(const Descriptor& d, Plan& plan) {
   for (int a : axes) plan.axes[static_cast<std::size_t>(a)].predicted_error = axis_error(d, plan.spec, a);
   if (axes.size() == 2) {
     const auto x = d.equivalent_kernel(plan.spec, axes[0]), y = d.equivalent_kernel(plan.spec, axes[1]);
-    if (x && y && x->weights.size() * y->weights.size() <= (1u << 22)) {
+    if (x && y && x->sigma > 0.0 && y->sigma > 0.0 && x->weights.size() * y->weights.size() <= (1u << 22)) {
       plan.predicted_max_error = error_2d(*x, *y);
       return;
     }
@@ -335,9 +337,9 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
     add(static_cast<double>(shape.extent[a]));
   }
   for (int a : s.axis_order) add(a);
-  // The caller's weights by their count and a 64-bit FNV-1a hash of their bits (a kernel of a million
+  // Lists of weights by their count and a 64-bit FNV-1a hash of their bits (a kernel of a million
   // taps would make a key of megabytes).
-  for (const std::vector<double>& w : s.weights) {
+  const auto add_list = [&](const std::vector<double>& w) {
     std::uint64_t h = 1469598103934665603ull;
     for (double v : w) {
       std::uint64_t bits;
@@ -346,7 +348,8 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
     }
     std::snprintf(buf, sizeof buf, "w%zu:%016llx,", w.size(), static_cast<unsigned long long>(h));
     k += buf;
-  }
+  };
+  for (const std::vector<double>& w : s.weights) add_list(w);
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.threads),
                    double(s.rounding),
                    double(s.threads == 0 ? omp_get_max_threads() : 0), double(shape.channels), double(shape.source),
@@ -361,7 +364,7 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
     else if (const auto* b = std::get_if<bool>(&v)) add(*b);
     else if (const auto* t = std::get_if<std::string>(&v)) k += *t;
     else if (const auto* l = std::get_if<std::vector<double>>(&v))
-      for (double d : *l) add(d);
+      add_list(*l);
   }
   return k;
 }

@@ -59,7 +59,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       const std::int64_t batch = lines_per_batch(job, 2 * per_lane, lanes);
       Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
       Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-      const ComputePipeline& p = ctx.pipeline("box_chunk", shaders::box_chunk(), {static_cast<std::uint32_t>(C)},
+      const ComputePipeline& p = ctx.pipeline("box_chunk", shaders::words("box_chunk"), {static_cast<std::uint32_t>(C)},
                                               std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                               sizeof(ChunkParams));
       for (std::int64_t first = 0; first < lanes; first += batch) {
@@ -103,7 +103,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const std::int64_t batch = lines_per_batch(job, per_line, lines);
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
-        ctx.pipeline("box_scan", shaders::box_scan(),
+        ctx.pipeline("box_scan", shaders::words("box_scan"),
                      {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                      sizeof(BoxParams));
     for (std::int64_t first = 0; first < lines; first += batch) {

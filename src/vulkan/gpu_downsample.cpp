@@ -46,7 +46,7 @@ void record_downsample(Job& job, const Work& src, const Work& dst, const Plan& p
     const std::vector<VkDescriptorType> types(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     for (std::uint32_t mode = 0; mode < 3; ++mode) {
       const ComputePipeline& p =
-          ctx.pipeline("downsample_line", shaders::downsample_line(), {static_cast<std::uint32_t>(C), mode}, types,
+          ctx.pipeline("downsample_line", shaders::words("downsample_line"), {static_cast<std::uint32_t>(C), mode}, types,
                        sizeof(DownsampleParams));
       const VkBuffer from = mode == 0 ? in.buffer : mode == 1 ? low.handle() : blurred.handle();
       const VkBuffer to = mode == 0 ? low.handle() : mode == 1 ? blurred.handle() : out.buffer;

@@ -34,7 +34,7 @@ void record_dual_kawase(Job& job, const Work& src, const Work& dst, const Plan& 
   const std::vector<VkDescriptorType> types{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                                             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   const auto pass = [&](std::uint32_t mode, const Image& from, const Image& to, std::int64_t w, std::int64_t h) {
-    const ComputePipeline& p = ctx.pipeline("dual_kawase_c" + std::to_string(ic), shaders::dual_kawase(ic),
+    const ComputePipeline& p = ctx.pipeline("dual_kawase_c" + std::to_string(ic), shaders::words("dual_kawase_c" + std::to_string(ic)),
                                             {static_cast<std::uint32_t>(C), mode}, types, sizeof(DualParams));
     const DualParams dp{{static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)},
                         {static_cast<std::int32_t>(from.width()), static_cast<std::int32_t>(from.height())},

@@ -42,7 +42,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const double sigma = plan.axes[ax].sigma;
     const std::int64_t n = src.extent[ax], lines = src.lines(axis);
     const int r = plan.axes[ax].radius;
-    const std::vector<double> w = kernel::gaussian_weights(sigma, r);
+    const std::vector<double>& w = *plan.axes[ax].weights;  // the plan's symmetric kernel
     std::vector<float> half(static_cast<std::size_t>(r) + 1);
     for (int k = 0; k <= r; ++k) half[static_cast<std::size_t>(k)] = static_cast<float>(w[static_cast<std::size_t>(r + k)]);
     Buffer& weights = upload(job, half.data(), half.size() * sizeof(float));
@@ -51,7 +51,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     if (axis != 0) {
       const std::int64_t inner = (axis == 1 ? src.extent[0] : src.extent[0] * src.extent[1]) * C;
       const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * ((n + 3) / 4);  // 4 outputs a thread
-      const ComputePipeline& p = ctx.pipeline("fir_across", shaders::fir_across(), {incremental},
+      const ComputePipeline& p = ctx.pipeline("fir_across", shaders::words("fir_across"), {incremental},
                                               std::vector<VkDescriptorType>(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                               sizeof(AcrossParams));
       const AcrossParams ap{static_cast<std::int32_t>(inner), static_cast<std::int32_t>(n), static_cast<std::int32_t>(outer),
@@ -75,7 +75,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     if (slots(reach) * pixel_bytes > lim.maxComputeSharedMemorySize) reach = static_cast<std::uint64_t>(r);
     const bool shared = slots(reach) * pixel_bytes <= lim.maxComputeSharedMemorySize;
     const ComputePipeline& p = ctx.pipeline(
-        "fir_line_c" + std::to_string(C), shaders::fir_line(C),
+        "fir_line_c" + std::to_string(C), shaders::words("fir_line_c" + std::to_string(C)),
         {incremental, shared ? 1u : 0u, shared ? static_cast<std::uint32_t>(slots(reach)) : 1u},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(FirParams));

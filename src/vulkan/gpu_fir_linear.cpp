@@ -49,7 +49,7 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
     Buffer& table = upload(job, taps.data(), taps.size() * sizeof(float));
     const Image* out = last ? in : &float_image(job, C, iw, ih, 1, "fir-linear");
     const ComputePipeline& p = ctx.pipeline(
-        "fir_linear_c" + std::to_string(ic), shaders::fir_linear(ic),
+        "fir_linear_c" + std::to_string(ic), shaders::words("fir_linear_c" + std::to_string(ic)),
         {static_cast<std::uint32_t>(C), static_cast<std::uint32_t>(axis), last ? 1u : 0u},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},

@@ -83,7 +83,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const bool interleave = ctx.interleave_scratch();
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
-        ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::iir_line(float64),
+        ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::words(float64 ? "iir_line_f64" : "iir_line_f32"),
                      {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u, tiled ? 1u : 0u,
                       static_cast<std::uint32_t>(tiled ? 64 / C : 1), block, tiled ? block * 64 : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));

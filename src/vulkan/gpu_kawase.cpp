@@ -44,7 +44,7 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   const ComputePipeline* pipelines[2];
   for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer)
     pipelines[to_buffer] = &ctx.pipeline(
-        "kawase_pass_c" + std::to_string(ic), shaders::kawase_pass(ic), {static_cast<std::uint32_t>(C), to_buffer},
+        "kawase_pass_c" + std::to_string(ic), shaders::words("kawase_pass_c" + std::to_string(ic)), {static_cast<std::uint32_t>(C), to_buffer},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(KawaseParams));
   for (std::size_t i = 0; i < passes; ++i) {

@@ -46,7 +46,7 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
                      {static_cast<std::int32_t>(noise_origin[0]), static_cast<std::int32_t>(noise_origin[1])},
                      level, static_cast<std::int32_t>(s.samples.size()), plan.spec.mip_poisson_frame};
   };
-  const ComputePipeline& build = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::mip_poisson(ic),
+  const ComputePipeline& build = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::words("mip_poisson_c" + std::to_string(ic)),
                                               {static_cast<std::uint32_t>(C), 0u}, types, sizeof(MipParams));
   for (int l = 0; l < L; ++l) {
     const std::uint32_t next = static_cast<std::uint32_t>(l) + 1;
@@ -55,7 +55,7 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
                  params(image.width(next), image.height(next), l),
                  {(image.width(next) + 15) / 16, (image.height(next) + 15) / 16, 1});
   }
-  const ComputePipeline& blur = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::mip_poisson(ic),
+  const ComputePipeline& blur = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::words("mip_poisson_c" + std::to_string(ic)),
                                              {static_cast<std::uint32_t>(C), 1u}, types, sizeof(MipParams));
   job.dispatch(blur, {Binding::sampled(image.view(), ctx.linear_sampler()), Binding::image(image.level_view(0)),
                       Binding::storage(dst.buffer), Binding::storage(table)},

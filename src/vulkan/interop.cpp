@@ -148,14 +148,14 @@ void record_images(vk::Job& job, const ImageRef& src, const ImageRef& dst, const
   if (dst.image != src.image && dst.layout != VK_IMAGE_LAYOUT_UNDEFINED) job.acquire(dst.image, dst.layout, dst.owner_family);
   job.transition(src.image, src.layout, VK_IMAGE_LAYOUT_GENERAL);
   const vk::ComputePipeline& read = ctx.pipeline(
-      "image_to_work", vk::shaders::image_to_work(), {static_cast<std::uint32_t>(src.channels)},
+      "image_to_work", vk::shaders::words("image_to_work"), {static_cast<std::uint32_t>(src.channels)},
       {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(SizeParams));
   job.dispatch(read, {vk::Binding::sampled(src_view, ctx.linear_sampler()), vk::Binding::storage(in.buffer)}, sp, groups);
   if (src.image != dst.image) job.transition(src.image, VK_IMAGE_LAYOUT_GENERAL, src.layout);
   vk::record_algorithm(job, in, out, plan);
   if (src.image != dst.image) job.transition(dst.image, dst.layout, VK_IMAGE_LAYOUT_GENERAL);
   const vk::ComputePipeline& write = ctx.pipeline(
-      std::string("work_to_image_") + format, vk::shaders::work_to_image(format), {static_cast<std::uint32_t>(dst.channels)},
+      std::string("work_to_image_") + format, vk::shaders::words(std::string("work_to_image_") + format), {static_cast<std::uint32_t>(dst.channels)},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(SizeParams));
   job.dispatch(write, {vk::Binding::storage(out.buffer), vk::Binding::image(dst_view)}, sp, groups);
   job.transition(dst.image, VK_IMAGE_LAYOUT_GENERAL, dst_final);

@@ -104,7 +104,7 @@ void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floa
   if (wire_type(type) != type) throw InvalidArgument("internal: " + std::string(to_string(type)) + " does not travel to the device");
   if (first + count > 0xffffffffull) throw Unsupported("an image of more than 2^32 values on the Vulkan backend");
   const ComputePipeline& p = job.context().pipeline(
-      "convert", shaders::convert(), {static_cast<std::uint32_t>(convert_type(type)), pack ? 1u : 0u},
+      "convert", shaders::words("convert"), {static_cast<std::uint32_t>(convert_type(type)), pack ? 1u : 0u},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(ConvertParams));
   const std::uint64_t k = static_cast<std::uint64_t>(per_word(type));
   const std::uint64_t word_count = (first + count + k - 1) / k;
@@ -125,7 +125,7 @@ void record_pad(Job& job, const Work& src, const Image& image, std::array<std::i
                 const Plan& plan, std::uint32_t level) {
   const int ic = stored_channels(src.channels);
   const ComputePipeline& p = job.context().pipeline(
-      "pad_image_c" + std::to_string(ic), shaders::pad_image(ic), {static_cast<std::uint32_t>(src.channels)},
+      "pad_image_c" + std::to_string(ic), shaders::words("pad_image_c" + std::to_string(ic)), {static_cast<std::uint32_t>(src.channels)},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(PadParams));
   const PadParams pp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1])},
                      {static_cast<std::int32_t>(origin[0]), static_cast<std::int32_t>(origin[1])},
@@ -153,24 +153,22 @@ Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t heig
 
 namespace {
 
-constexpr std::array<std::pair<Algorithm, Recorder>, 9> kRecorders{{
-    {Algorithm::fir, record_fir},
-    {Algorithm::fir_incremental, record_fir},
-    {Algorithm::fir_linear, record_fir_linear},
-    {Algorithm::box, record_box},
-    {Algorithm::iir, record_iir},
-    {Algorithm::downsample, record_downsample},
-    {Algorithm::kawase, record_kawase},
-    {Algorithm::dual_kawase, record_dual_kawase},
-    {Algorithm::mip_poisson, record_mip_poisson},
-}};
+constexpr std::pair<Algorithm, Recorder> kRecorders[] = {
+#define FASTBLUR_ALGORITHM(id, cpu, vulkan) {Algorithm::id, record_##vulkan},
+#include "fastblur/algorithm_list.def"
+#undef FASTBLUR_ALGORITHM
+};
 
 }  // namespace
 
 Recorder recorder(Algorithm algorithm) noexcept {
   for (const auto& [id, record] : kRecorders)
-    if (id == algorithm) return record;
+    if (id == algorithm) return record == record_none ? nullptr : record;
   return nullptr;
+}
+
+void record_none(Job&, const Work&, const Work&, const Plan& plan, std::array<std::int64_t, 2>) {
+  throw Unsupported("algorithm " + std::string(to_string(plan.algorithm)) + " is not available on the Vulkan backend");
 }
 
 void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& plan,

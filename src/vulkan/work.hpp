@@ -89,15 +89,12 @@ Recorder recorder(Algorithm algorithm) noexcept;
 void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& plan,
                       std::array<std::int64_t, 2> noise_origin = {0, 0});
 
-// The recorders (one file each).
-void record_fir(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);  // fir, fir-incremental
-void record_fir_linear(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
-void record_box(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
-void record_iir(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
-void record_downsample(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
-void record_kawase(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
-void record_dual_kawase(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
-void record_mip_poisson(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+// The recorders (one file each), named by algorithm_list.def: record_VULKAN for each line's Vulkan
+// entry; record_none stands for "the Vulkan backend does not run it" (recorder() returns nullptr).
+#define FASTBLUR_ALGORITHM(id, cpu, vulkan) \
+  void record_##vulkan(Job&, const Work&, const Work&, const Plan&, std::array<std::int64_t, 2>);
+#include "fastblur/algorithm_list.def"
+#undef FASTBLUR_ALGORITHM
 
 class Context;
 /// The planner's view of a data shape on this device: its traits (software device, float64, the

@@ -11,6 +11,8 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <string_view>
+#include <algorithm>
 #include <vector>
 
 namespace fastblur::fuzz {
@@ -23,6 +25,29 @@ inline constexpr double kSpecialDoubles[] = {
 inline constexpr std::int32_t kSpecialInts[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 255, 256, 4096, 4097, 1 << 24,
                                                 (1 << 24) + 1, -1, -2, std::numeric_limits<std::int32_t>::max(),
                                                 std::numeric_limits<std::int32_t>::min()};
+
+/// Algorithms decode by their place in the registry (algorithm_list.def, which only grows: a new
+/// algorithm is appended). Inputs of the first format (the stored corpus and regressions, made while
+/// the registry held auto and eleven algorithms) take the algorithm byte modulo kV1Algorithms, so
+/// they keep their meaning as algorithms are added. Inputs that start with kV2Magic take the byte as
+/// the index itself (beyond the registry: auto), reaching every algorithm, and after the first
+/// format's fields read every parameter that is not one of kV1Keys, in the registry's order, each
+/// by its kind (v2_parameter).
+inline constexpr std::size_t kV1Algorithms = 12;
+inline constexpr std::uint8_t kV2Magic[4] = {'F', 'B', 'v', '2'};
+inline constexpr std::string_view kV1Keys[] = {"box_passes",         "box_integer_widths", "kawase_offsets",
+                                               "kawase_passes",      "downsample_factor",  "iir_variant",
+                                               "sliding_dct_order",  "dual_kawase_levels", "dual_kawase_offset",
+                                               "mip_poisson_samples", "mip_poisson_frame"};
+inline bool is_v1_key(std::string_view key) {
+  for (std::string_view k : kV1Keys)
+    if (k == key) return true;
+  return false;
+}
+/// The scale of a v2 real parameter (and of each item of a list): a quarter beyond its range, at most 1e6.
+inline double v2_scale(double max) { return std::min(std::abs(max), 1e6) * 1.25 + 1.0; }
+/// The most items a v2 list parameter decodes to.
+inline constexpr int kV2MaxList = 16;
 
 /// Reads fields from the front of the data; past the end every field reads as zero.
 class ByteReader {

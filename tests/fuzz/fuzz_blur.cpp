@@ -215,10 +215,43 @@ void check_within_range(const fb::View& dst, const DataRange& r) {
         }
 }
 
+// The parameters of the second format (blur_case.hpp): every one not among kV1Keys, in the
+// registry's order, by its kind; a value the parameter refuses is left unset.
+void decode_v2_parameters(fb::fuzz::ByteReader& in, fb::BlurSpec& spec) {
+  for (const fb::ParameterInfo& p : fb::all_parameters()) {
+    if (fb::fuzz::is_v1_key(p.key)) continue;
+    fb::ParameterValue v;
+    switch (p.kind) {
+      case fb::ParameterInfo::Kind::integer:
+        v = std::int64_t{in.integer(static_cast<std::int32_t>(std::min(p.max, 1e6)) + 2)};
+        break;
+      case fb::ParameterInfo::Kind::real: v = in.number(fb::fuzz::v2_scale(p.max)); break;
+      case fb::ParameterInfo::Kind::flag: v = (in.u8() & 1) != 0; break;
+      case fb::ParameterInfo::Kind::choice: {
+        const std::size_t i = in.u8() % (p.choices.size() + 1);
+        v = i < p.choices.size() ? std::string(p.choices[i]) : std::string("?");
+        break;
+      }
+      case fb::ParameterInfo::Kind::real_list: {
+        std::vector<double> list(in.u8() % (fb::fuzz::kV2MaxList + 1));
+        for (double& d : list) d = in.number(fb::fuzz::v2_scale(p.max) > 4.0 ? 2.0 : fb::fuzz::v2_scale(p.max));
+        v = std::move(list);
+        break;
+      }
+    }
+    try {
+      fb::set_parameter(spec, p.key, v);
+    } catch (const fb::InvalidArgument&) {
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  fb::fuzz::ByteReader in({data, size});
+  const bool v2 = size >= sizeof fb::fuzz::kV2Magic && std::memcmp(data, fb::fuzz::kV2Magic, sizeof fb::fuzz::kV2Magic) == 0;
+  fb::fuzz::ByteReader in = v2 ? fb::fuzz::ByteReader({data + sizeof fb::fuzz::kV2Magic, size - sizeof fb::fuzz::kV2Magic})
+                               : fb::fuzz::ByteReader({data, size});
   const fb::ElementType src_type = kTypes[in.u8() % 5];
   fb::ElementType dst_type = kTypes[in.u8() % 5];
   const std::uint8_t ch = in.u8();
@@ -242,7 +275,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int a = 0; a < 3; ++a) spec.border[static_cast<std::size_t>(a)] = static_cast<fb::Border>(in.u8() % 5);
   spec.cval = in.number(512.0);
   const auto& algorithms = fb::algorithms();
-  spec.algorithm = algorithms[in.u8() % algorithms.size()].id;
+  const std::uint8_t algorithm_byte = in.u8();
+  spec.algorithm = v2 ? algorithms[algorithm_byte < algorithms.size() ? algorithm_byte : 0].id
+                      : algorithms[algorithm_byte % fb::fuzz::kV1Algorithms].id;
   spec.tolerance = in.number(0.5);
   spec.box_passes = in.integer(8);
   spec.box_integer_widths = in.u8() & 1;
@@ -261,6 +296,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     spec.order[static_cast<std::size_t>(a)] = o == 255 ? 65 : o % 4;
   }
   spec.threads = in.u8() % 3;
+  if (v2) decode_v2_parameters(in, spec);
   const auto pixels = in.rest();
 
   // Triage: FASTBLUR_FUZZ_VERBOSE=1 ./fuzz_blur INPUT prints the case an input decodes to.

@@ -65,6 +65,8 @@ struct Case {
   int mp_samples = 0, mp_frame = 0;
   int order[3] = {0, 0, 0};
   int threads = 1;
+  /// Parameters of the second format (blur_case.hpp), by key; unset ones encode their default.
+  std::vector<std::pair<std::string, fb::ParameterValue>> options;
   std::vector<std::uint8_t> pixels;
 };
 
@@ -92,7 +94,36 @@ std::vector<std::uint8_t> encode(const Case& c) {
   w.integer(static_cast<std::uint16_t>(c.mp_samples)).integer(static_cast<std::uint16_t>(c.mp_frame));
   for (int a = 0; a < 3; ++a) w.u8(static_cast<std::uint8_t>(c.order[a]));
   w.u8(static_cast<std::uint8_t>(c.threads));
+  // The second format: every algorithm by its index, and the parameters after the first format's.
+  const bool v2 = static_cast<std::size_t>(c.algorithm) >= fb::fuzz::kV1Algorithms || !c.options.empty();
+  if (v2) {
+    for (const fb::ParameterInfo& p : fb::all_parameters()) {
+      if (fb::fuzz::is_v1_key(p.key)) continue;
+      const fb::ParameterValue* value = nullptr;
+      for (const auto& [k, v] : c.options)
+        if (k == p.key) value = &v;
+      switch (p.kind) {
+        case fb::ParameterInfo::Kind::integer: w.integer(static_cast<std::uint16_t>(value ? std::get<std::int64_t>(*value) : 0)); break;
+        case fb::ParameterInfo::Kind::real: w.number(value ? std::get<double>(*value) : 0.0, fb::fuzz::v2_scale(p.max)); break;
+        case fb::ParameterInfo::Kind::flag: w.u8(value && std::get<bool>(*value) ? 1 : 0); break;
+        case fb::ParameterInfo::Kind::choice: {
+          std::size_t i = 0;
+          for (std::size_t j = 0; value && j < p.choices.size(); ++j)
+            if (p.choices[j] == std::get<std::string>(*value)) i = j;
+          w.u8(static_cast<std::uint8_t>(i));
+          break;
+        }
+        case fb::ParameterInfo::Kind::real_list: {
+          const std::vector<double> list = value ? std::get<std::vector<double>>(*value) : std::vector<double>{};
+          w.u8(static_cast<std::uint8_t>(list.size()));
+          for (double d : list) w.number(d, fb::fuzz::v2_scale(p.max) > 4.0 ? 2.0 : fb::fuzz::v2_scale(p.max));
+          break;
+        }
+      }
+    }
+  }
   w.bytes.insert(w.bytes.end(), c.pixels.begin(), c.pixels.end());
+  if (v2) w.bytes.insert(w.bytes.begin(), std::begin(fb::fuzz::kV2Magic), std::end(fb::fuzz::kV2Magic));
   return w.bytes;
 }
 
@@ -155,6 +186,9 @@ void blur_seeds(const fs::path& dir) {
       if (algorithms[alg].id == fb::Algorithm::dual_kawase) c.dk_levels = variant % 3, c.dk_offset = variant % 2;
       if (algorithms[alg].id == fb::Algorithm::mip_poisson) c.mp_samples = 8 * (1 + variant % 4), c.mp_frame = variant;
       if (algorithms[alg].id == fb::Algorithm::fir && variant % 5 == 4) c.order[0] = 1, c.order[1] = 2;
+      if (algorithms[alg].id == fb::Algorithm::correlate && variant % 3)
+        c.options = {{"correlate_weights", variant % 3 == 1 ? std::vector<double>{0.25, 0.5, 0.25}
+                                                            : std::vector<double>{0.5, 0.75, 0.125, 0.125}}};
       if (variant % 6 == 5) c.radius[0] = variant, c.explicit_truncate = true, c.truncate = 2.5;
       emit(c, variant % 7);
     }
