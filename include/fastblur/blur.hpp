@@ -90,8 +90,8 @@ std::string_view to_string(Rounding rounding) noexcept;
 /// Parses "nearest" or "scipy"; throws InvalidArgument.
 Rounding parse_rounding(std::string_view name);
 
-/// What to blur and how. The algorithms' own parameters (box_passes ... mip_poisson_frame) are declared,
-/// with their ranges and defaults, by the registry (algorithm.hpp); set_parameter sets them by name.
+/// What to blur and how. The algorithms' own parameters are declared, with their ranges and defaults, by
+/// the registry (algorithm.hpp) and held in `options`; set_parameter sets them by name.
 struct BlurSpec {
   /// Standard deviation in pixels along x, y, z; 0 leaves the axis alone.
   std::array<double, 3> sigma{0.0, 0.0, 0.0};
@@ -112,23 +112,10 @@ struct BlurSpec {
   /// With Algorithm::automatic: the largest max error (docs/DESIGN.md, Quality metrics: max |h - g| / max g of the
   /// impulse response) the planner may trade for speed. 0 = exact (fir).
   double tolerance = 0.0;
-  // The algorithms' own parameters: each one's doc, range and default are its descriptor's
-  // (algorithm.hpp: algorithms()[...].parameters, `fastblur blur --help`, help(fastblur)).
-  int box_passes = 0;                    ///< box
-  bool box_integer_widths = false;       ///< box
-  std::vector<double> kawase_offsets{};  ///< kawase (empty: solved for each axis's sigma)
-  int kawase_passes = 0;                 ///< kawase
-  int downsample_factor = 0;             ///< downsample
-  IirVariant iir_variant = IirVariant::deriche;  ///< iir
-  int sliding_dct_order = 0;             ///< sliding-dct
-  SlidingDctFit sliding_dct_fit = SlidingDctFit::gaussian;  ///< sliding-dct
-  int dual_kawase_levels = 0;            ///< dual-kawase
-  double dual_kawase_offset = 0.0;       ///< dual-kawase
-  int mip_poisson_samples = 0;           ///< mip-poisson
-  int mip_poisson_frame = 0;             ///< mip-poisson
-  /// The parameters of algorithms without a field above (every parameter added since, e.g. correlate's
-  /// correlate_weights), by key, each set at most once: set_parameter and get_parameter read and write
-  /// them (a key not set reads as its descriptor's default), so a new parameter needs no field here.
+  /// The algorithms' own parameters (box_passes, iir_variant, correlate_weights, ...) by key, each set at
+  /// most once: each one's doc, range and default are its descriptor's (algorithm.hpp: algorithms()[...]
+  /// .parameters, `fastblur blur --help`, help(fastblur)). Set and read them with set_parameter and
+  /// get_parameter (a key not set reads as its default), so a new parameter needs no field here.
   std::vector<std::pair<std::string, ParameterValue>> options{};
   /// 0 = all cores.
   int threads = 0;

@@ -17,10 +17,14 @@ constexpr int kDefaultPasses = 3;
 constexpr double kPerPassLines = 2.7;
 constexpr double kPerPassLanes = 3.8;
 
-int passes_of(const BlurSpec& spec) { return spec.box_passes == 0 ? kDefaultPasses : spec.box_passes; }
+int passes_of(const BlurSpec& spec) {
+  const int passes = option_int(spec, "box_passes");
+  return passes == 0 ? kDefaultPasses : passes;
+}
+bool integer_widths(const BlurSpec& spec) { return option_value<bool>(spec, "box_integer_widths"); }
 
 std::vector<kernel::BoxPass> passes_for(const BlurSpec& spec, double sigma) {
-  return spec.box_integer_widths ? kernel::integer_box_passes(sigma, passes_of(spec))
+  return integer_widths(spec) ? kernel::integer_box_passes(sigma, passes_of(spec))
                                  : kernel::extended_box_passes(sigma, passes_of(spec));
 }
 
@@ -42,20 +46,18 @@ class Box final : public Descriptor {
              "error falls with the passes (max error about 0.06 at 3, 0.03 at 5). Running sums in double on the "
              "CPU; prefix-sum scans (a workgroup per line) or running sums (a thread per line) on the GPU.",
              Capabilities{.separable = true, .max_dimensions = 3}},
-            {field({.key = "box_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
+            {option({.key = "box_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
                     .doc = "passes per axis: more passes, closer to the Gaussian, slower", .default_text = "3",
-                    .min = 1, .max = 6, .zero_chooses = true},
-                   &BlurSpec::box_passes),
-             field({.key = "box_integer_widths", .flag = "integer-widths", .kind = ParameterInfo::Kind::flag,
+                    .min = 1, .max = 6, .zero_chooses = true}),
+             option({.key = "box_integer_widths", .flag = "integer-widths", .kind = ParameterInfo::Kind::flag,
                     .doc = "seed 002's integer box widths only (the achieved sigma then differs from sigma)",
-                    .default_text = "false"},
-                   &BlurSpec::box_integer_widths)}) {}
+                    .default_text = "false"})}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     auto r = std::make_shared<BoxResolved>();
-    plan.spec.box_passes = passes_of(spec);
+    set_option(plan.spec, "box_passes", std::int64_t{passes_of(spec)});
     add_parameter(plan, "box_passes", std::int64_t{passes_of(spec)});
-    add_parameter(plan, "box_integer_widths", spec.box_integer_widths);
+    add_parameter(plan, "box_integer_widths", integer_widths(spec));
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
       if (!(ax.sigma > 1e-15)) continue;
@@ -100,7 +102,7 @@ class Box final : public Descriptor {
     std::vector<BlurSpec> out;
     for (int n = 1; n <= 6; ++n) {
       BlurSpec box = with_algorithm(spec, Algorithm::box);
-      box.box_passes = n;
+      set_option(box, "box_passes", std::int64_t{n});
       out.push_back(box);
     }
     return out;

@@ -109,21 +109,13 @@ ParameterValue checked_value(const ParameterInfo& info, const ParameterValue& va
   throw InvalidArgument(key + ": unknown parameter kind");
 }
 
-Parameter field(ParameterInfo info, int BlurSpec::*member) {
-  return {std::move(info), [member](const BlurSpec& s) -> ParameterValue { return std::int64_t{s.*member}; },
-          [member](BlurSpec& s, const ParameterValue& v) { s.*member = static_cast<int>(std::get<std::int64_t>(v)); }};
-}
-Parameter field(ParameterInfo info, bool BlurSpec::*member) {
-  return {std::move(info), [member](const BlurSpec& s) -> ParameterValue { return s.*member; },
-          [member](BlurSpec& s, const ParameterValue& v) { s.*member = std::get<bool>(v); }};
-}
-Parameter field(ParameterInfo info, double BlurSpec::*member) {
-  return {std::move(info), [member](const BlurSpec& s) -> ParameterValue { return s.*member; },
-          [member](BlurSpec& s, const ParameterValue& v) { s.*member = std::get<double>(v); }};
-}
-Parameter field(ParameterInfo info, std::vector<double> BlurSpec::*member) {
-  return {std::move(info), [member](const BlurSpec& s) -> ParameterValue { return s.*member; },
-          [member](BlurSpec& s, const ParameterValue& v) { s.*member = std::get<std::vector<double>>(v); }};
+void set_option(BlurSpec& spec, std::string_view key, ParameterValue value) {
+  for (auto& [k, v] : spec.options)
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  spec.options.emplace_back(std::string(key), std::move(value));
 }
 
 Parameter option(ParameterInfo info) {
@@ -142,14 +134,7 @@ Parameter option(ParameterInfo info) {
               if (k == key) return v;
             return zero;
           },
-          [key](BlurSpec& s, const ParameterValue& v) {
-            for (auto& [k, old] : s.options)
-              if (k == key) {
-                old = v;
-                return;
-              }
-            s.options.emplace_back(key, v);
-          }};
+          [key](BlurSpec& s, const ParameterValue& v) { set_option(s, key, v); }};
 }
 
 Descriptor::Descriptor(AlgorithmInfo info, std::vector<Parameter> parameters)

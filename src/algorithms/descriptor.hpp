@@ -5,13 +5,16 @@
 // and the variants it offers the planner. Everything that needs to know about an algorithm - the
 // planner, the front door, the command line, the bindings, the benchmarks, the tests - asks its
 // descriptor; backends execute the plans it resolves (executors registered by id).
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "fastblur/algorithm.hpp"
@@ -45,17 +48,12 @@ struct Shape {
   std::int64_t elements() const noexcept { return extent[0] * extent[1] * extent[2] * channels; }
 };
 
-/// Access to one parameter's field of BlurSpec.
+/// Access to one parameter's value in a BlurSpec (option(): BlurSpec::options).
 struct Parameter {
   ParameterInfo info;
   std::function<ParameterValue(const BlurSpec&)> get;
   std::function<void(BlurSpec&, const ParameterValue&)> set;  ///< value already checked against info
 };
-/// A parameter held in a BlurSpec field of type int, bool, double or std::vector<double>.
-Parameter field(ParameterInfo info, int BlurSpec::*member);
-Parameter field(ParameterInfo info, bool BlurSpec::*member);
-Parameter field(ParameterInfo info, double BlurSpec::*member);
-Parameter field(ParameterInfo info, std::vector<double> BlurSpec::*member);
 
 /// A parameter held in BlurSpec::options under its key (a key not set reads as the kind's zero: 0,
 /// false, the first choice, an empty list).
@@ -64,11 +62,24 @@ Parameter option(ParameterInfo info);
 /// std::vector<double>), or that zero where the spec does not set it.
 template <class T>
 T option_value(const BlurSpec& spec, std::string_view key) {
-  for (const auto& [k, v] : spec.options)
-    if (k == key)
-      if (const T* t = std::get_if<T>(&v)) return *t;
+  for (const auto& [k, v] : spec.options) {
+    if (k != key) continue;
+    if (const T* t = std::get_if<T>(&v)) return *t;
+    // A number of the other kind (a value that bypassed set_parameter; check() refuses a bad one).
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+      if (const double* d = std::get_if<double>(&v); d && std::abs(*d) < 9e18) return static_cast<std::int64_t>(*d);
+    } else if constexpr (std::is_same_v<T, double>) {
+      if (const std::int64_t* i = std::get_if<std::int64_t>(&v)) return static_cast<double>(*i);
+    }
+  }
   return T{};
 }
+/// An integer option as int (the descriptors' ranges keep them small).
+inline int option_int(const BlurSpec& spec, std::string_view key) {
+  return static_cast<int>(std::clamp<std::int64_t>(option_value<std::int64_t>(spec, key), -(1 << 30), 1 << 30));
+}
+/// Writes an option unchecked: a descriptor filling in the value it chose (plan.spec).
+void set_option(BlurSpec& spec, std::string_view key, ParameterValue value);
 
 /// Checks `value` against `info` (kind, range, multiple, choices) and converts it to the kind's own
 /// type (an integer for a whole real, ...). Throws InvalidArgument naming the key and the range.

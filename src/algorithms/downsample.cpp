@@ -19,7 +19,8 @@ namespace {
 constexpr double kPerLowTapPair = 10.0;
 
 int factor_for(const BlurSpec& spec, double sigma) {
-  return spec.downsample_factor ? spec.downsample_factor : kernel::downsample_factor_for(sigma);
+  const int factor = option_int(spec, "downsample_factor");
+  return factor ? factor : kernel::downsample_factor_for(sigma);
 }
 
 class Downsample final : public Descriptor {
@@ -34,10 +35,9 @@ class Downsample final : public Descriptor {
              "shift-invariant (each phase of a block has its own response). sigma must exceed what the resampling "
              "alone adds (1 at factor 2, 2 at factor 4).",
              Capabilities{.separable = true, .max_dimensions = 3}},
-            {field({.key = "downsample_factor", .flag = "factor", .kind = ParameterInfo::Kind::integer,
+            {option({.key = "downsample_factor", .flag = "factor", .kind = ParameterInfo::Kind::integer,
                     .doc = "the resolution factor", .default_text = "4 from sigma 12, else 2", .min = 2,
-                    .max = 4, .multiple_of = 2, .zero_chooses = true},
-                   &BlurSpec::downsample_factor)}) {}
+                    .max = 4, .multiple_of = 2, .zero_chooses = true})}) {}
 
   void check(const BlurSpec& spec, const Shape& shape) const override {
     Descriptor::check(spec, shape);

@@ -35,7 +35,7 @@ bool all_zero(const BlurSpec& spec) { return !(spec.sigma[0] > 0.0 || spec.sigma
 
 // The levels a spec's chain has at `sigma` (for its cost; an unreachable sigma counts as the most).
 int levels_of(const BlurSpec& spec, double sigma) {
-  if (spec.dual_kawase_levels > 0) return spec.dual_kawase_levels;
+  if (option_int(spec, "dual_kawase_levels") > 0) return option_int(spec, "dual_kawase_levels");
   try {
     return kernel::dual_kawase_levels_for(sigma);
   } catch (const Error&) {
@@ -57,16 +57,14 @@ class DualKawase final : public Descriptor {
              "2^levels pixels). 2D images; the border modes extend the image once.",
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false,
                           .texture_filtering = true, .min_sigma = kernel::kDualKawaseMinSigma}},
-            {field({.key = "dual_kawase_levels", .flag = "levels", .kind = ParameterInfo::Kind::integer,
+            {option({.key = "dual_kawase_levels", .flag = "levels", .kind = ParameterInfo::Kind::integer,
                     .doc = "levels (halvings) of the chain", .default_text = "chosen for sigma",
-                    .min = 1, .max = kernel::kDualKawaseMaxLevels, .zero_chooses = true},
-                   &BlurSpec::dual_kawase_levels),
-             field({.key = "dual_kawase_offset", .flag = "offset", .kind = ParameterInfo::Kind::real,
+                    .min = 1, .max = kernel::kDualKawaseMaxLevels, .zero_chooses = true}),
+             option({.key = "dual_kawase_offset", .flag = "offset", .kind = ParameterInfo::Kind::real,
                     .doc = "the taps' offset in half texels (Bjorge's is 1); the achieved sigma is then "
                            "the chain's",
                     .default_text = "solved so the variance is sigma^2", .min = 1e-9,
-                    .max = kernel::kDualKawaseMaxOffset, .zero_chooses = true},
-                   &BlurSpec::dual_kawase_offset)}) {}
+                    .max = kernel::kDualKawaseMaxOffset, .zero_chooses = true})}) {}
 
   // The chain's own refusals first: they say what the smallest sigma of a chain is.
   void check(const BlurSpec& spec, const Shape& shape) const override {
@@ -109,9 +107,9 @@ class DualKawase final : public Descriptor {
     if (spec.tolerance <= 0.0 || shape.extent[2] != 1 || !axis_active(spec, shape, 0) || !axis_active(spec, shape, 1) ||
         spec.sigma[2] != 0.0 || std::min(spec.sigma[0], spec.sigma[1]) < kernel::kDualKawaseMinSigma)
       return {};
-    if (spec.dual_kawase_levels >= 1 && spec.dual_kawase_levels <= kernel::kDualKawaseMaxLevels &&
-        spec.dual_kawase_offset > 0.0 && spec.dual_kawase_offset <= kernel::kDualKawaseMaxOffset) {
-      const double own = std::sqrt(kernel::dual_kawase_variance(spec.dual_kawase_levels, spec.dual_kawase_offset));
+    if (option_int(spec, "dual_kawase_levels") >= 1 && option_int(spec, "dual_kawase_levels") <= kernel::kDualKawaseMaxLevels &&
+        option_value<double>(spec, "dual_kawase_offset") > 0.0 && option_value<double>(spec, "dual_kawase_offset") <= kernel::kDualKawaseMaxOffset) {
+      const double own = std::sqrt(kernel::dual_kawase_variance(option_int(spec, "dual_kawase_levels"), option_value<double>(spec, "dual_kawase_offset")));
       for (int a = 0; a < 2; ++a)
         if (std::abs(std::log(own / spec.sigma[static_cast<std::size_t>(a)])) > std::log(2.0)) return {};
     }
@@ -164,7 +162,7 @@ kernel::DualKawaseSchedule dual_kawase_schedule_for(const BlurSpec& spec) {
     throw InvalidArgument("dual-kawase blurs x and y together: sigma along x and y must both be >= " +
                           std::to_string(kernel::kDualKawaseMinSigma) + ", got " + std::to_string(spec.sigma[0]) +
                           " and " + std::to_string(spec.sigma[1]));
-  return kernel::dual_kawase_schedule(spec.sigma[0], spec.sigma[1], spec.dual_kawase_levels, spec.dual_kawase_offset);
+  return kernel::dual_kawase_schedule(spec.sigma[0], spec.sigma[1], option_int(spec, "dual_kawase_levels"), option_value<double>(spec, "dual_kawase_offset"));
 }
 
 const Descriptor& dual_kawase_descriptor() {

@@ -25,6 +25,11 @@ constexpr double kDericheLanesPerSample = 5.5;
 // in its parallel form instead (stable in float32 at any sigma, src/vulkan/gpu_iir.cpp).
 constexpr double kFloatMaxSigmaYoungVanVliet = 20.0;
 
+IirVariant variant_of(const BlurSpec& spec) {
+  return option_value<std::string>(spec, "iir_variant") == "young-van-vliet" ? IirVariant::young_van_vliet
+                                                                            : IirVariant::deriche;
+}
+
 std::string variant_name(IirVariant v) {
   switch (v) {
     case IirVariant::deriche: return "deriche";
@@ -47,21 +52,16 @@ class Iir final : public Descriptor {
              "reflect, mirror and wrap extend each line until the response has decayed below 1e-8.",
              Capabilities{.separable = true, .max_dimensions = 3, .min_sigma = kernel::kIirMinSigma,
                           .max_sigma = kernel::kIirMaxSigma}},
-            {Parameter{{.key = "iir_variant", .flag = "iir-variant", .kind = ParameterInfo::Kind::choice,
+            {option({.key = "iir_variant", .flag = "iir-variant", .kind = ParameterInfo::Kind::choice,
                         .doc = "deriche (4th order, max error about 5e-4) or young-van-vliet (3rd order, cheaper, "
                                "about 2e-2)",
-                        .default_text = "deriche", .choices = {"deriche", "young-van-vliet"}},
-                       [](const BlurSpec& s) -> ParameterValue { return variant_name(s.iir_variant); },
-                       [](BlurSpec& s, const ParameterValue& v) {
-                         s.iir_variant = std::get<std::string>(v) == "deriche" ? IirVariant::deriche
-                                                                                : IirVariant::young_van_vliet;
-                       }}}) {}
+                        .default_text = "deriche", .choices = {"deriche", "young-van-vliet"}})}) {}
 
   void check(const BlurSpec& spec, const Shape& shape) const override {
     Descriptor::check(spec, shape);
     // The Vulkan backend runs Deriche in float32 in its parallel form at any sigma; only
     // Young-van Vliet's direct form needs float64 beyond kFloatMaxSigmaYoungVanVliet.
-    if (shape.backend != Backend::vulkan || shape.device_float64 || spec.iir_variant == IirVariant::deriche) return;
+    if (shape.backend != Backend::vulkan || shape.device_float64 || variant_of(spec) == IirVariant::deriche) return;
     const double limit = kFloatMaxSigmaYoungVanVliet;
     for (double sigma : spec.sigma)
       if (sigma > limit)
@@ -72,15 +72,15 @@ class Iir final : public Descriptor {
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     auto r = std::make_shared<IirResolved>();
-    r->variant = spec.iir_variant;
-    add_parameter(plan, "iir_variant", variant_name(spec.iir_variant));
+    r->variant = variant_of(spec);
+    add_parameter(plan, "iir_variant", variant_name(variant_of(spec)));
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
       if (!(ax.sigma > 1e-15)) continue;
       IirAxis& i = r->axes[static_cast<std::size_t>(a)];
       i.filtered = true;
       double pole = 0.0;
-      if (spec.iir_variant == IirVariant::deriche) {
+      if (variant_of(spec) == IirVariant::deriche) {
         i.deriche = kernel::deriche_coefficients(ax.sigma);
         pole = i.deriche.pole_radius;
       } else {
@@ -100,19 +100,19 @@ class Iir final : public Descriptor {
   // Deriche runs in SIMD lanes where float is allowed; Young-van Vliet and exact float64 on the line driver.
   void schedule(Plan& plan, const Shape& shape) const override {
     plan.schedule.driver =
-        plan.spec.iir_variant == IirVariant::deriche && float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes
+        variant_of(plan.spec) == IirVariant::deriche && float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes
                                                                                            : CpuDriver::lines;
     // float64 on the GPU only where float32 does not hold (1/64 rate on consumer GPUs, absent on some).
     bool need64 = false;
     for (double sigma : plan.spec.sigma) need64 = need64 || sigma > kFloatMaxSigmaYoungVanVliet;
     plan.schedule.gpu_float64 =
-        shape.device_float64 && plan.spec.iir_variant == IirVariant::young_van_vliet && need64;
+        shape.device_float64 && variant_of(plan.spec) == IirVariant::young_van_vliet && need64;
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
     const double s = std::min(spec.sigma[static_cast<std::size_t>(axis)], kLargeSigma);
     const int half = static_cast<int>(std::ceil(12 * s)) + 8;
-    return EquivalentKernel{spec.iir_variant == IirVariant::deriche ? kernel::deriche_impulse_response(s, half)
+    return EquivalentKernel{variant_of(spec) == IirVariant::deriche ? kernel::deriche_impulse_response(s, half)
                                                                      : kernel::young_van_vliet_impulse_response(s, half),
                             s};
   }
@@ -126,7 +126,7 @@ class Iir final : public Descriptor {
     const double pad = extends ? 11.0 * plan.axes[i].sigma : 0.0;
     if (plan.schedule.driver == CpuDriver::lanes)
       return cost::kLaneDriver + kDericheLanesPerSample * padded_ratio(shape, axis, pad);
-    const double per_sample = plan.spec.iir_variant == IirVariant::deriche ? 8.0 : 6.0;
+    const double per_sample = variant_of(plan.spec) == IirVariant::deriche ? 8.0 : 6.0;
     return (cost::kLineDriver + per_sample) * padded_ratio(shape, axis, pad);
   }
 
@@ -140,7 +140,7 @@ class Iir final : public Descriptor {
     std::vector<BlurSpec> out;
     for (IirVariant variant : {IirVariant::deriche, IirVariant::young_van_vliet}) {
       BlurSpec iir = with_algorithm(spec, Algorithm::iir);
-      iir.iir_variant = variant;
+      set_option(iir, "iir_variant", variant_name(variant));
       out.push_back(iir);
     }
     return out;

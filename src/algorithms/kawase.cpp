@@ -25,7 +25,8 @@ constexpr double kPerPassLines = 2.75;
 constexpr double kPerPassLanes = 0.87;  // fitted to algo/kawase/RGBA32F/1920x1080/s5-s50
 
 std::vector<double> offsets_for(const BlurSpec& spec, double sigma) {
-  return spec.kawase_offsets.empty() ? kernel::kawase_schedule(sigma, spec.kawase_passes) : spec.kawase_offsets;
+  const auto offsets = option_value<std::vector<double>>(spec, "kawase_offsets");
+  return offsets.empty() ? kernel::kawase_schedule(sigma, option_int(spec, "kawase_passes")) : offsets;
 }
 
 class Kawase final : public Descriptor {
@@ -40,15 +41,13 @@ class Kawase final : public Descriptor {
              "passes' variances sum to sigma^2; seed 002's presets {0,1,2,2,3} and {2,3,3,3} as --offsets. The CPU "
              "extends the image once by the border (as fir); the GPU blurs 2D images.",
              Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false, .texture_filtering = true}},
-            {field({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
+            {option({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
                     .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,
-                    .max = 4096, .zero_chooses = true},
-                   &BlurSpec::kawase_passes),
-             field({.key = "kawase_offsets", .flag = "offsets", .kind = ParameterInfo::Kind::real_list,
+                    .max = 4096, .zero_chooses = true}),
+             option({.key = "kawase_offsets", .flag = "offsets", .kind = ParameterInfo::Kind::real_list,
                     .doc = "explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (seed 002's {0,1,2,2,3}); "
                            "the achieved sigma is then the schedule's",
-                    .default_text = "solved for sigma", .min = 0, .max = 1e6},
-                   &BlurSpec::kawase_offsets)}) {}
+                    .default_text = "solved for sigma", .min = 0, .max = 1e6})}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     auto r = std::make_shared<KawaseResolved>();
@@ -73,9 +72,10 @@ class Kawase final : public Descriptor {
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
     const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
-    if (!spec.kawase_offsets.empty()) return EquivalentKernel{kernel::kawase_kernel(spec.kawase_offsets), sigma};
+    const auto offsets = option_value<std::vector<double>>(spec, "kawase_offsets");
+    if (!offsets.empty()) return EquivalentKernel{kernel::kawase_kernel(offsets), sigma};
     const double s = std::min(sigma, kLargeSigma);
-    return EquivalentKernel{kernel::kawase_kernel(kernel::kawase_schedule(s, spec.kawase_passes)), s};
+    return EquivalentKernel{kernel::kawase_kernel(kernel::kawase_schedule(s, option_int(spec, "kawase_passes"))), s};
   }
 
   double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {

@@ -21,7 +21,8 @@ constexpr double kPerSample = 32.0;
 bool all_zero(const BlurSpec& spec) { return !(spec.sigma[0] > 0.0 || spec.sigma[1] > 0.0 || spec.sigma[2] > 0.0); }
 
 int samples_of(const BlurSpec& spec) {
-  return spec.mip_poisson_samples ? spec.mip_poisson_samples : kernel::kMipPoissonDefaultSamples;
+  const int samples = option_int(spec, "mip_poisson_samples");
+  return samples ? samples : kernel::kMipPoissonDefaultSamples;
 }
 
 class MipPoisson final : public Descriptor {
@@ -37,15 +38,13 @@ class MipPoisson final : public Descriptor {
              "noise away). Variance solved to sigma^2; its noise makes the 2D max error 0.4 to 0.6 at one frame "
              "(PSNR 38 to 49 dB on the test scene). 2D images.",
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false, .texture_filtering = true}},
-            {field({.key = "mip_poisson_samples", .flag = "samples", .kind = ParameterInfo::Kind::integer,
+            {option({.key = "mip_poisson_samples", .flag = "samples", .kind = ParameterInfo::Kind::integer,
                     .doc = "samples per pixel", .default_text = "32",
                     .min = kernel::kMipPoissonMinSamples, .max = kernel::kMipPoissonMaxSamples, .multiple_of = 4,
-                    .zero_chooses = true},
-                   &BlurSpec::mip_poisson_samples),
-             field({.key = "mip_poisson_frame", .flag = "frame", .kind = ParameterInfo::Kind::integer,
+                    .zero_chooses = true}),
+             option({.key = "mip_poisson_frame", .flag = "frame", .kind = ParameterInfo::Kind::integer,
                     .doc = "frame index that moves the rotation noise (for temporal accumulation)",
-                    .default_text = "0", .min = -2147483648.0, .max = 2147483647.0},
-                   &BlurSpec::mip_poisson_frame)}) {}
+                    .default_text = "0", .min = -2147483648.0, .max = 2147483647.0})}) {}
 
   void check(const BlurSpec& spec, const Shape& shape) const override {
     Descriptor::check(spec, shape);
@@ -114,7 +113,7 @@ kernel::MipPoissonSchedule mip_poisson_schedule_for(const BlurSpec& spec) {
   if (!(spec.sigma[0] > 0.0) || !(spec.sigma[1] > 0.0))
     throw InvalidArgument("mip-poisson blurs x and y together: sigma along x and y must both be > 0, got " +
                           std::to_string(spec.sigma[0]) + " and " + std::to_string(spec.sigma[1]));
-  return kernel::mip_poisson_schedule(spec.sigma[0], spec.sigma[1], spec.mip_poisson_samples);
+  return kernel::mip_poisson_schedule(spec.sigma[0], spec.sigma[1], option_int(spec, "mip_poisson_samples"));
 }
 
 const Descriptor& mip_poisson_descriptor() {

@@ -19,15 +19,16 @@ constexpr double kPerTermLines = 11.5;
 constexpr double kPerTermLanes = 1.5;  // fitted to algo/sliding-dct/RGBA32F/1920x1080/s5-s50
 
 int order_of(const BlurSpec& spec) {
-  return spec.sliding_dct_order ? spec.sliding_dct_order : kernel::kSlidingDctDefaultOrder;
+  const int order = option_int(spec, "sliding_dct_order");
+  return order ? order : kernel::kSlidingDctDefaultOrder;
 }
 
-bool fits_fir(const BlurSpec& spec) { return spec.sliding_dct_fit == SlidingDctFit::fir; }
+bool fits_fir(const BlurSpec& spec) { return option_value<std::string>(spec, "sliding_dct_fit") == "fir"; }
 
 // The series along an axis: of the Gaussian, or of fir's kernel at the spec's radius.
 kernel::SlidingDctKernel series(const BlurSpec& spec, double sigma, int radius) {
-  return fits_fir(spec) ? kernel::sliding_dct_kernel_matching_fir(sigma, spec.sliding_dct_order, radius)
-                        : kernel::sliding_dct_kernel(sigma, spec.sliding_dct_order);
+  return fits_fir(spec) ? kernel::sliding_dct_kernel_matching_fir(sigma, option_int(spec, "sliding_dct_order"), radius)
+                        : kernel::sliding_dct_kernel(sigma, option_int(spec, "sliding_dct_order"));
 }
 
 // fir's radius along `axis` at sigma `s` (<= the axis's own, kLargeSigma's clamp): scaled with the
@@ -57,27 +58,20 @@ class SlidingDct final : public Descriptor {
              "the window: within 4e-6 of fir at order 6, so the planner takes it as the exact blur where it is "
              "cheaper than fir (large sigma). Every border is exact (the line driver extends lines). CPU only.",
              Capabilities{.separable = true, .max_dimensions = 3, .cpu = true, .vulkan = false}},
-            {field({.key = "sliding_dct_order", .flag = "sdct-order", .kind = ParameterInfo::Kind::integer,
+            {option({.key = "sliding_dct_order", .flag = "sdct-order", .kind = ParameterInfo::Kind::integer,
                     .doc = "cosine terms after the constant one (max error 2.3e-3 at 3, 5e-4 at 4, 7e-5 "
                            "at 5, 2e-5 at 6)",
                     .default_text = "5", .min = kernel::kSlidingDctMinOrder, .max = kernel::kSlidingDctMaxOrder,
-                    .zero_chooses = true},
-                   &BlurSpec::sliding_dct_order),
-             Parameter{{.key = "sliding_dct_fit", .flag = "sdct-fit", .kind = ParameterInfo::Kind::choice,
+                    .zero_chooses = true}),
+             option({.key = "sliding_dct_fit", .flag = "sdct-fit", .kind = ParameterInfo::Kind::choice,
                         .doc = "what the series approximates: gaussian (the Gaussian itself, the window chosen for "
                                "the least error) or fir (fir's kernel truncated at the radius: the exact blur, "
                                "within 4e-6 of fir at order 6, 6e-7 at 7, 6e-8 at 8, at a cost independent of sigma)",
-                        .default_text = "gaussian", .choices = {"gaussian", "fir"}},
-                       [](const BlurSpec& s) -> ParameterValue {
-                         return std::string(s.sliding_dct_fit == SlidingDctFit::fir ? "fir" : "gaussian");
-                       },
-                       [](BlurSpec& s, const ParameterValue& v) {
-                         s.sliding_dct_fit = std::get<std::string>(v) == "fir" ? SlidingDctFit::fir : SlidingDctFit::gaussian;
-                       }}}) {}
+                        .default_text = "gaussian", .choices = {"gaussian", "fir"}})}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     auto r = std::make_shared<SlidingDctResolved>();
-    plan.spec.sliding_dct_order = order_of(spec);
+    set_option(plan.spec, "sliding_dct_order", std::int64_t{order_of(spec)});
     add_parameter(plan, "sliding_dct_order", std::int64_t{order_of(spec)});
     add_parameter(plan, "sliding_dct_fit", std::string(fits_fir(spec) ? "fir" : "gaussian"));
     for (int a = 0; a < 3; ++a) {
@@ -124,8 +118,8 @@ class SlidingDct final : public Descriptor {
     if (!float_lanes_allowed(spec, shape) || has_derivative(spec)) return {};
     for (int order : kExactOrders) {
       BlurSpec s = with_algorithm(spec, Algorithm::sliding_dct);
-      s.sliding_dct_order = order;
-      s.sliding_dct_fit = SlidingDctFit::fir;
+      set_option(s, "sliding_dct_order", std::int64_t{order});
+      set_option(s, "sliding_dct_fit", std::string("fir"));
       bool agrees = true;
       for (int a = 0; a < 3 && agrees; ++a) {
         if (!axis_active(spec, shape, a)) continue;
@@ -146,7 +140,7 @@ class SlidingDct final : public Descriptor {
     std::vector<BlurSpec> out;
     for (int order = kernel::kSlidingDctMinOrder; order <= kernel::kSlidingDctMaxOrder; ++order) {
       BlurSpec s = with_algorithm(spec, Algorithm::sliding_dct);
-      s.sliding_dct_order = order;
+      set_option(s, "sliding_dct_order", std::int64_t{order});
       out.push_back(s);
     }
     return out;

@@ -133,10 +133,10 @@ void mip_poisson_typed(const Plan& plan, const View& src, const View& dst, const
     taps.push_back({s.samples[i].x, s.samples[i].y, l0, static_cast<T>(s.lod[i] - l0)});
   }
   switch (C) {
-    case 1: blur_rows<T, 1>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
-    case 2: blur_rows<T, 2>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
-    case 3: blur_rows<T, 3>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
-    default: blur_rows<T, 4>(dst, levels, taps, s, bx, by, plan.spec.mip_poisson_frame, threads); break;
+    case 1: blur_rows<T, 1>(dst, levels, taps, s, bx, by, algo::option_int(plan.spec, "mip_poisson_frame"), threads); break;
+    case 2: blur_rows<T, 2>(dst, levels, taps, s, bx, by, algo::option_int(plan.spec, "mip_poisson_frame"), threads); break;
+    case 3: blur_rows<T, 3>(dst, levels, taps, s, bx, by, algo::option_int(plan.spec, "mip_poisson_frame"), threads); break;
+    default: blur_rows<T, 4>(dst, levels, taps, s, bx, by, algo::option_int(plan.spec, "mip_poisson_frame"), threads); break;
   }
 }
 

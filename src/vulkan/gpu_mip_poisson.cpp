@@ -44,7 +44,7 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
                      {static_cast<std::int32_t>(px.size), static_cast<std::int32_t>(py.size)},
                      {static_cast<float>(s.scale[0]), static_cast<float>(s.scale[1])},
                      {static_cast<std::int32_t>(noise_origin[0]), static_cast<std::int32_t>(noise_origin[1])},
-                     level, static_cast<std::int32_t>(s.samples.size()), plan.spec.mip_poisson_frame};
+                     level, static_cast<std::int32_t>(s.samples.size()), algo::option_int(plan.spec, "mip_poisson_frame")};
   };
   const ComputePipeline& build = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::words("mip_poisson_c" + std::to_string(ic)),
                                               {static_cast<std::uint32_t>(C), 0u}, types, sizeof(MipParams));

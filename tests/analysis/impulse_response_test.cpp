@@ -24,7 +24,7 @@ TEST(ImpulseResponse, FirIsTheGaussian) {
 TEST(ImpulseResponse, DetectsAWrongSigmaAndASquareKernel) {
   BlurSpec spec;
   spec.algorithm = Algorithm::box;
-  spec.box_passes = 1;  // a single box: square contours
+  set_parameter(spec, "box_passes", static_cast<std::int64_t>(1));  // a single box: square contours
   const auto m = measure_impulse(spec, 6.0);
   EXPECT_GT(m.max_error, 0.1);
   EXPECT_GT(m.anisotropy, 0.2);  // the diagonal of a square reaches sqrt(2) further

@@ -68,7 +68,7 @@ TEST(Codegen, KawaseOffsetsInTheTextReproduceTheCpuAlgorithm) {
     BlurSpec spec = BlurSpec::isotropic_2d(sigma);
     spec.algorithm = Algorithm::kawase;
     blur(src.view, a.view, spec);  // the solved schedule
-    spec.kawase_offsets = offsets;  // the printed one
+    set_parameter(spec, "kawase_offsets", std::vector<double>(offsets));  // the printed one
     blur(src.view, b.view, spec);
     for (std::int64_t y = 0; y < 47; ++y)
       for (std::int64_t x = 0; x < 61; ++x) ASSERT_NEAR(test::get(a.view, x, y, 0, 0), test::get(b.view, x, y, 0, 0), 1e-7);
@@ -96,8 +96,8 @@ TEST(Codegen, DualKawaseLevelsAndOffsetsInTheTextReproduceTheCpuAlgorithm) {
     BlurSpec spec = BlurSpec::isotropic_2d(sigma);
     spec.algorithm = Algorithm::dual_kawase;
     blur(src.view, a.view, spec);
-    spec.dual_kawase_levels = levels;
-    spec.dual_kawase_offset = offsets[0];
+    set_parameter(spec, "dual_kawase_levels", static_cast<std::int64_t>(levels));
+    set_parameter(spec, "dual_kawase_offset", static_cast<double>(offsets[0]));
     blur(src.view, b.view, spec);
     for (std::int64_t y = 0; y < h; ++y)
       for (std::int64_t x = 0; x < w; ++x)

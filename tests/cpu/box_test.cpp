@@ -13,10 +13,10 @@ namespace {
 // box's twin: the convolution with the equivalent kernel of its passes (tests/algorithms/contract_test.cpp).
 const bool kTwin = test::register_twin({Algorithm::box, 64, [](const View& src, const View& exact, const BlurSpec& spec) {
   std::array<std::vector<double>, 3> k;
-  const int passes = spec.box_passes ? spec.box_passes : 3;
+  const int passes = test::int_parameter(spec, "box_passes") ? test::int_parameter(spec, "box_passes") : 3;
   for (int a = 0; a < 3; ++a)
     if (spec.sigma[a] > 0)
-      k[a] = kernel::box_kernel(spec.box_integer_widths ? kernel::integer_box_passes(spec.sigma[a], passes)
+      k[a] = kernel::box_kernel(test::flag_parameter(spec, "box_integer_widths") ? kernel::integer_box_passes(spec.sigma[a], passes)
                                                         : kernel::extended_box_passes(spec.sigma[a], passes));
   test::convolve_reference(src, exact, k, spec);
 }});
@@ -52,7 +52,7 @@ TEST(Box, AccuracyAgainstTheGaussianMeetsTheCatalogueBounds) {
     for (double sigma : {2.0, 5.0, 10.0, 20.0, 50.0}) {
       BlurSpec spec;
       spec.algorithm = Algorithm::box;
-      spec.box_passes = b.passes;
+      set_parameter(spec, "box_passes", static_cast<std::int64_t>(b.passes));
       const auto m = analysis::measure_impulse(spec, sigma, sigma <= 20);
       std::printf("[ measured ] box %d passes sigma %4.0f: effective sigma %.6f, max error %.4f, L1 %.4f, "
                   "anisotropy %.4f\n", b.passes, sigma, m.effective_sigma, m.max_error, m.l1_error, m.anisotropy);

@@ -129,8 +129,8 @@ TEST(DualKawaseBlur, ExplicitLevelsAndOffset) {
   test::fill_random(src.view, rng);
   for (auto [levels, offset] : {std::pair{3, 1.0}, {2, 0.0}, {0, 2.0}, {4, 0.2}}) {
     BlurSpec spec = dual(9.0, 6.0, Border::wrap);
-    spec.dual_kawase_levels = levels;
-    spec.dual_kawase_offset = offset;
+    set_parameter(spec, "dual_kawase_levels", static_cast<std::int64_t>(levels));
+    set_parameter(spec, "dual_kawase_offset", static_cast<double>(offset));
     const kernel::DualKawaseSchedule s = algo::dual_kawase_schedule_for(spec);
     if (levels) EXPECT_EQ(s.levels, levels);
     if (offset > 0) EXPECT_EQ(s.offset[0], offset);
@@ -214,14 +214,14 @@ TEST(DualKawaseBlur, RejectsBadInput) {
   z.sigma[2] = 1.0;
   EXPECT_NE(message(flat, z).find("sigma along z"), std::string::npos);
   BlurSpec levels = dual(2.0, 2.0);
-  levels.dual_kawase_levels = 2;  // 2 levels start at sigma sqrt(5)
+  set_parameter(levels, "dual_kawase_levels", static_cast<std::int64_t>(2));  // 2 levels start at sigma sqrt(5)
   EXPECT_NE(message(flat, levels).find("below the smallest sigma of 2 levels"), std::string::npos);
-  levels.dual_kawase_levels = 17;
+  test::set_unchecked(levels, "dual_kawase_levels", std::int64_t{17});  // what blur() itself refuses
   EXPECT_NE(message(flat, levels).find("levels"), std::string::npos);
   BlurSpec offset = dual(3.0, 3.0);
-  offset.dual_kawase_offset = -1;
+  test::set_unchecked(offset, "dual_kawase_offset", -1.0);
   EXPECT_NE(message(flat, offset).find("offset"), std::string::npos);
-  offset.dual_kawase_offset = NAN;
+  test::set_unchecked(offset, "dual_kawase_offset", double(NAN));
   EXPECT_NE(message(flat, offset).find("offset"), std::string::npos);
   // Nothing to blur: a copy.
   px[5] = 3.0f;

@@ -16,8 +16,8 @@ const bool kTwin = test::register_twin({Algorithm::kawase, 64, [](const View& sr
   std::array<std::vector<double>, 3> k;
   for (int a = 0; a < 3; ++a)
     if (spec.sigma[a] > 0)
-      k[a] = kernel::kawase_kernel(spec.kawase_offsets.empty() ? kernel::kawase_schedule(spec.sigma[a], spec.kawase_passes)
-                                                               : spec.kawase_offsets);
+      k[a] = kernel::kawase_kernel(test::list_parameter(spec, "kawase_offsets").empty() ? kernel::kawase_schedule(spec.sigma[a], test::int_parameter(spec, "kawase_passes"))
+                                                               : test::list_parameter(spec, "kawase_offsets"));
   test::convolve_reference(src, exact, k, spec);
 }});
 
@@ -55,7 +55,7 @@ TEST(KawaseBlur, EqualsTheTwoDimensionalDiagonalPassesOfTheSeed) {
     std::vector<double> got = img;
     BlurSpec spec = BlurSpec::isotropic_2d(1.0).with_border(Border::nearest);
     spec.algorithm = Algorithm::kawase;
-    spec.kawase_offsets = offsets;
+    set_parameter(spec, "kawase_offsets", std::vector<double>(offsets));
     const View v = View::packed(got.data(), ElementType::f64, w, h);
     blur(v, v, spec);
     int reach = 0;

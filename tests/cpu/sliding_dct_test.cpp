@@ -21,9 +21,9 @@ std::array<std::vector<double>, 3> equivalent_kernels(const BlurSpec& spec) {
   for (int a = 0; a < 3; ++a)
     if (spec.sigma[a] > 0)
       k[a] = kernel::sliding_dct_weights(
-          spec.sliding_dct_fit == SlidingDctFit::fir
-              ? kernel::sliding_dct_kernel_matching_fir(spec.sigma[a], spec.sliding_dct_order, std::max(1, effective_radius(spec, a)))
-              : kernel::sliding_dct_kernel(spec.sigma[a], spec.sliding_dct_order));
+          test::choice_parameter(spec, "sliding_dct_fit") == "fir"
+              ? kernel::sliding_dct_kernel_matching_fir(spec.sigma[a], test::int_parameter(spec, "sliding_dct_order"), std::max(1, effective_radius(spec, a)))
+              : kernel::sliding_dct_kernel(spec.sigma[a], test::int_parameter(spec, "sliding_dct_order")));
   return k;
 }
 
@@ -101,8 +101,8 @@ TEST(SlidingDctBlur, TheSeriesOfFirsKernelIsTheExactBlur) {
         spec.border = {b, b, b};
         spec.cval = 0.3;
         spec.algorithm = Algorithm::sliding_dct;
-        spec.sliding_dct_fit = SlidingDctFit::fir;
-        spec.sliding_dct_order = 6;
+        set_parameter(spec, "sliding_dct_fit", std::string("fir"));
+        set_parameter(spec, "sliding_dct_order", static_cast<std::int64_t>(6));
         auto src = test::make_buffer(t, c.w, c.h, c.d, c.channels);
         test::fill_random(src.view, rng);
         auto ref = test::make_buffer(ElementType::f64, c.w, c.h, c.d, c.channels);
@@ -138,9 +138,9 @@ TEST(SlidingDctBlur, BadOrderIsRejected) {
   const View v = View::packed(px.data(), ElementType::f32, 4, 4);
   BlurSpec spec = BlurSpec::isotropic_2d(2.0);
   spec.algorithm = Algorithm::sliding_dct;
-  spec.sliding_dct_order = 1;
+  test::set_unchecked(spec, "sliding_dct_order", std::int64_t{1});  // what blur() itself refuses
   EXPECT_THROW(blur(v, v, spec), InvalidArgument);
-  spec.sliding_dct_order = 9;
+  test::set_unchecked(spec, "sliding_dct_order", std::int64_t{9});
   EXPECT_THROW(blur(v, v, spec), InvalidArgument);
   for (float p : px) EXPECT_EQ(p, 0.5f);  // nothing written
 }

@@ -279,18 +279,29 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   spec.algorithm = v2 ? algorithms[algorithm_byte < algorithms.size() ? algorithm_byte : 0].id
                       : algorithms[algorithm_byte % fb::fuzz::kV1Algorithms].id;
   spec.tolerance = in.number(0.5);
-  spec.box_passes = in.integer(8);
-  spec.box_integer_widths = in.u8() & 1;
+  // The first format's parameters, written as decoded (unchecked: what blur() itself refuses is fuzzed too).
+  const std::int64_t box_passes = in.integer(8);
+  const bool box_integer_widths = in.u8() & 1;
   const int offsets = in.u8() % 9;
-  for (int i = 0; i < offsets; ++i) spec.kawase_offsets.push_back(in.number(12.0));
-  spec.kawase_passes = in.integer(12);
-  spec.downsample_factor = in.integer(6);
-  spec.iir_variant = static_cast<fb::IirVariant>(in.u8() % 3);
-  spec.sliding_dct_order = in.integer(10);
-  spec.dual_kawase_levels = in.integer(18);
-  spec.dual_kawase_offset = in.number(4.0);
-  spec.mip_poisson_samples = in.integer(264);
-  spec.mip_poisson_frame = in.integer(1000);
+  std::vector<double> kawase_offsets;
+  for (int i = 0; i < offsets; ++i) kawase_offsets.push_back(in.number(12.0));
+  const std::int64_t kawase_passes = in.integer(12), downsample_factor = in.integer(6);
+  const char* const iir_variants[] = {"deriche", "young-van-vliet", "?"};
+  const std::string iir_variant = iir_variants[in.u8() % 3];
+  const std::int64_t sliding_dct_order = in.integer(10), dual_kawase_levels = in.integer(18);
+  const double dual_kawase_offset = in.number(4.0);
+  const std::int64_t mip_poisson_samples = in.integer(264), mip_poisson_frame = in.integer(1000);
+  spec.options = {{"box_passes", box_passes},
+                  {"box_integer_widths", box_integer_widths},
+                  {"kawase_offsets", kawase_offsets},
+                  {"kawase_passes", kawase_passes},
+                  {"downsample_factor", downsample_factor},
+                  {"iir_variant", iir_variant},
+                  {"sliding_dct_order", sliding_dct_order},
+                  {"dual_kawase_levels", dual_kawase_levels},
+                  {"dual_kawase_offset", dual_kawase_offset},
+                  {"mip_poisson_samples", mip_poisson_samples},
+                  {"mip_poisson_frame", mip_poisson_frame}};
   for (int a = 0; a < 3; ++a) {
     const std::uint8_t o = in.u8();
     spec.order[static_cast<std::size_t>(a)] = o == 255 ? 65 : o % 4;
@@ -307,24 +318,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                  static_cast<long long>(ext[1]), static_cast<long long>(ext[2]), std::string(fb::to_string(dst_type)).c_str(),
                  spec.sigma[0], spec.sigma[1], spec.sigma[2], static_cast<int>(spec.border[0]), static_cast<int>(spec.border[1]),
                  static_cast<int>(spec.border[2]), std::string(fb::to_string(spec.algorithm)).c_str(), spec.tolerance,
-                 spec.dual_kawase_levels, spec.dual_kawase_offset, spec.threads);
+                 static_cast<int>(dual_kawase_levels), dual_kawase_offset, spec.threads);
 
   // Huge but valid kernels cost what they cost (fir at sigma 1e6 sums 8 million taps per pixel;
   // mip-poisson pads by several sigma; kawase pads each line by the sum of its offsets and runs
   // every pass over it): past sigma 500, radius 2000, a Kawase offset of 2000 or 256 Kawase passes
   // only the validation runs, which must accept or refuse them without overflowing anything.
-  bool huge = spec.kawase_passes > 256;
-  for (double d : spec.kawase_offsets) huge |= d > 2000.0;
+  bool huge = kawase_passes > 256;
+  for (double d : kawase_offsets) huge |= d > 2000.0;
   for (int a = 0; a < 3; ++a) {
     const double sigma = spec.sigma[static_cast<std::size_t>(a)];
     const auto& r = spec.radius[static_cast<std::size_t>(a)];
     huge |= (std::isfinite(sigma) && sigma > 500.0) || (r && *r > 2000);
   }
   // dual-kawase with both its levels and its offset given ignores sigma: its own sigma decides.
-  if (spec.algorithm == fb::Algorithm::dual_kawase && spec.dual_kawase_levels >= 1 &&
-      spec.dual_kawase_levels <= fb::kernel::kDualKawaseMaxLevels && spec.dual_kawase_offset > 0.0 &&
-      spec.dual_kawase_offset <= fb::kernel::kDualKawaseMaxOffset)
-    huge |= fb::kernel::dual_kawase_variance(spec.dual_kawase_levels, spec.dual_kawase_offset) > 500.0 * 500.0;
+  if (spec.algorithm == fb::Algorithm::dual_kawase && dual_kawase_levels >= 1 &&
+      dual_kawase_levels <= fb::kernel::kDualKawaseMaxLevels && dual_kawase_offset > 0.0 &&
+      dual_kawase_offset <= fb::kernel::kDualKawaseMaxOffset)
+    huge |= fb::kernel::dual_kawase_variance(static_cast<int>(dual_kawase_levels), dual_kawase_offset) > 500.0 * 500.0;
   if (huge || !(spec.truncate <= 64.0)) {
     for (int a = 0; a < 3; ++a) {
       try {

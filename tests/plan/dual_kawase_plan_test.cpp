@@ -43,7 +43,7 @@ TEST(DualKawasePlan, NamedPlansPredictThe2dErrorOfTheImpulseResponse) {
   a.sigma = {100.0, 100.0, 0.0};
   EXPECT_DOUBLE_EQ(make_plan(a, v).predicted_max_error, analysis::measure_impulse(a, 64.0).max_error_2d);
   // Unless the spec's own levels do not reach 64: then at its own sigma.
-  a.dual_kawase_levels = 7;  // from sigma 73.9
+  set_parameter(a, "dual_kawase_levels", static_cast<std::int64_t>(7));  // from sigma 73.9
   EXPECT_DOUBLE_EQ(make_plan(a, v).predicted_max_error, analysis::measure_impulse(a, 100.0).max_error_2d);
 }
 

@@ -26,7 +26,7 @@ TEST(MipPoissonPlan, NamedPlansPredictThe2dErrorOfTheImpulseResponse) {
     const Plan p = make_plan(spec, v);
     EXPECT_DOUBLE_EQ(p.predicted_max_error, analysis::measure_impulse(spec, sigma).max_error_2d) << sigma;
     EXPECT_NE(describe(p).find("mip_poisson_samples: 32"), std::string::npos) << describe(p);
-    spec.mip_poisson_samples = 64;
+    set_parameter(spec, "mip_poisson_samples", static_cast<std::int64_t>(64));
     EXPECT_NE(describe(make_plan(spec, v)).find("mip_poisson_samples: 64"), std::string::npos);
     EXPECT_GT(make_plan(spec, v).predicted_cost, p.predicted_cost);  // more samples, more fetches
   }

@@ -11,6 +11,8 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/element.hpp"
@@ -180,5 +182,26 @@ inline const std::vector<ElementType>& all_types() {
                                           ElementType::f64};
   return t;
 }
+
+
+/// An algorithm parameter's value (get_parameter: the default where the spec does not set it) as its kind's type.
+inline std::int64_t int_parameter(const BlurSpec& s, std::string_view key) { return std::get<std::int64_t>(get_parameter(s, key)); }
+inline double real_parameter(const BlurSpec& s, std::string_view key) { return std::get<double>(get_parameter(s, key)); }
+inline bool flag_parameter(const BlurSpec& s, std::string_view key) { return std::get<bool>(get_parameter(s, key)); }
+inline std::string choice_parameter(const BlurSpec& s, std::string_view key) { return std::get<std::string>(get_parameter(s, key)); }
+inline std::vector<double> list_parameter(const BlurSpec& s, std::string_view key) {
+  return std::get<std::vector<double>>(get_parameter(s, key));
+}
+/// Writes a parameter without set_parameter's check: tests of what blur() and make_plan() refuse.
+inline void set_unchecked(BlurSpec& s, const std::string& key, ParameterValue value) {
+  for (auto& [k, v] : s.options)
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  s.options.emplace_back(key, std::move(value));
+}
+/// iir's variant as the parameter names it.
+inline std::string iir_name(IirVariant v) { return v == IirVariant::deriche ? "deriche" : "young-van-vliet"; }
 
 }  // namespace fastblur::test

@@ -72,7 +72,7 @@ TEST_F(VulkanTest, BufferAlgorithmsMatchTheCpuForEveryBorderTypeAndShape) {
           spec.with_border(border);
           spec.cval = 0.3 * test::type_scale(type);
           spec.algorithm = v.algorithm;
-          spec.iir_variant = v.iir;
+          set_parameter(spec, "iir_variant", test::iir_name(v.iir));
           const int channels = 1 + static_cast<int>(rng() % 4);
           const double diff = test::gpu_cpu_difference(device_, spec, type, s.w, s.h, s.d, channels, rng, v.algorithm,
                                                        ElementType::f64, v.schedule);
@@ -91,7 +91,7 @@ TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
       spec.with_border(border);
       spec.cval = 0.25;
       spec.algorithm = v.algorithm;
-      spec.iir_variant = v.iir;
+      set_parameter(spec, "iir_variant", test::iir_name(v.iir));
       const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 24, 19, 17, 1, rng, v.algorithm,
                                                    ElementType::f64, v.schedule);
       EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << v.name << " " << to_string(border);
@@ -144,7 +144,7 @@ TEST_F(VulkanTest, RecursiveFiltersInFloatHoldAtLargeSigma) {
       BlurSpec spec;
       spec.sigma = {sigma, 0, 0};
       spec.algorithm = Algorithm::iir;
-      spec.iir_variant = variant;
+      set_parameter(spec, "iir_variant", test::iir_name(variant));
       const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 1200, 2, 1, 1, rng, Algorithm::iir);
       std::printf("[ measured ] iir %s sigma %g: max |gpu - cpu| %.3g\n",
                   variant == IirVariant::deriche ? "deriche" : "young-van-vliet", sigma, diff);
@@ -164,7 +164,7 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
     BlurSpec spec;
     spec.sigma = {c.sigma, 0, 0};
     spec.algorithm = Algorithm::iir;
-    spec.iir_variant = c.variant;
+    set_parameter(spec, "iir_variant", test::iir_name(c.variant));
     double diff = INFINITY;
     try {
       diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 600, 2, 1, 1, rng, Algorithm::iir);
@@ -179,7 +179,7 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
   BlurSpec big;
   big.sigma = {30.0, 0, 0};
   big.algorithm = Algorithm::iir;
-  big.iir_variant = IirVariant::young_van_vliet;
+  set_parameter(big, "iir_variant", test::iir_name(IirVariant::young_van_vliet));
   std::vector<float> px(64, 0.5f);
   const View v = View::packed(px.data(), ElementType::f32, 64, 1);
   EXPECT_THROW(blur(v, v, big, device_), Unsupported);
@@ -191,7 +191,7 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
   d.algorithm = Algorithm::iir;
   if (test::context_of(device_).has_float64()) {
     EXPECT_FALSE(make_plan(d, v, ElementType::f32, device_).schedule.gpu_float64);
-    d.iir_variant = IirVariant::young_van_vliet;
+    set_parameter(d, "iir_variant", test::iir_name(IirVariant::young_van_vliet));
     EXPECT_TRUE(make_plan(d, v, ElementType::f32, device_).schedule.gpu_float64);
     d.sigma = {5.0, 0, 0};
     EXPECT_FALSE(make_plan(d, v, ElementType::f32, device_).schedule.gpu_float64);
@@ -211,7 +211,7 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
                         Case{Algorithm::iir, IirVariant::young_van_vliet}}) {
     BlurSpec spec = BlurSpec::isotropic_3d(2.5);
     spec.algorithm = c.algorithm;
-    spec.iir_variant = c.variant;
+    set_parameter(spec, "iir_variant", test::iir_name(c.variant));
     spec.with_border(Border::mirror);
     Plan plan = make_plan(spec, src.view, ElementType::f32, device_);
     plan.schedule.box = {BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
@@ -312,7 +312,7 @@ TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
         BlurSpec spec;
         spec.sigma = {3.5, 0, 0};  // along x only: the pass under test
         spec.algorithm = Algorithm::iir;
-        spec.iir_variant = v.variant;
+        set_parameter(spec, "iir_variant", test::iir_name(v.variant));
         spec.with_border(border);
         spec.cval = 0.25;
         Plan plan = make_plan(spec, src.view, ElementType::f32, device_);

@@ -58,12 +58,12 @@ TEST_F(VulkanTest, KawaseEqualsTheCpuSchedules) {
   spec.sigma = {2.0, 5.0, 0.0};
   spec.with_border(Border::reflect);
   for (const std::vector<double>& offsets : {std::vector<double>{0.5, 1.5, 2.5, 2.5, 3.5}, std::vector<double>{2.5, 3.5, 3.5, 3.5}}) {
-    spec.kawase_offsets = offsets;
+    set_parameter(spec, "kawase_offsets", std::vector<double>(offsets));
     EXPECT_LE(test::gpu_cpu_difference(device_, spec, ElementType::f32, 45, 33, 1, 4, rng, Algorithm::kawase),
               texture_tolerance(ElementType::f32));
   }
-  spec.kawase_offsets.clear();
-  spec.kawase_passes = 3;
+  set_parameter(spec, "kawase_offsets", std::vector<double>{});
+  set_parameter(spec, "kawase_passes", static_cast<std::int64_t>(3));
   EXPECT_LE(test::gpu_cpu_difference(device_, spec, ElementType::f32, 45, 33, 1, 1, rng, Algorithm::kawase),
             texture_tolerance(ElementType::f32));
 }
@@ -76,8 +76,8 @@ TEST_F(VulkanTest, DualKawaseEqualsTheCpuChain) {
   spec.with_border(Border::wrap);
   for (auto [levels, offset] : {std::pair{3, 1.0}, {1, 0.0}, {0, 2.0}, {4, 0.2}}) {
     spec.sigma = {9.0, 6.0, 0.0};
-    spec.dual_kawase_levels = levels;
-    spec.dual_kawase_offset = offset;
+    set_parameter(spec, "dual_kawase_levels", static_cast<std::int64_t>(levels));
+    set_parameter(spec, "dual_kawase_offset", static_cast<double>(offset));
     EXPECT_LE(test::gpu_cpu_difference(device_, spec, ElementType::f32, 50, 41, 1, 3, rng, Algorithm::dual_kawase),
               texture_tolerance(ElementType::f32))
         << levels << " " << offset;
@@ -96,8 +96,8 @@ TEST_F(VulkanTest, MipPoissonEqualsTheCpuSampling) {
   spec.sigma = {6.0, 3.0, 0.0};
   for (int samples : {8, 64})
     for (int frame : {0, 5}) {
-      spec.mip_poisson_samples = samples;
-      spec.mip_poisson_frame = frame;
+      set_parameter(spec, "mip_poisson_samples", static_cast<std::int64_t>(samples));
+      set_parameter(spec, "mip_poisson_frame", static_cast<std::int64_t>(frame));
       EXPECT_LE(test::gpu_cpu_difference(device_, spec, ElementType::f32, 47, 38, 1, 4, rng, Algorithm::mip_poisson),
                 texture_tolerance(ElementType::f32) + 5e-4)
           << samples << " " << frame;
