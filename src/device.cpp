@@ -8,6 +8,7 @@
 #include "fastblur/error.hpp"
 #include "device_access.hpp"
 #include "fastblur/plan.hpp"
+#include "fastblur/validate.hpp"
 #include "front_door.hpp"
 #include "plan/planner.hpp"
 
@@ -30,19 +31,15 @@ Plan make_plan(const BlurSpec& spec, const View& src, const Device& device) {
 }
 
 
-Device Device::parse(std::string_view text) {
-  if (text == "cpu") return cpu();
-  if (text == "vulkan") return vulkan();
-  if (text.rfind("vulkan:", 0) == 0 && text.size() > 7) {
-    const std::string rest(text.substr(7));
-    if (rest.find_first_not_of("0123456789") == std::string::npos) {
-      if (rest.size() > 6) throw InvalidArgument("device '" + std::string(text) + "': the index is too large");
-      return vulkan(std::stoi(rest));
-    }
-    return vulkan(std::string_view(rest));
+Device Device::parse(std::string_view text, const OptionNames& names) {
+  const DeviceName name = parse_device_name(text, names);  // the grammar (validate.hpp)
+  switch (name.kind) {
+    case DeviceName::Kind::cpu: return cpu();
+    case DeviceName::Kind::vulkan: return vulkan();
+    case DeviceName::Kind::vulkan_index: return vulkan(name.index);
+    case DeviceName::Kind::vulkan_name: return vulkan(std::string_view(name.name));
   }
-  throw InvalidArgument("device '" + std::string(text) +
-                        "': expected cpu, vulkan, vulkan:N (an index) or vulkan:NAME (part of a device's name)");
+  return cpu();
 }
 
 #ifdef FASTBLUR_HAVE_VULKAN

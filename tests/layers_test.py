@@ -40,6 +40,8 @@ FRONT_ENDS = {"tools": {"io"}, "python": set(), "bench": set()}
 PUBLIC_HEADERS = {
     "error.hpp": "api", "view.hpp": "api", "algorithm.hpp": "api", "algorithm_list.def": "api",
     "blur.hpp": "api", "plan.hpp": "api", "device.hpp": "api", "version.hpp": "api",
+    "validate.hpp": "api",  # the common options' checks and the device grammar (src/validate.cpp)
+    "serialize.hpp": "plan",  # plans and the registry as JSON (src/plan/serialize.cpp)
     "kernel.hpp": "kernel", "kernel_iir.hpp": "kernel", "kernel_sliding_dct.hpp": "kernel",
     "kernel_dual_kawase.hpp": "kernel", "kernel_mip_poisson.hpp": "kernel",
     "reference.hpp": "cpu", "vulkan.hpp": "vulkan",
@@ -52,6 +54,7 @@ SRC_FILES = {
     "device_access.hpp": "api",  # Device's private half: the vk::Context behind it (forward-declared)
     "front_door.hpp": "front_door", "front_door.cpp": "front_door", "blur.cpp": "front_door",
     "device.cpp": "front_door",
+    "validate.cpp": "api",  # validate.hpp's checks: they include only the vocabulary
 }
 
 # Stated exceptions: (including file, included path or prefix ending in '/') -> why. Keep them few.

@@ -16,6 +16,7 @@
 
 #include "fastblur/blur.hpp"
 #include "fastblur/plan.hpp"
+#include "fastblur/validate.hpp"
 
 namespace fastblur {
 
@@ -51,8 +52,9 @@ class Device {
   static Device vulkan(std::string_view name_part);
   /// A device by name, as the CLI's --device and Python's device= take it: "cpu", "vulkan" (the
   /// choice of vulkan(-1)), "vulkan:N" (an index) or "vulkan:NAME" (part of a device's name).
-  /// Throws InvalidArgument for any other text; DeviceError or Unsupported as vulkan() does.
-  static Device parse(std::string_view text);
+  /// The grammar is parse_device_name's (validate.hpp): InvalidArgument for any other text, naming
+  /// the option as `names` spell it; DeviceError or Unsupported as vulkan() does.
+  static Device parse(std::string_view text, const OptionNames& names = OptionNames());
 
   bool is_cpu() const noexcept { return !impl_; }
   /// "cpu", or "vulkan:N (name)".

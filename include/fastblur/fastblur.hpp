@@ -8,6 +8,8 @@
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
 #include "fastblur/device.hpp"
+#include "fastblur/serialize.hpp"
+#include "fastblur/validate.hpp"
 #include "fastblur/kernel_iir.hpp"
 #include "fastblur/kernel_sliding_dct.hpp"
 #include "fastblur/kernel_dual_kawase.hpp"

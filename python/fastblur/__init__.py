@@ -65,18 +65,17 @@ def algorithms():
 
 
 def _check_common(algorithm, tolerance, device, threads, rounding, options):
+    """The fastblur keywords' Python types here; their values by the core's rules (validate.hpp), which
+    name each as a keyword (``tolerance=-1 must be ...``), as the command line's name it as --tolerance."""
     if not isinstance(algorithm, str):
         raise TypeError("algorithm must be a string such as 'auto', 'fir' or 'box'")
     tolerance = float(tolerance)
-    if not np.isfinite(tolerance) or tolerance < 0:
-        raise ValueError(f"tolerance must be a finite value >= 0, got {tolerance}")
     if not isinstance(device, str):
         raise TypeError("device must be a string: 'cpu', 'vulkan', 'vulkan:N' or 'vulkan:NAME'")
-    if device != "cpu" and device != "vulkan" and not device.startswith("vulkan:"):
-        raise ValueError(f"device {device!r}: expected 'cpu', 'vulkan', 'vulkan:N' (an index of "
-                         "fastblur.devices()) or 'vulkan:NAME' (part of a device's name)")
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) or threads < 0:
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
         raise ValueError(f"threads must be an integer >= 0 (0 = every core), got {threads!r}")
+    _core.check_options(tolerance, max(-(1 << 63), min(int(threads), (1 << 63) - 1)))
+    _core.check_device(device)
     if rounding not in _ROUNDINGS:
         raise ValueError(f"rounding must be 'scipy' or 'nearest', got {rounding!r}")
     if options is None:
@@ -115,6 +114,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     if not isinstance(cval, numbers.Number) or isinstance(cval, complex) or np.iscomplexobj(cval):
         raise TypeError(f"must be real number, not {type(cval).__name__}")
     cval = float(cval)
+    _core.check_cval(cval, rounding)  # the core's rule: finite unless SciPy's rounding
     if output.dtype.kind == "c" and input.dtype.kind != "c" and active:
         raise RuntimeError(f"array type {output.dtype!r} not supported")  # SciPy's correlate1d: real in, complex out
     if not active or input.size == 0:
@@ -306,9 +306,12 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     the same layout and planner as the call itself (with more than three blurred axes, the first
     three's). A dict with ``algorithm``; its resolved parameters by key (those of the whole plan as
     values, e.g. ``box_passes`` or ``iir_variant``; per-axis ones, e.g. ``kawase_offsets`` or
-    ``box_radius``, as lists in NumPy order); per axis its ``radius``, ``support`` (how far an
-    output reaches: the halo a chunk needs) and ``achieved_sigma``; ``schedule`` (backend, driver,
-    threads, intermediate type, rounding); ``predicted_max_error`` (docs/DESIGN.md's max error of the
+    ``box_radius``, as lists in NumPy order); per axis its ``radius`` (of the algorithms with a
+    kernel, else 0), ``support`` (how far an output reaches: the halo a chunk needs),
+    ``achieved_sigma`` and ``weights`` (the kernel the plan correlates with: a list up to 64 taps,
+    else its length; None for the algorithms without one); ``schedule`` (backend, driver,
+    threads, intermediate type, rounding, and the CPU strips, the Vulkan tiles and pieces, box's
+    Vulkan schedules, iir's GPU float64); ``predicted_max_error`` (docs/DESIGN.md's max error of the
     whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every
     candidate weighed) and ``description`` (all of it as text)."""
     spatial = tuple(int(s) for s in shape)
@@ -330,8 +333,30 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
             step *= n
         return np.lib.stride_tricks.as_strided(np.zeros(1, t), shape=full, strides=strides, writeable=False)
 
-    return _core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3]), 0.0, 4.0,
-                           algorithm, tolerance, threads, options, device, rounding)
+    return _plan_dict(_core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3]), 0.0, 4.0,
+                                      algorithm, tolerance, threads, options, device, rounding))
+
+
+def _plan_dict(p):
+    """The core's plan (serialize.hpp's plan_json, as Python data: axes x, y, z) laid out for NumPy:
+    per-axis values as lists in NumPy's order (the slowest axis first) over the plan's axes, the
+    whole plan's parameters as values, the schedule as it is."""
+    extent, axes = p["extent"], p["axes"]
+    naxes = max([a + 1 for a in range(3) if extent[a] > 1 or (axes[a]["sigma"] or 0) > 0] + [1])
+    order = list(range(naxes - 1, -1, -1))
+    d = {key: p[key] for key in ("algorithm", "predicted_cost", "reason", "considered", "description")}
+    d["predicted_max_error"] = float("nan") if p["predicted_max_error"] is None else p["predicted_max_error"]
+    for key in ("radius", "support", "achieved_sigma", "weights"):
+        d[key] = [axes[a][key] for a in order]
+    for key, value in p["parameters"].items():
+        if key != "radius":
+            d[key] = value
+    for i, a in enumerate(order):
+        for key, value in axes[a]["parameters"].items():
+            if key != "radius":
+                d.setdefault(key, [None] * naxes)[i] = value
+    d["schedule"] = p["schedule"]
+    return d
 
 
 def analyze(algorithm, sigma, *, options=None, anisotropy=True, psnr=True):

@@ -83,65 +83,8 @@ BlurSpec base_spec(const std::string& algorithm, double tolerance, double cval, 
   return spec;
 }
 
-py::object to_python(const ParameterValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return py::int_(*i);
-  if (const auto* d = std::get_if<double>(&v)) return py::float_(*d);
-  if (const auto* b = std::get_if<bool>(&v)) return py::bool_(*b);
-  if (const auto* s = std::get_if<std::string>(&v)) return py::str(*s);
-  return py::cast(std::get<std::vector<double>>(v));
-}
-
-// A schedule as plan() and last_run() show it (the same keys, so a test compares them directly).
-py::dict schedule_dict(const Schedule& s, Rounding rounding) {
-  py::dict d;
-  d["backend"] = s.backend == Backend::cpu ? "cpu" : "vulkan";
-  d["driver"] = std::string(to_string(s.driver));
-  d["threads"] = s.threads;
-  // The fixed-point driver's working type is int16 whatever the float intermediate of the plan says.
-  d["intermediate"] = s.driver == CpuDriver::fixed_point ? std::string("int16") : std::string(to_string(s.intermediate));
-  d["rounding"] = std::string(to_string(rounding));
-  return d;
-}
-
-// A plan as a dict: the algorithm, its resolved parameters (per axis as lists in numpy order, None
-// where an axis has none), each axis's radius, support and achieved sigma, the schedule, the prediction.
-py::dict plan_dict(const Plan& p, int naxes) {
-  py::dict d;
-  const BlurSpec& s = p.spec;
-  d["algorithm"] = std::string(to_string(p.algorithm));
-  d["predicted_max_error"] = p.predicted_max_error;
-  d["predicted_cost"] = p.predicted_cost;
-  d["reason"] = p.reason;
-  d["considered"] = p.considered;
-  d["description"] = describe(p);
-  py::list radius, support, achieved, weights;
-  for (int a = naxes - 1; a >= 0; --a) {
-    const auto& w = p.axes[static_cast<std::size_t>(a)].weights;
-    weights.append(w ? py::cast(*w) : py::none());  // the kernel the plan correlates with
-    radius.append(effective_radius(s, a));
-    support.append(p.axes[static_cast<std::size_t>(a)].support);
-    achieved.append(p.axes[static_cast<std::size_t>(a)].achieved_sigma);
-  }
-  d["radius"] = radius;
-  d["support"] = support;
-  d["achieved_sigma"] = achieved;
-  d["weights"] = weights;
-  for (const PlanParameter& q : p.parameters) {
-    if (q.key == "radius") continue;
-    if (q.axis < 0) {
-      d[q.key.c_str()] = to_python(q.value);
-      continue;
-    }
-    if (!d.contains(q.key)) {
-      py::list per_axis;
-      for (int a = 0; a < naxes; ++a) per_axis.append(py::none());
-      d[q.key.c_str()] = per_axis;
-    }
-    if (q.axis < naxes) d[q.key.c_str()].cast<py::list>()[static_cast<std::size_t>(naxes - 1 - q.axis)] = to_python(q.value);
-  }
-  d["schedule"] = schedule_dict(p.schedule, p.spec.rounding);
-  return d;
-}
+// The core's JSON (serialize.hpp) as Python data: one serialiser for every front end.
+py::object from_json(const std::string& text) { return py::module_::import("json").attr("loads")(text); }
 
 template <class T>
 py::array_t<double> to_array(const std::vector<T>& v) {
@@ -171,46 +114,27 @@ PYBIND11_MODULE(_core, m) {
   m.def("version", [] { return std::string(FASTBLUR_VERSION_STRING); });
   m.attr("MAX_RADIUS") = kMaxRadius;
 
-  m.def("algorithms", [] {
-    py::list out;
-    for (const auto& a : algorithms()) {
-      py::dict d;
-      d["name"] = std::string(a.name);
-      d["summary"] = std::string(a.summary);
-      d["description"] = std::string(a.description);
-      d["planar"] = a.planar;
-      d["gpu_only"] = a.gpu_only;
-      const Capabilities& c = a.capabilities;
-      py::dict caps;
-      caps["separable"] = c.separable;
-      caps["max_dimensions"] = c.max_dimensions;
-      caps["derivatives"] = c.derivatives;
-      caps["exact"] = c.exact;
-      caps["cpu"] = c.cpu;
-      caps["vulkan"] = c.vulkan;
-      caps["vulkan_volumes"] = c.vulkan_volumes;
-      caps["texture_filtering"] = c.texture_filtering;
-      d["capabilities"] = caps;
-      py::list params;
-      for (const ParameterInfo& p : a.parameters) {
-        py::dict q;
-        q["key"] = std::string(p.key);
-        q["flag"] = std::string(p.flag);
-        q["doc"] = std::string(p.doc);
-        q["range"] = p.range_text();
-        q["default"] = std::string(p.default_text);
-        q["min"] = p.min;
-        q["max"] = p.max;
-        py::list choices;
-        for (std::string_view c2 : p.choices) choices.append(std::string(c2));
-        q["choices"] = choices;
-        params.append(q);
-      }
-      d["parameters"] = params;
-      out.append(d);
-    }
-    return out;
-  });
+  // The registry, as the core serialises it (the explorer's /api/info sends the same).
+  m.def("algorithms", [] { return from_json(algorithms_json()); });
+
+  // The common options' and the device name's checks, the core's (validate.hpp), named as Python's
+  // keyword arguments (threads arrive clamped to int64 by the caller).
+  m.def(
+      "check_options",
+      [](double tolerance, std::int64_t threads) {
+        const OptionNames names = OptionNames::python();
+        check_tolerance(tolerance, names);
+        check_threads(threads, names);
+      },
+      py::arg("tolerance"), py::arg("threads"));
+  m.def(
+      "check_cval", [](double cval, const std::string& rounding) {
+        check_cval(cval, parse_rounding(rounding), OptionNames::python());
+      },
+      py::arg("cval"), py::arg("rounding"));
+  m.def(
+      "check_device", [](const std::string& device) { (void)parse_device_name(device, OptionNames::python()); },
+      py::arg("device"));
 
   // The arrays' axes to filter, in the caller's order, each with its parameters and SciPy's weights.
   const auto requests = [](const std::vector<int>& axes, const std::vector<double>& sigmas,
@@ -240,7 +164,7 @@ PYBIND11_MODULE(_core, m) {
                  double truncate, const std::string& algorithm, double tolerance, int threads, const py::dict& options,
                  const std::string& device, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
-        python::blur_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base, Device::parse(device));
+        python::blur_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base, Device::parse(device, OptionNames::python()));
       },
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
@@ -257,11 +181,8 @@ PYBIND11_MODULE(_core, m) {
                  const std::string& device, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
         const Plan p = python::plan_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base,
-                                           Device::parse(device));
-        int naxes = 0;
-        for (int a = 0; a < 3; ++a)
-          if (p.extent[static_cast<std::size_t>(a)] > 1 || p.spec.sigma[static_cast<std::size_t>(a)] > 0.0) naxes = a + 1;
-        return plan_dict(p, std::max(naxes, 1));
+                                           Device::parse(device, OptionNames::python()));
+        return from_json(plan_json(p));  // fastblur.plan() lays it out in NumPy's order
       },
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
@@ -281,11 +202,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("last_run", []() -> py::object {
     const std::optional<RunRecord> r = last_run();
     if (!r) return py::none();
-    py::dict d = schedule_dict(r->schedule, r->rounding);
-    d["algorithm"] = std::string(to_string(r->algorithm));
-    d["source"] = std::string(to_string(r->source));
-    d["destination"] = std::string(to_string(r->destination));
-    return d;
+    return from_json(run_json(*r));
   });
 
   m.def("devices", [] {

@@ -285,9 +285,9 @@ TEST_F(Cli, BadArguments) {
   io::Image im = random_image(ElementType::u8, 16, 12, 3);
   io::write_image(path("a.png"), im);
   const std::string in = path("a.png").string(), out = path("b.png").string();
-  expect_failure("blur " + in + " " + out + " -s -1", "a.png", "b.png", "must be >= 0");
-  expect_failure("blur " + in + " " + out + " -s nan", "a.png", "b.png", "must be finite");
-  expect_failure("blur " + in + " " + out + " -s inf", "a.png", "b.png", "must be finite");
+  expect_failure("blur " + in + " " + out + " -s -1", "a.png", "b.png", "must be a finite value >= 0");
+  expect_failure("blur " + in + " " + out + " -s nan", "a.png", "b.png", "must be a finite value >= 0");
+  expect_failure("blur " + in + " " + out + " -s inf", "a.png", "b.png", "must be a finite value >= 0");
   expect_failure("blur " + in + " " + out + " -s 1,2,0,4", "a.png", "b.png", "4 values");
   expect_failure("blur " + in + " " + out + " -s 1,2,3", "a.png", "b.png", "channels of an image are never blurred");
   expect_failure("blur " + in + " " + out + " -s two", "a.png", "b.png", "not a number");

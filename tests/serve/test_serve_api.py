@@ -68,8 +68,8 @@ def test_blur_of_the_scene_matches_analyze(server):
         assert base64.b64decode(r["images"][key].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
     assert r["image"]["scale"] == 1 and r["sigma_run"] == [5, 5]
     assert r["time_ms"] > 0 and r["exact_ms"] > 0 and r["device"] == "cpu"
-    assert r["plan"]["algorithm"] == "box" and r["plan"]["explain"].startswith("plan: box")
-    assert "box_passes: 4" in r["plan"]["explain"]
+    assert r["plan"]["algorithm"] == "box" and r["plan"]["description"].startswith("plan: box")
+    assert "box_passes: 4" in r["plan"]["description"]
     # docs/DESIGN.md's metrics, by the same function as `fastblur analyze`.
     a = json.loads(cli("analyze", "--sigma", "5", "--algorithm", "box", "--passes", "4", "--json").stdout)
     m = r["metrics"]
@@ -84,7 +84,7 @@ def test_blur_of_the_scene_matches_analyze(server):
     assert r["plan"]["axes"][1]["sigma"] == 1.5 and r["metrics"]["truncation_mass"] > 0
     # auto with a tolerance plans within it.
     status, r = c.json("POST", "/api/blur", {"sigma": 12, "algorithm": "auto", "tolerance": 0.02})
-    assert status == 200 and r["plan"]["predicted_max_error"] <= 0.02 and "considered:" in r["plan"]["explain"]
+    assert status == 200 and r["plan"]["predicted_max_error"] <= 0.02 and "considered:" in r["plan"]["description"]
 
 
 def test_bad_requests_get_one_line_errors(server):

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fastblur/error.hpp"
+#include "fastblur/validate.hpp"
 
 namespace fastblur::cli {
 namespace {
@@ -53,13 +54,9 @@ void AlgorithmOptions::add_to(CLI::App& sub) {
 }
 
 void apply_algorithm_choice(BlurSpec& spec, const std::string& algorithm, double tolerance,
-                            const std::map<std::string, std::string>& given_by_flag) {
+                            const std::map<std::string, std::string>& given_by_flag, const OptionNames& names) {
   spec.algorithm = parse_algorithm(algorithm);
-  if (!std::isfinite(tolerance) || tolerance < 0) {
-    char given[32];
-    std::snprintf(given, sizeof given, "%g", tolerance);
-    throw InvalidArgument("--tolerance " + std::string(given) + " must be a finite value >= 0");
-  }
+  check_tolerance(tolerance, names);
   spec.tolerance = tolerance;
   const auto by_flag = parameters_by_flag();
   for (const auto& [flag, text] : given_by_flag) {
@@ -92,7 +89,7 @@ void AlgorithmOptions::apply(BlurSpec& spec) const {
   for (const auto& [flag, option] : options_)
     if (option->count() > 0)
       given[flag] = switches_.count(flag) ? (switches_.at(flag) ? "true" : "false") : values_.at(flag);
-  apply_algorithm_choice(spec, algorithm, tolerance, given);
+  apply_algorithm_choice(spec, algorithm, tolerance, given, OptionNames::command_line());
 }
 
 }  // namespace fastblur::cli

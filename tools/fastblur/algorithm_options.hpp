@@ -7,15 +7,17 @@
 #include <string>
 
 #include "fastblur/blur.hpp"
+#include "fastblur/validate.hpp"
 
 namespace fastblur::cli {
 
 /// The one rule for choosing and tuning an algorithm, shared by every front end (the CLI's options, the
 /// explorer's JSON): `algorithm` by name, `tolerance`, and parameters by their command-line flag ("passes")
 /// with their text ("3", "true"). A flag shared by several algorithms sets the named algorithm's parameter;
-/// a flag the algorithm does not take is refused. Throws InvalidArgument naming the flag and its range.
+/// a flag the algorithm does not take is refused. Throws InvalidArgument naming the flag and its range;
+/// the tolerance is checked by the core's check_tolerance (validate.hpp), named as `names` spell it.
 void apply_algorithm_choice(BlurSpec& spec, const std::string& algorithm, double tolerance,
-                            const std::map<std::string, std::string>& given_by_flag);
+                            const std::map<std::string, std::string>& given_by_flag, const OptionNames& names);
 
 struct AlgorithmOptions {
   std::string algorithm = "auto";

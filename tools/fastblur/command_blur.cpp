@@ -37,12 +37,6 @@ struct BlurOptions {
   io::WriteOptions write;
 };
 
-std::string number_text(double v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", v);
-  return buf;
-}
-
 bool is_npy_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   char magic[6] = {};
@@ -90,15 +84,11 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
     }
   }
   spec.rounding = parse_rounding(o.rounding);
-  if (!std::isfinite(o.cval) && spec.rounding != Rounding::scipy)
-    throw InvalidArgument("--cval " + number_text(o.cval) + " must be finite (or --rounding scipy, as SciPy takes any)");
   spec.cval = o.cval;
-  if (!std::isfinite(o.truncate) || o.truncate < 0)
-    throw InvalidArgument("--truncate " + number_text(o.truncate) + " must be a finite value >= 0");
   spec.truncate = o.truncate;
-  o.algorithm.apply(spec);
-  if (o.threads < 0) throw InvalidArgument("--threads " + std::to_string(o.threads) + " must be >= 0");
   spec.threads = o.threads;
+  o.algorithm.apply(spec);
+  check_common(spec, OptionNames::command_line());  // cval, truncate, threads, sigma: the core's rules
   // Validate radii and sigmas now, before any output exists.
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);
   return spec;
@@ -115,12 +105,12 @@ void explain(const BlurOptions& o, const BlurSpec& spec, const View& src, const 
   if (o.explain) std::printf("%s", describe(make_plan(spec, src, device)).c_str());
 }
 
-// --device: Device::parse's names, with the option named in the message.
+// --device: Device::parse's grammar, with the option named the command line's way.
 Device parse_device(const std::string& text) {
   try {
-    return Device::parse(text);
+    return Device::parse(text, OptionNames::command_line());
   } catch (const InvalidArgument& e) {
-    throw InvalidArgument(std::string("--device: ") + e.what() + " (see `fastblur devices`)");
+    throw InvalidArgument(std::string(e.what()) + " (see `fastblur devices`)");
   }
 }
 

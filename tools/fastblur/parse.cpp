@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "fastblur/error.hpp"
+#include "fastblur/validate.hpp"
 
 namespace fastblur::cli {
 namespace {
@@ -18,7 +19,7 @@ std::vector<std::string> split(const std::string& text) {
 }
 }  // namespace
 
-std::vector<double> parse_nonnegative_list(const std::string& text, const std::string& what) {
+std::vector<double> parse_number_list(const std::string& text, const std::string& what) {
   std::vector<double> values;
   for (const std::string& part : split(text)) {
     const char* begin = part.c_str();
@@ -27,11 +28,15 @@ std::vector<double> parse_nonnegative_list(const std::string& text, const std::s
     while (end && *end == ' ') ++end;
     if (part.empty() || end == begin || *end != '\0')
       throw InvalidArgument(what + " '" + text + "' is not a number or comma-separated list of numbers");
-    if (!std::isfinite(v)) throw InvalidArgument(what + " '" + part + "' must be finite");
-    if (v < 0) throw InvalidArgument(what + " '" + part + "' must be >= 0");
     values.push_back(v);
   }
   if (values.empty()) throw InvalidArgument(what + " is empty");
+  return values;
+}
+
+std::vector<double> parse_nonnegative_list(const std::string& text, const std::string& what) {
+  std::vector<double> values = parse_number_list(text, what);
+  for (double v : values) check_finite_nonnegative(v, what, OptionNames::command_line());  // the core's rule
   return values;
 }
 

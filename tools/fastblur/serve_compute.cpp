@@ -103,22 +103,6 @@ double truncated_mass(double sigma, int radius) {
   return std::max(0.0, 1.0 - kept);
 }
 
-json plan_json(const Plan& plan) {
-  json axes = json::array();
-  for (int a = 0; a < 2; ++a) {
-    const AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-    axes.push_back({{"active", ax.active}, {"sigma", ax.sigma}, {"radius", ax.radius}, {"support", ax.support},
-                    {"achieved_sigma", ax.achieved_sigma}, {"predicted_error", ax.predicted_error}});
-  }
-  return {{"algorithm", std::string(to_string(plan.algorithm))},
-          {"predicted_max_error", std::isfinite(plan.predicted_max_error) ? json(plan.predicted_max_error) : json()},
-          {"predicted_cost", plan.predicted_cost},
-          {"axes", axes},
-          {"reason", plan.reason},
-          {"considered", plan.considered},
-          {"explain", describe(plan)}};
-}
-
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 }  // namespace
@@ -220,7 +204,7 @@ nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, cons
   out["time_ms"] = ms;
   out["time_runs"] = runs;
   out["exact_ms"] = exact_ms;
-  out["plan"] = plan_json(plan);
+  out["plan"] = json::parse(fastblur::plan_json(plan));  // the core's serialiser (serialize.hpp)
   out["metrics"] = metrics;
   out["diff"] = {{"max", top}, {"scale_max", scale_top}, {"colormap", colormap}};
   check();

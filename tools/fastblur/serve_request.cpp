@@ -5,6 +5,7 @@
 
 #include "algorithm_options.hpp"
 #include "fastblur/error.hpp"
+#include "fastblur/validate.hpp"
 #include "parse.hpp"
 
 namespace fastblur::cli {
@@ -15,7 +16,7 @@ using nlohmann::json;
 double number(const json& v, const std::string& key) {
   if (v.is_number()) return v.get<double>();
   if (v.is_string()) {
-    const std::vector<double> list = parse_nonnegative_list(v.get<std::string>(), key);
+    const std::vector<double> list = parse_number_list(v.get<std::string>(), key);  // checked after
     if (list.size() == 1) return list[0];
   }
   throw InvalidArgument("'" + key + "' must be a number");
@@ -76,15 +77,15 @@ BlurRequest parse_blur_request(const json& body, const ServeLimits& limits) {
       throw InvalidArgument("unknown key '" + key.substr(0, 40) + "'");
     }
   }
+  const OptionNames names = OptionNames::json();
   for (double s : r.sigma) {
-    char given[32];
-    std::snprintf(given, sizeof given, "%g", s);
-    if (!std::isfinite(s) || s < 0) throw InvalidArgument("'sigma' " + std::string(given) + " must be finite and >= 0");
+    check_sigma(s, names);
     if (s > limits.max_sigma)
-      throw InvalidArgument("'sigma' " + std::string(given) + " must be at most " +
+      throw InvalidArgument(names.with(names.sigma, s) + " must be at most " +
                             std::to_string(static_cast<int>(limits.max_sigma)) + " in the explorer");
   }
-  if (!std::isfinite(r.cval)) throw InvalidArgument("'cval' must be finite");
+  check_cval(r.cval, Rounding::nearest, names);
+  (void)parse_device_name(r.device, names);
   return r;
 }
 
@@ -94,7 +95,7 @@ BlurSpec request_spec(const BlurRequest& r, double scale) {
   const Border border = parse_border(r.border);
   spec.border = {border, border, border};
   spec.cval = r.cval;
-  apply_algorithm_choice(spec, r.algorithm, r.tolerance, r.options);
+  apply_algorithm_choice(spec, r.algorithm, r.tolerance, r.options, OptionNames::json());
   return spec;
 }
 

@@ -91,31 +91,6 @@ std::string cookie_session(const httplib::Request& req) {
   return "";
 }
 
-json algorithms_json() {
-  json list = json::array();
-  for (const AlgorithmInfo& a : algorithms()) {
-    json params = json::array();
-    for (const ParameterInfo& p : a.parameters) {
-      static const char* kinds[] = {"integer", "real", "flag", "choice", "real_list"};
-      json choices = json::array();
-      for (auto c : p.choices) choices.push_back(std::string(c));
-      params.push_back({{"key", std::string(p.key)}, {"flag", std::string(p.flag)}, {"kind", kinds[static_cast<int>(p.kind)]},
-                        {"doc", std::string(p.doc)}, {"default", std::string(p.default_text)}, {"min", p.min},
-                        {"max", p.max}, {"zero_chooses", p.zero_chooses}, {"choices", choices},
-                        {"range", p.range_text()}});
-    }
-    list.push_back({{"name", std::string(a.name)},
-                    {"summary", std::string(a.summary)},
-                    {"exact", a.capabilities.exact},
-                    {"cpu", a.id == Algorithm::automatic || a.runs_on(Backend::cpu, 2)},
-                    {"vulkan", a.id == Algorithm::automatic || a.runs_on(Backend::vulkan, 2)},
-                    {"min_sigma", a.capabilities.min_sigma},
-                    {"max_sigma", a.capabilities.max_sigma},
-                    {"parameters", params}});
-  }
-  return list;
-}
-
 json devices_json() {
   json list = json::array({{{"name", "cpu"}, {"description", "CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)"}}});
   if (!vulkan_available()) return list;
@@ -153,7 +128,7 @@ struct ExplorerServer::Impl {
     const std::lock_guard<std::mutex> lock(devices_mutex);
     const auto it = devices.find(name);
     if (it != devices.end()) return it->second;
-    Device d = Device::parse(name);
+    Device d = Device::parse(name, OptionNames::json());
     if (devices.size() < 16) devices.emplace(name, d);
     return d;
   }
@@ -225,7 +200,7 @@ void ExplorerServer::Impl::routes() {
     guarded(res, [&] {
       json borders = json::array({"reflect", "mirror", "nearest", "wrap", "constant"});
       reply_json(res, {{"version", FASTBLUR_VERSION_STRING},
-                       {"algorithms", algorithms_json()},
+                       {"algorithms", json::parse(fastblur::algorithms_json())},  // the core's serialiser
                        {"devices", devices_json()},
                        {"borders", borders},
                        {"codegen", {{"methods", {"linear", "kawase", "dual-kawase"}}, {"languages", {"glsl", "hlsl"}}}},

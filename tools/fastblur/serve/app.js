@@ -195,7 +195,7 @@ function showResult(r) {
     td.textContent = value;
     td.id = `m-${key}`;
   }
-  $('explain').textContent = plan.explain;
+  $('explain').textContent = plan.description;
   $('diff-max').textContent = fmt(r.diff.scale_max) + (r.diff.max > r.diff.scale_max ? ` (largest ${fmt(r.diff.max)})` : '');
   const stops = r.diff.colormap.map((c) => `rgb(${c.map((v) => Math.round(v * 255)).join(',')})`);
   $('colorbar').style.background = `linear-gradient(to right, ${stops.join(',')})`;

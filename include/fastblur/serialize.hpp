@@ -1,0 +1,41 @@
+#pragma once
+/// @file
+/// One serialiser of a plan and one of the registry (issue 26), as JSON text: the explorer sends
+/// it, Python builds its dicts from it (json.loads), so no front end writes its own. `describe()`
+/// (plan.hpp) is the human form of the same plan, for --explain. Numbers that are not finite are
+/// written as null (JSON has no NaN).
+#include <string>
+
+#include "fastblur/algorithm.hpp"
+#include "fastblur/plan.hpp"
+
+namespace fastblur {
+
+/// A plan as one JSON object:
+///   "algorithm", "predicted_max_error" (null when not predicted), "predicted_cost", "reason",
+///   "considered" (one line per candidate), "description" (describe()'s text),
+///   "extent" [x, y, z], "channels", "source", "destination" (element types), "rounding",
+///   "parameters" {key: value} (the resolved parameters of the whole plan),
+///   "axes": three objects, x, y, z, each with "active", "sigma", "border", "radius", "support",
+///     "align", "achieved_sigma", "predicted_error", "weights" (the kernel the plan correlates
+///     with: a list where it has at most 64 taps, else its length; null where it has none) and
+///     "parameters" {key: value} (that axis's resolved parameters),
+///   "schedule": schedule_json's object.
+std::string plan_json(const Plan& plan);
+
+/// A schedule (with the request's rounding) as one JSON object: "backend", "driver", "threads",
+/// "intermediate" (int16 for the fixed-point driver), "rounding", "strip" [x, y, z], "box" [x, y, z]
+/// (the Vulkan box schedules), "gpu_float64", "tile" [x, y, z], "pieces".
+std::string schedule_json(const Schedule& schedule, Rounding rounding);
+
+/// What a blur ran (last_run()): schedule_json's keys with "algorithm", "source", "destination".
+std::string run_json(const RunRecord& run);
+
+/// Every algorithm of the registry, as a JSON array of objects: "name", "summary", "description",
+/// "planar", "gpu_only", "exact", "cpu" and "vulkan" (whether that backend runs it on 2D images;
+/// true for auto), "min_sigma", "max_sigma", "capabilities" {every field of Capabilities}, and
+/// "parameters": objects with "key", "flag", "kind" (integer, real, flag, choice, real_list), "doc",
+/// "default", "min", "max", "multiple_of", "zero_chooses", "choices", "range".
+std::string algorithms_json();
+
+}  // namespace fastblur
