@@ -4,6 +4,11 @@
 // (shared_ptr) by Device handles and by the buffers, images and pipelines made from it. A context
 // can also adopt a caller's device and queue: it then creates only its own objects (pool, cache,
 // pipelines, samplers) and never destroys the caller's handles.
+//
+// One class, defined by concern: context.cpp (opening or adopting the device, its capabilities,
+// teardown), context_frames.cpp (job frames and queue submission), context_pool.cpp (buffers and
+// images kept for reuse), context_pipelines.cpp (pipeline cache in memory and on disk),
+// context_registry.cpp (context_for); the instance and device list are context_devices.hpp's.
 #include <vulkan/vulkan.h>
 
 #include <atomic>
@@ -15,18 +20,13 @@
 #include <vector>
 
 #include "fastblur/device.hpp"
+#include "vulkan/context_devices.hpp"
 
 namespace fastblur::vk {
 
 class ComputePipeline;
 class Buffer;
 class Image;
-
-/// The Vulkan instance of the process (created on first use, kept for the process's life).
-VkInstance instance();
-/// The physical devices with a compute queue, in the loader's order.
-std::vector<VkPhysicalDevice> physical_devices();
-DeviceInfo describe(VkPhysicalDevice device, int index);
 
 class Context {
  public:
@@ -198,8 +198,5 @@ std::uint64_t idle_budget_for(const std::string& device_type, std::uint64_t devi
 
 /// The shared context of device `index`, opened once per process.
 std::shared_ptr<Context> context_for(int index);
-
-/// The queue family of `device` that supports compute, or UINT32_MAX.
-std::uint32_t compute_family(VkPhysicalDevice device);
 
 }  // namespace fastblur::vk
