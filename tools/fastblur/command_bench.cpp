@@ -46,7 +46,7 @@ double median_ms(const std::function<void()>& fn, int repeats) {
 
 int run_bench(const BenchOptions& o) {
   if (o.repeats < 1 || o.repeats > 1000) throw InvalidArgument("--repeats must be 1 to 1000");
-  if (o.threads < 0) throw InvalidArgument("--threads must be >= 0 (0 = every core)");
+  check_threads(o.threads, OptionNames::command_line());  // the core's rule (validate.hpp)
   std::int64_t w = 0, h = 0;
   const std::string size = o.quick ? "1280x720" : o.size;
   const auto x = size.find('x');

@@ -39,6 +39,7 @@ int run_demo(const DemoOptions& o) {
   analysis::TestScene scene = analysis::make_test_scene(o.width, o.height);
   BlurSpec spec = BlurSpec::isotropic_2d(o.sigma);
   spec.algorithm = parse_algorithm(o.algorithm);
+  check_threads(o.threads, OptionNames::command_line());  // the core's rule (validate.hpp)
   spec.threads = o.threads;
   std::vector<float> out(scene.rgba.size());
   const View out_view = View::packed(out.data(), ElementType::f32, o.width, o.height, 1, 4);
