@@ -2,11 +2,11 @@
 /// @file
 /// The planner: BlurSpec + the data's shape -> Plan, a resolved value that says everything that will
 /// run: the algorithm, its parameters per axis, how far each output reaches (the halo of tiles,
-/// bands and chunks), the schedule (driver, threads, intermediate type, tiles, box's GPU schedule, iir's
-/// GPU float64), the predicted error and cost, and the candidates weighed. Backends execute plans, but
-/// not every choice is in one yet: the Vulkan recorders still choose from the device's limits fir's
-/// shared-memory tile (a bucket of radii, or device memory per tap), iir's lines per workgroup, and
-/// how many parts a transfer is split into; --explain does not show those (issue 26).
+/// bands and chunks) and its kernel where it has one, the schedule (CPU driver, threads, intermediate
+/// type, strips; on Vulkan each pass's shader variant and shared-memory tile, box's schedule, iir's
+/// float64, the scratch layout, the pieces and transfer parts, chosen from the device's traits), the
+/// predicted error and cost, and the candidates weighed. Backends execute plans; they choose nothing
+/// (a dispatch batch's line count is arithmetic of the piece and the device's scratch budget).
 /// Algorithm::automatic with a tolerance picks the cheapest algorithm whose predicted error is
 /// within it.
 #include <array>
@@ -49,6 +49,20 @@ enum class BoxSchedule {
 };
 std::string_view to_string(BoxSchedule schedule) noexcept;
 
+/// Vulkan: how one axis's pass runs, chosen when the plan is made from the device's traits (the
+/// descriptor's schedule); the recorders run it as given. (How many lines a dispatch batch covers is
+/// arithmetic of the piece's size and the device's scratch budget, done where the piece is known.)
+struct GpuPass {
+  std::string shader;               ///< the compiled variant that runs ("fir_line_c4", "fir_across", "iir_line_f32",
+                                    ///< "box_chunk", "box_scan"); empty for algorithms of their own image passes
+  /// fir along x: the halo its shared-memory tile of 256 outputs holds (the radius's power-of-two bucket,
+  /// at least 8, so that a few pipelines serve every sigma; or the radius where the bucket does not fit),
+  /// 0 = taps read from device memory; iir along x: lanes (lines x channels) a workgroup keeps in shared
+  /// memory, 0 = a lane per thread.
+  std::int64_t tile = 0;
+  std::int64_t block = 0;           ///< iir: samples per thread a shared-memory block holds (1 to 32)
+};
+
 /// One axis of a plan (x, y, z = 0, 1, 2).
 struct AxisPlan {
   bool active = false;       ///< filtered: sigma > 0, and more than one sample unless the border is constant
@@ -87,6 +101,13 @@ struct Schedule {
   std::array<BoxSchedule, 3> box{BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
   /// Vulkan: iir runs its recursions in float64 (where the device has it).
   bool gpu_float64 = false;
+  /// Vulkan: each axis's pass (shader variant, tile, batch).
+  std::array<GpuPass, 3> gpu{};
+  /// Vulkan: per-line scratch (box's running sums, iir) interleaved across lines (a GPU's coalesced
+  /// loads) or line by line (a CPU device such as lavapipe). The same arithmetic, the same bits.
+  bool gpu_interleave_scratch = true;
+  /// Vulkan, one piece: parts of rows the image travels in, so that packing overlaps the copies (1: whole).
+  std::int64_t transfer_parts = 1;
   /// Vulkan: the interior of each piece the image is blurred in (the whole image: one piece).
   std::array<std::int64_t, 3> tile{1, 1, 1};
   std::int64_t pieces = 1;

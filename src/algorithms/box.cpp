@@ -63,6 +63,7 @@ class Box final : public Descriptor {
       if (!(ax.sigma > 1e-15)) continue;
       auto& passes = r->passes[static_cast<std::size_t>(a)];
       passes = passes_for(spec, ax.sigma);
+      r->reach[static_cast<std::size_t>(a)] = reach(passes);
       ax.support = reach(passes);
       ax.achieved_sigma = kernel::achieved_sigma(passes);
       std::vector<double> radii, weights;

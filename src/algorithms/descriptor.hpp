@@ -40,6 +40,7 @@ struct Shape {
   bool device_float64 = true;    ///< the Vulkan device computes in float64
   std::uint64_t piece_bytes = 0;  ///< Vulkan: the most a piece may hold as float32 (0: no limit known)
   std::int64_t max_image_2d = 0;  ///< Vulkan: the largest 2D image side (0: no limit known)
+  std::uint64_t shared_memory_bytes = 0;  ///< Vulkan: a workgroup's shared memory (0: not known; a GPU's 48 KiB)
 
   /// Data float cannot hold exactly (f64, 32- and 64-bit integers): computed in double.
   bool wants_double() const noexcept { return needs_double(source) || needs_double(destination); }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "algorithms/descriptor.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/kernel.hpp"
 #include "kernel/fixed_point.hpp"
 
@@ -69,6 +70,7 @@ class Fir final : public Descriptor {
   }
 
   void schedule(Plan& plan, const Shape& shape) const override {
+    schedule_fir_gpu(plan, shape);  // the Vulkan passes (nothing on the CPU)
     const auto& ax = plan.axes;
     if (plan.spec.rounding == Rounding::scipy && shape.backend == Backend::cpu) {  // SciPy's arithmetic, in double
       plan.schedule.driver = CpuDriver::scipy_order;

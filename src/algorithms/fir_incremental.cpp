@@ -2,6 +2,7 @@
 // fly by forward quotients (g0 *= g1, g1 *= g2) instead of reading a table. Vulkan only: on the CPU
 // fir computes the same convolution from its table.
 #include "algorithms/descriptor.hpp"
+#include "algorithms/gpu_passes.hpp"
 
 namespace fastblur::algo {
 namespace {
@@ -18,6 +19,11 @@ class FirIncremental final : public Descriptor {
                    {}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override { resolve_gaussian_radii(spec, plan); }
+
+  void schedule(Plan& plan, const Shape& shape) const override {
+    Descriptor::schedule(plan, shape);
+    schedule_fir_gpu(plan, shape);  // fir's passes, the weights generated in the shader
+  }
 
   // The same kernel as fir up to the recurrence's float error.
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -3,10 +3,12 @@
 // A few multiply-adds per sample whatever the sigma.
 #include "algorithms/iir.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
 #include "algorithms/cost_model.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/error.hpp"
 
 namespace fastblur::algo {
@@ -107,6 +109,36 @@ class Iir final : public Descriptor {
     for (double sigma : plan.spec.sigma) need64 = need64 || sigma > kFloatMaxSigmaYoungVanVliet;
     plan.schedule.gpu_float64 =
         shape.device_float64 && variant_of(plan.spec) == IirVariant::young_van_vliet && need64;
+    if (shape.backend == Backend::vulkan) schedule_gpu(plan, shape);
+  }
+
+  // A thread per lane (one channel of a line) with its scratch in batches; along x, whole lines per
+  // workgroup, their blocks loaded and stored by all threads together (iir_line.comp's TILED), where
+  // a batch holds a workgroup's lanes (64 / C lines of C channels, up to 64 threads).
+  static void schedule_gpu(Plan& plan, const Shape& shape) {
+    const auto& r = resolved_as<IirResolved>(plan);
+    const bool deriche = r.variant == IirVariant::deriche;
+    const std::uint64_t real = plan.schedule.gpu_float64 ? sizeof(double) : sizeof(float);
+    const std::uint64_t shared = shape.shared_memory_bytes > 0 ? shape.shared_memory_bytes : kDefaultSharedMemory;
+    const int C = shape.channels;
+    for (std::size_t a = 0; a < 3; ++a) {
+      GpuPass& g = plan.schedule.gpu[a];
+      g = GpuPass{};
+      if (!plan.axes[a].active) continue;
+      g.shader = plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32";
+      const std::int64_t n = shape.extent[a], lanes = shape.elements() / n;
+      // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
+      // the first output to the padded line's end.
+      const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + r.axes[a].pad) * real;
+      const std::int64_t batch = lines_per_batch(scratch_budget(shape), per_lane, lanes);
+      const std::int64_t group = (64 / C) * C;
+      const bool tiled = a == 0 && (batch >= group || batch == lanes);
+      g.tile = tiled ? group : 0;
+      // Blocks of up to 32 samples: per sample and thread, an input (float), a causal value (real)
+      // and, tiled, an output (float) in shared memory; 16 KiB, the least any device has, holds 21.
+      const std::uint64_t slot_bytes = 64 * (sizeof(float) + real + (tiled ? sizeof(float) : 0));
+      g.block = static_cast<std::int64_t>(std::clamp<std::uint64_t>(shared / slot_bytes, 1, 32));
+    }
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -12,11 +12,7 @@
 namespace fastblur::cpu {
 namespace {
 
-std::int64_t reach(const std::vector<kernel::BoxPass>& passes) {
-  std::int64_t pad = 0;
-  for (const auto& p : passes) pad += p.radius + 1;
-  return pad;
-}
+// Each line is padded by the passes' reach (BoxResolved::reach, the plan's).
 
 // One pass over in[lo, hi): writes out[lo + h, hi - h), h = radius + 1.
 void box_pass(const double* in, double* out, std::int64_t lo, std::int64_t hi, const kernel::BoxPass& p) {
@@ -30,9 +26,9 @@ void box_pass(const double* in, double* out, std::int64_t lo, std::int64_t hi, c
   }
 }
 
-LineFilter box_line_filter(std::vector<kernel::BoxPass> passes) {
+LineFilter box_line_filter(std::vector<kernel::BoxPass> passes, std::int64_t reach) {
   LineFilter f;
-  f.pad = reach(passes);
+  f.pad = reach;
   f.apply = [passes = std::move(passes), pad = f.pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
     const std::size_t len = static_cast<std::size_t>(n + 2 * pad);
     s.a.assign(in, in + len);
@@ -49,9 +45,9 @@ LineFilter box_line_filter(std::vector<kernel::BoxPass> passes) {
   return f;
 }
 
-LaneFilter box_lane_filter(std::vector<kernel::BoxPass> passes) {
+LaneFilter box_lane_filter(std::vector<kernel::BoxPass> passes, std::int64_t reach) {
   LaneFilter f;
-  f.pad = reach(passes);
+  f.pad = reach;
   f.apply = [passes = std::move(passes)](const float* in, float* out, float* scratch, std::int64_t n, std::int64_t pad) {
     box_lanes(in, out, scratch, n, pad, passes.data(), passes.size());
   };
@@ -65,13 +61,13 @@ void box_blur(const Plan& plan, const View& src, const View& dst) {
   if (plan.schedule.driver == CpuDriver::lanes) {
     std::array<std::optional<LaneFilter>, 3> lanes;
     for (std::size_t a = 0; a < 3; ++a)
-      if (!r.passes[a].empty()) lanes[a] = box_lane_filter(r.passes[a]);
+      if (!r.passes[a].empty()) lanes[a] = box_lane_filter(r.passes[a], r.reach[a]);
     run_lane_filters(plan, src, dst, lanes);
     return;
   }
   std::array<std::optional<LineFilter>, 3> filters;
   for (std::size_t a = 0; a < 3; ++a)
-    if (!r.passes[a].empty()) filters[a] = box_line_filter(r.passes[a]);
+    if (!r.passes[a].empty()) filters[a] = box_line_filter(r.passes[a], r.reach[a]);
   run_line_filters(plan, src, dst, filters);
 }
 

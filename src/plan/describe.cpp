@@ -51,6 +51,16 @@ std::string schedule_text(const Plan& p) {
         if (p.axes[static_cast<std::size_t>(a)].active)
           out += ", " + std::string(1, "xyz"[a]) + " " + std::string(to_string(s.box[static_cast<std::size_t>(a)]));
     if (p.algorithm == Algorithm::iir) out += s.gpu_float64 ? ", float64 recursions" : ", float32 recursions";
+    for (int a = 0; a < 3; ++a) {  // each pass's variant, as the recorders run it
+      const GpuPass& g = s.gpu[static_cast<std::size_t>(a)];
+      if (g.shader.empty()) continue;
+      out += ", " + std::string(1, "xyz"[a]) + " " + g.shader;
+      if (g.tile > 0) out += " tile " + std::to_string(g.tile);
+      else if (a == 0 && g.shader.rfind("fir_line", 0) == 0) out += " taps from device memory";
+      if (g.block > 0) out += " block " + std::to_string(g.block);
+    }
+    out += s.gpu_interleave_scratch ? ", scratch interleaved" : ", scratch by line";
+    if (s.transfer_parts > 1) out += ", " + std::to_string(s.transfer_parts) + " transfer parts";
     out += ", " + std::to_string(s.pieces) + (s.pieces == 1 ? " piece" : " pieces") + " of " +
            std::to_string(s.tile[0]) + "x" + std::to_string(s.tile[1]) + "x" + std::to_string(s.tile[2]);
   }

@@ -18,6 +18,7 @@
 #include "core/threads.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "plan/planner.hpp"
 #include "tiling/pieces.hpp"
 
@@ -161,6 +162,12 @@ void schedule_pieces(const Descriptor& d, Plan& plan, const Shape& shape) {
   };
   plan.schedule.tile = tiling::choose_tile(shape.extent, halo, align, fits);
   plan.schedule.pieces = static_cast<std::int64_t>(tiling::pieces(shape.extent, plan.schedule.tile, halo).size());
+  // One piece travels in parts of rows (packing overlaps the copies); tiles travel whole.
+  const std::uint64_t count = static_cast<std::uint64_t>(shape.elements());
+  const std::uint64_t bytes = std::max(algo::wire_bytes(count, shape.source), algo::wire_bytes(count, shape.destination));
+  plan.schedule.transfer_parts = plan.schedule.pieces == 1 ? algo::transfer_parts(bytes, shape.extent[1] * shape.extent[2]) : 1;
+  // Per-line scratch interleaved across lines on a GPU (coalesced), line by line on a CPU device.
+  plan.schedule.gpu_interleave_scratch = !shape.software_device;
 }
 
 // What computing in float lanes adds to an axis's error, relative to the impulse response's peak.
@@ -354,7 +361,8 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
                    double(s.rounding),
                    double(s.threads == 0 ? omp_get_max_threads() : 0), double(shape.channels), double(shape.source),
                    double(shape.destination), double(shape.backend), double(shape.software_device),
-                   double(shape.device_float64), double(shape.piece_bytes), double(shape.max_image_2d)})
+                   double(shape.device_float64), double(shape.piece_bytes), double(shape.max_image_2d),
+                   double(shape.shared_memory_bytes)})
     add(v);
   for (const ParameterInfo& p : all_parameters()) {
     k += "|";

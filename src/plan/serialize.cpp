@@ -118,6 +118,16 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("gpu_float64"), j.boolean(s.gpu_float64);
   j.key("tile"), j.numbers(s.tile);
   j.key("pieces"), j.integer(s.pieces);
+  // Vulkan: each axis's pass as the plan chose it (Schedule::gpu), the scratch layout, transfer parts.
+  j.key("gpu_passes"), j.array(s.gpu, [&](const GpuPass& g) {
+    j.open();
+    j.key("shader"), j.text(g.shader);
+    j.key("tile"), j.integer(g.tile);
+    j.key("block"), j.integer(g.block);
+    j.close();
+  });
+  j.key("gpu_interleave_scratch"), j.boolean(s.gpu_interleave_scratch);
+  j.key("transfer_parts"), j.integer(s.transfer_parts);
 }
 
 void write_parameters(Json& j, const Plan& p, int axis) {

@@ -83,7 +83,6 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
 }
 
 void Context::create_own_objects() {
-  interleave_scratch_ = info_.type != "cpu";
   idle_budget_ = idle_budget_for(info_.type, info_.memory_bytes);
   timestamp_period_ = limits_.timestampPeriod;
   timestamp_bits_ = timestamp_bits(physical_, queue_family_);

@@ -74,16 +74,6 @@ class Context {
   /// Stops using double in shaders (tests run the float32 variants on devices with float64).
   void set_float64(bool use) noexcept { float64_ = use && float64_supported_; }
 
-  /// Whether per-line shaders (box running sums, iir) interleave their lines in scratch memory
-  /// (coalesced across a GPU's threads) or keep each line together (a CPU device's caches prefer
-  /// it): interleaved except on CPU devices; tests set either.
-  bool interleave_scratch() const noexcept { return interleave_scratch_; }
-  void set_interleave_scratch(bool on) noexcept { interleave_scratch_ = on; }
-  /// Whether iir's pass along x walks whole lines per workgroup through shared-memory blocks (the
-  /// default: coalesced loads and stores) or runs a lane per thread straight from device memory;
-  /// the same arithmetic either way, and tests compare the two.
-  bool tiled_rows() const noexcept { return tiled_rows_; }
-  void set_tiled_rows(bool on) noexcept { tiled_rows_ = on; }
 
   /// What a job records into and submits with: a command pool of its own (so jobs on several
   /// threads never share one), its command buffer, a fence, descriptor pools and a timestamp query
@@ -173,8 +163,6 @@ class Context {
   double timestamp_period_ = 1.0;
   std::uint32_t timestamp_bits_ = 0;
   bool float64_ = false, float64_supported_ = false;
-  bool interleave_scratch_ = true;
-  bool tiled_rows_ = true;
   std::mutex mutex_;            // the sampler and the free lists
   std::mutex pipelines_mutex_;  // pipelines_ (held while one compiles)
   std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)

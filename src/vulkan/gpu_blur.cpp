@@ -111,11 +111,6 @@ void blur_piece(const std::shared_ptr<Context>& ctx, const std::vector<float>& i
 
 }  // namespace
 
-std::int64_t transfer_parts(std::uint64_t bytes, std::int64_t rows) noexcept {
-  constexpr std::uint64_t kPartBytes = 4ull << 20;  // below this a part's submission costs more than it hides
-  return std::max<std::int64_t>(1, std::min<std::int64_t>({8, rows, static_cast<std::int64_t>(bytes / kPartBytes)}));
-}
-
 void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& dst, const Plan& plan, Timing* timing) {
   const auto start = Clock::now();
   if (timing) *timing = Timing{};
@@ -138,7 +133,7 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
     const ElementType in_type = wire_type(src.type), out_type = wire_type(dst.type);
     const std::uint64_t in_bytes = wire_bytes(count, in_type), out_bytes = wire_bytes(count, out_type);
     const std::int64_t rows = H * D;
-    const std::int64_t parts = transfer_parts(std::max(in_bytes, out_bytes), rows);
+    const std::int64_t parts = std::clamp<std::int64_t>(plan.schedule.transfer_parts, 1, rows);  // the plan's
     const auto row_of = [&](std::int64_t part) { return rows * part / parts; };
     const std::uint64_t in_row = static_cast<std::uint64_t>(W * C) * element_size(in_type);
     const std::uint64_t out_row = static_cast<std::uint64_t>(W * C) * element_size(out_type);

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/plan.hpp"
 
 namespace fastblur::vk {
@@ -25,9 +26,8 @@ struct Timing {
   int transfer_parts = 0;        ///< parts of rows the one piece travelled in (transfer_parts)
 };
 
-/// How many parts of rows an image of `bytes` (its larger wire size) and `rows` rows travels in:
-/// one per 4 MiB, 1 to 8, at most one per row.
-std::int64_t transfer_parts(std::uint64_t bytes, std::int64_t rows) noexcept;
+/// How many parts of rows an image travels in: the plan's (Schedule::transfer_parts).
+using algo::transfer_parts;
 
 /// Runs a plan resolved for this device on host views: upload, blur, download, in the plan's tiles
 /// when it has more than one piece. Throws Unsupported, OutOfMemory, DeviceError.

@@ -43,20 +43,19 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const auto ax = static_cast<std::size_t>(axis);
     const std::int64_t n = src.extent[ax], lines = src.lines(axis);
     const auto& boxes = resolved.passes[ax];
-    std::int64_t pad = 0;
+    const std::int64_t pad = resolved.reach[ax];  // every pass's padding, as the plan resolved it
     std::vector<float> table;
     for (const auto& q : boxes) {
-      pad += q.radius + 1;
       table.push_back(static_cast<float>(q.radius));
       table.push_back(static_cast<float>(q.alpha));
     }
     const bool scan = plan.schedule.box[ax] == BoxSchedule::prefix_sums;
     if (!scan) {
-      const bool interleave = ctx.interleave_scratch();
+      const bool interleave = plan.schedule.gpu_interleave_scratch;
       // Running sums: two extended copies of a batch of lanes (one channel of one line each).
       const std::int64_t lanes = lines * C, len = n + 2 * pad;
       const std::uint64_t per_lane = static_cast<std::uint64_t>(len) * 4;
-      const std::int64_t batch = lines_per_batch(job, 2 * per_lane, lanes);
+      const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), 2 * per_lane, lanes);
       Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
       Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
       const ComputePipeline& p = ctx.pipeline("box_chunk", shaders::words("box_chunk"), {static_cast<std::uint32_t>(C)},
@@ -100,7 +99,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // Scratch per line: two value arrays and the prefix sums' two halves, each (n + 2 pad) samples
     // of every channel.
     const std::uint64_t per_line = static_cast<std::uint64_t>(C) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4;
-    const std::int64_t batch = lines_per_batch(job, per_line, lines);
+    const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_line, lines);
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline("box_scan", shaders::words("box_scan"),

@@ -51,7 +51,8 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     if (axis != 0) {
       const std::int64_t inner = (axis == 1 ? src.extent[0] : src.extent[0] * src.extent[1]) * C;
       const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * ((n + 3) / 4);  // 4 outputs a thread
-      const ComputePipeline& p = ctx.pipeline("fir_across", shaders::words("fir_across"), {incremental},
+      const std::string& shader = plan.schedule.gpu[ax].shader;
+      const ComputePipeline& p = ctx.pipeline(shader, shaders::words(shader), {incremental},
                                               std::vector<VkDescriptorType>(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                               sizeof(AcrossParams));
       const AcrossParams ap{static_cast<std::int32_t>(inner), static_cast<std::int32_t>(n), static_cast<std::int32_t>(outer),
@@ -63,20 +64,12 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       return;
     }
     // The shared tile (fir_line.comp: 256 outputs and their 2R halo, a pixel a slot, one slot of
-    // padding every PAD_EVERY) is sized for a bucket of radii (the next power of two, at least 8),
-    // so an animated sigma reuses a few pipelines instead of compiling one per radius; a radius
-    // whose bucket would not fit shared memory gets a tile of its own size, and one that does not
-    // fit at all reads device memory per tap.
-    const std::uint64_t pixel_bytes = C == 3 ? 16 : 4ull * static_cast<std::uint64_t>(C);
-    const std::uint64_t pad_every = C == 1 ? 32 : C == 2 ? 16 : 8;
-    const auto slots = [&](std::uint64_t reach) { const std::uint64_t k = 256 + 2 * reach; return k + k / pad_every + 1; };
-    std::uint64_t reach = 8;
-    while (reach < static_cast<std::uint64_t>(r)) reach *= 2;
-    if (slots(reach) * pixel_bytes > lim.maxComputeSharedMemorySize) reach = static_cast<std::uint64_t>(r);
-    const bool shared = slots(reach) * pixel_bytes <= lim.maxComputeSharedMemorySize;
+    // padding every PAD_EVERY) as the plan sized it (algorithms/gpu_passes.cpp), or device memory.
+    const GpuPass& g = plan.schedule.gpu[ax];
+    const bool shared = g.tile > 0;
+    const std::uint32_t slots = shared ? static_cast<std::uint32_t>(algo::fir_tile_slots(g.tile, C)) : 1u;
     const ComputePipeline& p = ctx.pipeline(
-        "fir_line_c" + std::to_string(C), shaders::words("fir_line_c" + std::to_string(C)),
-        {incremental, shared ? 1u : 0u, shared ? static_cast<std::uint32_t>(slots(reach)) : 1u},
+        g.shader, shaders::words(g.shader), {incremental, shared ? 1u : 0u, slots},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(FirParams));
     const FirParams fp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),

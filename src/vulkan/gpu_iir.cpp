@@ -23,7 +23,7 @@ struct IirParams {
   std::int32_t axis, border;
   float cval;
   std::int32_t pad, first_lane;
-  std::int32_t sample_stride, line_stride;  // the scratch's layout (Context::interleave_scratch)
+  std::int32_t sample_stride, line_stride;  // the scratch's layout (Schedule::gpu_interleave_scratch)
 };
 
 }  // namespace
@@ -67,20 +67,22 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
     // the first output to the padded line's end.
     const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
-    // Along x, whole lines per workgroup, their blocks loaded and stored by all threads together
-    // (iir_line.comp's TILED): GROUP_LINES lines of C channels fill up to 64 threads.
-    // (Lines so long that a workgroup's scratch passes the batch budget run a lane per thread.)
-    std::int64_t batch = lines_per_batch(job, per_lane, lanes);
-    const std::int64_t group_lanes_tiled = (64 / C) * C;
-    const bool tiled = axis == 0 && ctx.tiled_rows() && (batch >= group_lanes_tiled || batch == lanes);
-    const std::int64_t group_lanes = tiled ? group_lanes_tiled : 64;
-    // Blocks of up to 32 samples: per sample and thread, an input (float), a causal value (real)
-    // and, tiled, an output (float) in shared memory; 16 KiB, the least any device has, holds 21.
+    // The plan's pass (algorithms/iir.cpp): along x, whole lines per workgroup in shared memory
+    // (iir_line.comp's TILED, `tile` lanes a workgroup), else a lane per thread; `block` samples a
+    // thread's shared-memory block (kept within this device's shared memory, whatever the precision).
+    const GpuPass& g = plan.schedule.gpu[ax];
+    const bool tiled = g.tile > 0;
+    const std::int64_t group_lanes = tiled ? g.tile : 64;
     const std::uint64_t slot_bytes = 64 * (sizeof(float) + real + (tiled ? sizeof(float) : 0));
-    const auto block = static_cast<std::uint32_t>(
-        std::clamp<std::uint64_t>(ctx.limits().maxComputeSharedMemorySize / slot_bytes, 1, 32));
-    if (tiled && batch < lanes) batch = batch / group_lanes * group_lanes;  // whole workgroups
-    const bool interleave = ctx.interleave_scratch();
+    const auto block = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
+        std::min<std::uint64_t>(static_cast<std::uint64_t>(g.block), ctx.limits().maxComputeSharedMemorySize / slot_bytes), 1, 32));
+    // The scratch of as many lanes as the budget holds, in whole workgroups.
+    std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
+    if (tiled && batch < lanes) batch = batch / group_lanes * group_lanes;
+    if (batch < 1)
+      throw Unsupported("iir's shared-memory rows need scratch for " + std::to_string(group_lanes) +
+                        " lines, more than this device's budget: plan for this device (make_plan with it)");
+    const bool interleave = plan.schedule.gpu_interleave_scratch;
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::words(float64 ? "iir_line_f64" : "iir_line_f32"),

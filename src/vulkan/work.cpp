@@ -67,17 +67,6 @@ void run_separable(Job& job, const Work& src, const Work& dst, const std::vector
   }
 }
 
-std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::int64_t lines) {
-  const std::uint64_t budget = std::min<std::uint64_t>(64ull << 20, job.context().piece_limit());
-  if (bytes_per_line > budget)
-    throw Unsupported("a line with its padding needs " + std::to_string(bytes_per_line) +
-                      " bytes of scratch, more than the Vulkan backend's budget of " + std::to_string(budget));
-  return std::max<std::int64_t>(1, std::min<std::int64_t>(lines, static_cast<std::int64_t>(budget / bytes_per_line)));
-}
-
-ElementType wire_type(ElementType t) noexcept {
-  return t == ElementType::u8 || t == ElementType::u16 || t == ElementType::f16 ? t : ElementType::f32;
-}
 
 namespace {
 int per_word(ElementType t) { return t == ElementType::u8 ? 4 : (t == ElementType::u16 || t == ElementType::f16) ? 2 : 1; }
@@ -94,10 +83,6 @@ struct ConvertParams {
 };
 }  // namespace
 
-std::uint64_t wire_bytes(std::uint64_t elements, ElementType t) noexcept {
-  const std::uint64_t k = static_cast<std::uint64_t>(per_word(t));
-  return (elements + k - 1) / k * 4;
-}
 
 void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floats, std::uint64_t count,
                     std::uint64_t first, ElementType type, bool pack) {
@@ -195,6 +180,7 @@ algo::Shape shape_on(const Context& context, std::array<std::int64_t, 3> extent,
   s.device_float64 = context.has_float64();
   s.piece_bytes = context.piece_limit();
   s.max_image_2d = context.limits().maxImageDimension2D;
+  s.shared_memory_bytes = context.limits().maxComputeSharedMemorySize;
   return s;
 }
 

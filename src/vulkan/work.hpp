@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/descriptor.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/plan.hpp"
 
 namespace fastblur::vk {
@@ -30,11 +31,10 @@ struct Work {
   std::int64_t lines(int axis) const noexcept { return pixels() / extent[static_cast<std::size_t>(axis)]; }
 };
 
-/// The type a host view travels as: u8, u16, f16 and f32 as they are, every other type as f32 (the
-/// device computes in float).
-ElementType wire_type(ElementType type) noexcept;
-/// Bytes of `elements` values of `type` packed in 32-bit words (u8: 4 a word, u16 and f16: 2).
-std::uint64_t wire_bytes(std::uint64_t elements, ElementType type) noexcept;
+/// The type a host view travels as (u8, u16, f16 and f32 as they are, every other type as f32: the
+/// device computes in float) and its bytes packed in 32-bit words: the plan's (algorithms/gpu_passes.hpp).
+using algo::wire_bytes;
+using algo::wire_type;
 /// Records convert.comp: `count` values of `type` (u8, u16, f16 or f32) from element `first` of
 /// `words` (bound at byte `offset`, which must meet the device's storage-buffer alignment) to the
 /// packed floats of `floats` (pack = false), or back (pack = true; the words around them are kept).
@@ -60,11 +60,6 @@ inline std::int64_t box_chunk_length(std::int64_t radius) { return std::max<std:
 /// dst. No axes: src is copied to dst. src and dst must be different buffers.
 void run_separable(Job& job, const Work& src, const Work& dst, const std::vector<int>& axes,
                    const std::function<void(int axis, const Work& in, const Work& out)>& pass);
-
-/// Scratch for per-line shaders: how many lines of `bytes_per_line` fit a batch (at least 1; at
-/// most `lines`), within 64 MiB and the device's storage-buffer range. Throws Unsupported when one
-/// line does not fit.
-std::int64_t lines_per_batch(const Job& job, std::uint64_t bytes_per_line, std::int64_t lines);
 
 class Image;
 /// Records pad_image.comp: `image` (level `level`) receives the 2D work image placed at `origin`,

@@ -202,8 +202,6 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
   // box's running sums and iir keep per-line scratch interleaved across lines (GPUs: coalesced) or
   // line by line (CPU devices such as lavapipe, where CI runs): the same arithmetic, the same bits.
   auto rng = test::rng_for_test();
-  vk::Context& ctx = test::context_of(device_);
-  const bool before = ctx.interleave_scratch();
   auto src = test::make_buffer(ElementType::f32, 37, 29, 5, 3);
   test::fill_random(src.view, rng);
   struct Case { Algorithm algorithm; IirVariant variant; };
@@ -216,13 +214,12 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
     Plan plan = make_plan(spec, src.view, ElementType::f32, device_);
     plan.schedule.box = {BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
     auto a = test::make_buffer(ElementType::f32, 37, 29, 5, 3), b = test::make_buffer(ElementType::f32, 37, 29, 5, 3);
-    ctx.set_interleave_scratch(true);
+    plan.schedule.gpu_interleave_scratch = true;  // the plan's choice, as a caller may change it
     blur(src.view, a.view, plan, device_);
-    ctx.set_interleave_scratch(false);
+    plan.schedule.gpu_interleave_scratch = false;
     blur(src.view, b.view, plan, device_);
     EXPECT_EQ(a.bytes, b.bytes) << to_string(c.algorithm);
   }
-  ctx.set_interleave_scratch(before);
 }
 
 TEST_F(VulkanTest, LargeImagesTravelInPartsOfRows) {
@@ -322,17 +319,17 @@ TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
         // Scratch for about 70 lanes a batch: several dispatches of one workgroup of 64 / C lines.
         ctx.set_piece_limit(static_cast<std::uint64_t>(70 * (w + 64) * (v.float64 ? 8 : 4)));
         ctx.set_float64(v.float64);
+        ASSERT_GT(plan.schedule.gpu[0].tile, 0) << "the plan keeps whole lines in shared memory";
+        Plan lane_plan = plan;
+        lane_plan.schedule.gpu[0].tile = 0;  // a lane per thread: the plan's other variant
         try {
           blur(src.view, tiled.view, plan, device_);
-          ctx.set_tiled_rows(false);
-          blur(src.view, lanes.view, plan, device_);
+          blur(src.view, lanes.view, lane_plan, device_);
         } catch (...) {
-          ctx.set_tiled_rows(true);
           ctx.set_piece_limit(0);
           ctx.set_float64(true);
           throw;
         }
-        ctx.set_tiled_rows(true);
         ctx.set_piece_limit(0);
         ctx.set_float64(true);
         EXPECT_EQ(tiled.bytes, lanes.bytes) << channels << " channels, " << to_string(border) << (v.float64 ? ", float64" : "");

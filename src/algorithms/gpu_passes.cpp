@@ -1,0 +1,69 @@
+#include "algorithms/gpu_passes.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "fastblur/error.hpp"
+
+namespace fastblur::algo {
+
+std::uint64_t scratch_budget(std::uint64_t piece_bytes) noexcept {
+  constexpr std::uint64_t kBudget = 64ull << 20;
+  return piece_bytes > 0 ? std::min(kBudget, piece_bytes) : kBudget;
+}
+
+std::int64_t lines_per_batch(std::uint64_t budget, std::uint64_t bytes_per_line, std::int64_t lines) {
+  if (bytes_per_line > budget)
+    throw Unsupported("a line with its padding needs " + std::to_string(bytes_per_line) +
+                      " bytes of scratch, more than the Vulkan backend's budget of " + std::to_string(budget));
+  return std::max<std::int64_t>(1, std::min<std::int64_t>(lines, static_cast<std::int64_t>(budget / bytes_per_line)));
+}
+
+std::uint64_t fir_pixel_bytes(int channels) noexcept { return channels == 3 ? 16 : 4ull * static_cast<std::uint64_t>(channels); }
+
+std::uint64_t fir_tile_slots(std::int64_t reach, int channels) noexcept {
+  const std::uint64_t pad_every = channels == 1 ? 32 : channels == 2 ? 16 : 8;
+  const std::uint64_t k = 256 + 2 * static_cast<std::uint64_t>(reach);
+  return k + k / pad_every + 1;
+}
+
+void schedule_fir_gpu(Plan& plan, const Shape& shape) {
+  if (shape.backend != Backend::vulkan) return;
+  const std::uint64_t shared = shape.shared_memory_bytes > 0 ? shape.shared_memory_bytes : kDefaultSharedMemory;
+  const int C = shape.channels;
+  for (std::size_t a = 0; a < 3; ++a) {
+    GpuPass& g = plan.schedule.gpu[a];
+    g = GpuPass{};
+    if (!plan.axes[a].active) continue;
+    if (a != 0) {
+      g.shader = "fir_across";
+      continue;
+    }
+    // The tile is sized for a bucket of radii (the next power of two, at least 8), so an animated
+    // sigma reuses a few pipelines instead of compiling one per radius; a radius whose bucket would
+    // not fit shared memory gets a tile of its own size, and one that does not fit at all reads
+    // device memory per tap.
+    const std::int64_t r = plan.axes[a].radius;
+    std::int64_t reach = 8;
+    while (reach < r) reach *= 2;
+    if (fir_tile_slots(reach, C) * fir_pixel_bytes(C) > shared) reach = r;
+    g.shader = "fir_line_c" + std::to_string(C);
+    g.tile = fir_tile_slots(reach, C) * fir_pixel_bytes(C) <= shared ? reach : 0;
+  }
+}
+
+ElementType wire_type(ElementType t) noexcept {
+  return t == ElementType::u8 || t == ElementType::u16 || t == ElementType::f16 ? t : ElementType::f32;
+}
+
+std::uint64_t wire_bytes(std::uint64_t elements, ElementType t) noexcept {
+  const std::uint64_t per_word = 4 / element_size(wire_type(t));  // values a 32-bit word holds
+  return (elements + per_word - 1) / per_word * 4;
+}
+
+std::int64_t transfer_parts(std::uint64_t bytes, std::int64_t rows) noexcept {
+  constexpr std::uint64_t kPartBytes = 4ull << 20;  // below this a part's submission costs more than it hides
+  return std::max<std::int64_t>(1, std::min<std::int64_t>({8, rows, static_cast<std::int64_t>(bytes / kPartBytes)}));
+}
+
+}  // namespace fastblur::algo

@@ -1,0 +1,36 @@
+#pragma once
+// The Vulkan passes' variants, chosen at plan time from the device's traits (Shape): the shared
+// memory a fir tile needs, how many lines a scratch batch holds, how many parts of rows an image
+// travels in. The descriptors put the choices in the plan's schedule; the recorders run them.
+#include <cstdint>
+
+#include "algorithms/descriptor.hpp"
+
+namespace fastblur::algo {
+
+/// A workgroup's shared memory where the device is not known: what GPUs offer (48 KiB).
+inline constexpr std::uint64_t kDefaultSharedMemory = 48u << 10;
+
+/// The scratch a dispatch batch may hold: 64 MiB, within the device's piece limit (0: none known).
+std::uint64_t scratch_budget(std::uint64_t piece_bytes) noexcept;
+inline std::uint64_t scratch_budget(const Shape& shape) noexcept { return scratch_budget(shape.piece_bytes); }
+/// Lines of `bytes_per_line` of scratch one batch holds (1 to `lines`); throws Unsupported where
+/// one line alone passes the budget.
+std::int64_t lines_per_batch(std::uint64_t budget, std::uint64_t bytes_per_line, std::int64_t lines);
+
+/// fir_line.comp's shared tile: slots for 256 outputs and a halo of `reach` each side, one slot of
+/// padding every PAD_EVERY, for `channels` (a pixel a slot; 3 channels padded to 4).
+std::uint64_t fir_tile_slots(std::int64_t reach, int channels) noexcept;
+std::uint64_t fir_pixel_bytes(int channels) noexcept;
+/// Each active axis's fir pass on the device (fir, fir-incremental, correlate): fir_line along x with
+/// its tile, fir_across along y and z.
+void schedule_fir_gpu(Plan& plan, const Shape& shape);
+
+/// The type a host view travels as: u8, u16, f16 and f32 as they are, every other type as f32.
+ElementType wire_type(ElementType type) noexcept;
+std::uint64_t wire_bytes(std::uint64_t elements, ElementType type) noexcept;
+/// How many parts of rows an image of `bytes` (its larger wire size) and `rows` rows travels in: one
+/// per 4 MiB, 1 to 8, at most one per row.
+std::int64_t transfer_parts(std::uint64_t bytes, std::int64_t rows) noexcept;
+
+}  // namespace fastblur::algo
