@@ -24,7 +24,7 @@ void check_finite_nonnegative(double value, const std::string& option, const Opt
 
 OptionNames OptionNames::command_line() {
   OptionNames n;
-  n.sigma = "--sigma", n.cval = "--cval", n.tolerance = "--tolerance", n.threads = "--threads";
+  n.sigma = "--sigma", n.radius = "--radius", n.cval = "--cval", n.tolerance = "--tolerance", n.threads = "--threads";
   n.truncate = "--truncate", n.rounding = "--rounding", n.device = "--device";
   return n;
 }
@@ -39,7 +39,7 @@ OptionNames OptionNames::python() {
 OptionNames OptionNames::json() {
   OptionNames n;
   n.sigma = "'sigma'", n.cval = "'cval'", n.tolerance = "'tolerance'", n.device = "'device'";
-  n.threads = n.truncate = n.rounding = "";
+  n.radius = n.threads = n.truncate = n.rounding = "";
   return n;
 }
 
@@ -52,6 +52,17 @@ std::string OptionNames::with(const std::string& option, std::string_view text) 
 }
 
 void check_sigma(double sigma, const OptionNames& names) { check_finite_nonnegative(sigma, names.sigma, names); }
+
+void check_radius(double radius, const OptionNames& names) {
+  // Whole numbers in full (a radius of 2^40 reads as 1099511627776, not 1.09951e+12).
+  char given[48];
+  std::snprintf(given, sizeof given, std::isfinite(radius) && radius == std::floor(radius) && std::fabs(radius) < 1e15 ? "%.0f" : "%g",
+                radius);
+  const std::string option = names.radius + names.separator + given;
+  if (!std::isfinite(radius) || radius < 0.0 || radius != std::floor(radius))
+    throw InvalidArgument(option + " must be a whole number from 0 to " + std::to_string(kMaxRadius));
+  if (radius > kMaxRadius) throw InvalidArgument(option + " is beyond the maximum " + std::to_string(kMaxRadius));
+}
 
 void check_cval(double cval, Rounding rounding, const OptionNames& names) {
   if (std::isfinite(cval) || rounding == Rounding::scipy) return;

@@ -17,14 +17,14 @@ namespace fastblur {
 /// How a front end spells its options in a message. An empty name: the front end has no such
 /// option (a message then leaves out what would mention it).
 struct OptionNames {
-  std::string sigma = "sigma", cval = "cval", tolerance = "tolerance", threads = "threads", truncate = "truncate",
+  std::string sigma = "sigma", radius = "radius", cval = "cval", tolerance = "tolerance", threads = "threads", truncate = "truncate",
               rounding = "rounding", device = "device";
   std::string separator = " ";  ///< between an option and its value: " " (--cval nan) or "=" (cval=nan)
   std::string quote;            ///< around a text value: "" (--device gpu) or "'" (device='gpu')
 
-  static OptionNames command_line();  ///< --sigma, --cval, --tolerance, --threads, --truncate, --rounding, --device
+  static OptionNames command_line();  ///< --sigma, --radius, --cval, --tolerance, --threads, --truncate, --rounding, --device
   static OptionNames python();        ///< keyword arguments: sigma=, cval=, ... with quoted texts
-  static OptionNames json();          ///< the explorer's request keys: 'sigma', 'cval', ... (no threads, truncate, rounding)
+  static OptionNames json();          ///< the explorer's request keys: 'sigma', 'cval', ... (no radius, threads, truncate, rounding)
 
   /// An option with a number: "--cval nan", "cval=nan".
   std::string with(const std::string& option, double value) const;
@@ -37,6 +37,8 @@ struct OptionNames {
 void check_finite_nonnegative(double value, const std::string& option, const OptionNames& names = {});
 /// A sigma: finite and >= 0.
 void check_sigma(double sigma, const OptionNames& names = {});
+/// An explicit kernel radius: a whole number from 0 to kMaxRadius.
+void check_radius(double radius, const OptionNames& names = {});
 /// cval: finite, unless the rounding is SciPy's (SciPy takes any cval).
 void check_cval(double cval, Rounding rounding, const OptionNames& names = {});
 /// tolerance: finite and >= 0.

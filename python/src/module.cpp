@@ -144,11 +144,11 @@ PYBIND11_MODULE(_core, m) {
     for (std::size_t i = 0; i < axes.size(); ++i) {
       // Radii travel as doubles: a Python int of any size arrives (exactly up to 2^53).
       const double r = radii.at(i);
-      if (r > kMaxRadius) {
-        char text[48];
-        std::snprintf(text, sizeof text, r < 1e15 ? "%.0f" : "%g", r);
-        throw InvalidArgument("radius " + std::string(text) + " along axis " + std::to_string(axes[i]) + " (sigma " +
-                              format_number(sigmas.at(i)) + ") is beyond the maximum " + std::to_string(kMaxRadius));
+      try {
+        check_radius(r, OptionNames::python());  // the core's rule (validate.hpp)
+      } catch (const InvalidArgument& e) {
+        throw InvalidArgument(std::string(e.what()) + " (axis " + std::to_string(axes[i]) + ", sigma " +
+                              format_number(sigmas.at(i)) + ")");
       }
       req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), static_cast<int>(r), orders.at(i),
                      i < weights.size() ? weights[i] : std::vector<double>{}});

@@ -292,7 +292,7 @@ TEST_F(Cli, BadArguments) {
   expect_failure("blur " + in + " " + out + " -s 1,2,3", "a.png", "b.png", "channels of an image are never blurred");
   expect_failure("blur " + in + " " + out + " -s two", "a.png", "b.png", "not a number");
   expect_failure("blur " + in + " " + out + " -s 1 -r -3", "a.png", "b.png", "--radius");
-  expect_failure("blur " + in + " " + out + " -s 1 -r 2.5", "a.png", "b.png", "whole numbers");
+  expect_failure("blur " + in + " " + out + " -s 1 -r 2.5", "a.png", "b.png", "whole number");
   expect_failure("blur " + in + " " + out + " -s 1 -b reflect101", "a.png", "b.png", "unknown border mode");
   expect_failure("blur " + in + " " + out + " -s 1 -a magic", "a.png", "b.png", "unknown algorithm");
   expect_failure("blur " + in + " " + out + " -s 1 --dtype complex64", "a.png", "b.png", "unknown element type");

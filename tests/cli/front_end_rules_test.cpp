@@ -41,6 +41,11 @@ TEST(FrontEndRules, EachFrontEndNamesTheOptionItsWayAndTheWordsAreTheSame) {
   EXPECT_EQ(message_of([&] { check_cval(NAN, Rounding::nearest, py); }),
             "cval=nan must be finite (or rounding='scipy', as SciPy takes any)");
   EXPECT_EQ(message_of([&] { check_cval(NAN, Rounding::nearest, web); }), "'cval' nan must be finite");  // no rounding there
+  EXPECT_EQ(message_of([&] { check_radius(16777217, cli); }), "--radius 16777217 is beyond the maximum 16777216");
+  EXPECT_EQ(message_of([&] { check_radius(1099511627776.0, py); }), "radius=1099511627776 is beyond the maximum 16777216");
+  EXPECT_EQ(message_of([&] { check_radius(1.5, cli); }), "--radius 1.5 must be a whole number from 0 to 16777216");
+  EXPECT_NO_THROW(check_radius(0, cli));
+  EXPECT_NO_THROW(check_radius(kMaxRadius, cli));
   EXPECT_NO_THROW(check_cval(NAN, Rounding::scipy, py));
   EXPECT_NO_THROW(check_cval(INFINITY, Rounding::scipy, cli));
   // check_common: every common option of a spec.

@@ -54,12 +54,12 @@ bool has_npy_extension(const fs::path& p) {
 // channel axis, which may only get sigma 0.
 BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
   BlurSpec spec;
-  std::vector<double> sigma = parse_nonnegative_list(o.sigma, "--sigma");
+  std::vector<double> sigma = parse_number_list(o.sigma, "--sigma");
+  for (double v : sigma) check_sigma(v, OptionNames::command_line());  // the core's rule (validate.hpp)
   std::vector<Border> border = parse_border_list(o.border);
   std::vector<double> radius;
-  if (!o.radius.empty()) radius = parse_nonnegative_list(o.radius, "--radius");
-  for (double r : radius)
-    if (r != std::floor(r)) throw InvalidArgument("--radius '" + o.radius + "' must be whole numbers");
+  if (!o.radius.empty()) radius = parse_number_list(o.radius, "--radius");
+  for (double r : radius) check_radius(r, OptionNames::command_line());  // the core's rule (validate.hpp)
   if (channel_axis) {  // images: (rows, columns[, channels]); arrays: (spatial axes..., channels)
     if (sigma.size() == static_cast<std::size_t>(ndim) + 1) {
       if (sigma[2] != 0.0)
@@ -74,14 +74,7 @@ BlurSpec make_spec(const BlurOptions& o, int ndim, bool channel_axis) {
   spec.border = to_xyz(border, ndim, "--border", Border::reflect);
   if (!radius.empty()) {
     const auto r = to_xyz(radius, ndim, "--radius", 0.0);
-    for (int a = 0; a < 3; ++a) {
-      if (r[a] > kMaxRadius) {
-        char given[64];
-        std::snprintf(given, sizeof given, "%.0f", r[a]);
-        throw InvalidArgument("--radius " + std::string(given) + " is beyond the maximum " + std::to_string(kMaxRadius));
-      }
-      spec.radius[a] = static_cast<int>(r[a]);
-    }
+    for (int a = 0; a < 3; ++a) spec.radius[a] = static_cast<int>(r[a]);
   }
   spec.rounding = parse_rounding(o.rounding);
   spec.cval = o.cval;

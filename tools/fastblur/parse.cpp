@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "fastblur/error.hpp"
-#include "fastblur/validate.hpp"
 
 namespace fastblur::cli {
 namespace {
@@ -31,12 +30,6 @@ std::vector<double> parse_number_list(const std::string& text, const std::string
     values.push_back(v);
   }
   if (values.empty()) throw InvalidArgument(what + " is empty");
-  return values;
-}
-
-std::vector<double> parse_nonnegative_list(const std::string& text, const std::string& what) {
-  std::vector<double> values = parse_number_list(text, what);
-  for (double v : values) check_finite_nonnegative(v, what, OptionNames::command_line());  // the core's rule
   return values;
 }
 

@@ -10,8 +10,6 @@ namespace fastblur::cli {
 /// "2" or "2,2,0" -> {2} or {2,2,0}: numbers, any value (`what` names the option in errors). Throws
 /// InvalidArgument.
 std::vector<double> parse_number_list(const std::string& text, const std::string& what);
-/// The same, each value checked by the core's check_finite_nonnegative (validate.hpp).
-std::vector<double> parse_nonnegative_list(const std::string& text, const std::string& what);
 /// "reflect" or "reflect,wrap" -> borders. Throws InvalidArgument.
 std::vector<Border> parse_border_list(const std::string& text);
 
