@@ -25,7 +25,8 @@ std::string plan_json(const Plan& plan);
 
 /// A schedule (with the request's rounding) as one JSON object: "backend", "driver", "threads",
 /// "intermediate" (int16 for the fixed-point driver), "rounding", "strip" [x, y, z], "box" [x, y, z]
-/// (the Vulkan box schedules), "gpu_float64", "tile" [x, y, z], "pieces".
+/// (the Vulkan box schedules), "gpu_float64", "tile" [x, y, z], "pieces", "gpu_passes" (per axis:
+/// {"shader", "tile", "block"}, Schedule::gpu), "gpu_interleave_scratch", "transfer_parts".
 std::string schedule_json(const Schedule& schedule, Rounding rounding);
 
 /// What a blur ran (last_run()): schedule_json's keys with "algorithm", "source", "destination".
