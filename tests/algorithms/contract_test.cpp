@@ -246,7 +246,9 @@ TEST(Contract, EveryAlgorithmEqualsItsTwin) {
             twin->compute(src.view, exact.view, spec);
             std::string where;
             // the plan's integer contract: within 1 on fir's fixed-point schedule (correlate's on 8-bit images)
-            const double bound = test::integer_bound_of(make_plan(spec, src.view));
+            const double bound = type == ElementType::u8 && a.capabilities.separable  // only they may
+                                     ? test::integer_bound_of(make_plan(spec, src.view))
+                                     : 0.5;
             ASSERT_LE(test::worst_ratio(out.view, exact.view, twin->taps, &where, bound), 1.0)
                 << a.name << " " << to_string(type) << " " << to_string(border) << " " << c.w << "x" << c.h << "x" << c.d
                 << "x" << channels << " sigma " << c.sx << "," << c.sy << "," << c.sz << " at " << where;
