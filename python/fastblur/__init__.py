@@ -220,9 +220,14 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     input = _as_array(input)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     output = get_output(output, input, check_complex=False)
-    active = active_axes(input.ndim, sigma, order, mode, truncate, radius, axes)
-    if active and input.dtype.kind == "c" and output.dtype.kind != "c":
-        raise RuntimeError("output must have complex dtype")
+
+    def first_axis_output_checks():  # SciPy's correlate1d on the first filtered axis
+        if input.dtype.kind == "c" and output.dtype.kind != "c":
+            raise RuntimeError("output must have complex dtype")
+        if output.dtype.kind == "c" and input.dtype.kind != "c":
+            raise RuntimeError(f"array type {output.dtype!r} not supported")
+
+    active = active_axes(input.ndim, sigma, order, mode, truncate, radius, axes, after_first=first_axis_output_checks)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
 

@@ -74,9 +74,11 @@ def kernel_radius(sigma, truncate, radius):
     return int(lw)
 
 
-def active_axes(ndim, sigma, order, mode, truncate, radius, axes):
+def active_axes(ndim, sigma, order, mode, truncate, radius, axes, after_first=None):
     """gaussian_filter's per-axis arguments as (axis, sigma, order, mode, radius) for the axes it
-    blurs: SciPy skips an axis whose sigma is not above 1e-15, whatever its other arguments."""
+    blurs: SciPy skips an axis whose sigma is not above 1e-15, whatever its other arguments.
+    SciPy filters axis by axis, so the first axis's own call (correlate1d: `after_first`, its
+    output check) comes before a later axis's argument errors."""
     axes = check_axes(axes, ndim)
     n = len(axes)
     active = []
@@ -89,6 +91,8 @@ def active_axes(ndim, sigma, order, mode, truncate, radius, axes):
         radius = kernel_radius(s, truncate, r)
         o = check_order(o)
         active.append((ax, s, o, mode_name(m), radius))
+        if after_first is not None and len(active) == 1:
+            after_first()
     return active
 
 
