@@ -18,6 +18,7 @@
 #include "core/threads.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/validate.hpp"
 #include "algorithms/gpu_passes.hpp"
 #include "plan/planner.hpp"
 #include "tiling/pieces.hpp"
@@ -54,13 +55,12 @@ using algo::Shape;
 
 // The request's own fields, checked once for every entry point.
 void check_request(const BlurSpec& spec) {
-  if (spec.threads < 0) throw InvalidArgument("threads is " + std::to_string(spec.threads) + ": expected >= 0");
-  // SciPy takes any cval (NaN and Inf spread where the constant border reaches); fastblur's own
-  // requests need a finite one.
-  if (!std::isfinite(spec.cval) && spec.rounding != Rounding::scipy)
-    throw InvalidArgument("cval is " + std::to_string(spec.cval) + ": expected a finite value (or rounding scipy)");
-  if (!std::isfinite(spec.tolerance) || spec.tolerance < 0.0)
-    throw InvalidArgument("tolerance is " + std::to_string(spec.tolerance) + ": expected a finite value >= 0");
+  // The common options' rules, stated once (validate.hpp) for the core and every front end. SciPy
+  // takes any cval (NaN and Inf spread where the constant border reaches); fastblur's own requests
+  // need a finite one.
+  check_threads(spec.threads);
+  check_cval(spec.cval, spec.rounding);
+  check_tolerance(spec.tolerance);
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // sigma, truncate, radius
   (void)has_derivative(spec);                                     // orders
   std::array<bool, 3> seen{};

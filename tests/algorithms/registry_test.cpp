@@ -141,7 +141,7 @@ TEST(Registry, OneMessagePerRefusalWhateverTheEntryPoint) {
   spec.algorithm = Algorithm::box;
   spec.sigma = {2.0, 2.0, 0.0};
   spec.threads = -1;
-  EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "threads is -1: expected >= 0");
+  EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "threads -1 must be an integer >= 0 (0 = every core)");
   spec.threads = 0;
   spec.order = {1, 0, 0};
   EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "derivative orders need algorithm fir (or auto), not box");
