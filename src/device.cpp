@@ -8,6 +8,7 @@
 #include "fastblur/error.hpp"
 #include "device_access.hpp"
 #include "fastblur/plan.hpp"
+#include "fastblur/serialize.hpp"
 #include "fastblur/validate.hpp"
 #include "front_door.hpp"
 #include "plan/planner.hpp"
@@ -175,5 +176,16 @@ void blur(const DeviceImage&, DeviceImage&, const BlurSpec&) {
 }
 
 #endif
+
+std::string devices_json() {
+  std::vector<DeviceInfo> vulkan;
+  if (vulkan_available()) {
+    try {
+      vulkan = vulkan_devices();
+    } catch (const Error&) {  // no loader or driver: the CPU alone (`fastblur devices` says why)
+    }
+  }
+  return devices_json(vulkan);
+}
 
 }  // namespace fastblur

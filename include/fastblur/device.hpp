@@ -35,6 +35,11 @@ struct DeviceInfo {
 /// Whether this build has the Vulkan backend.
 bool vulkan_available() noexcept;
 
+/// The devices present as JSON (serialize.hpp's devices_json): the CPU, then every Vulkan device
+/// (none where the build has no Vulkan, or no loader or driver is found). The one list the front ends
+/// show (fastblur.devices(), the explorer).
+std::string devices_json();
+
 /// The Vulkan devices present, in the loader's order. Throws DeviceError if the Vulkan loader or
 /// an instance cannot be had, Unsupported in a build without Vulkan.
 std::vector<DeviceInfo> vulkan_devices();

@@ -5,6 +5,9 @@
 /// (plan.hpp) is the human form of the same plan, for --explain. Numbers that are not finite are
 /// written as null (JSON has no NaN).
 #include <string>
+#include <vector>
+
+#include "fastblur/device.hpp"
 
 #include "fastblur/algorithm.hpp"
 #include "fastblur/plan.hpp"
@@ -38,5 +41,11 @@ std::string run_json(const RunRecord& run);
 /// "parameters": objects with "key", "flag", "kind" (integer, real, flag, choice, real_list), "doc",
 /// "default", "min", "max", "multiple_of", "zero_chooses", "choices", "range".
 std::string algorithms_json();
+
+/// The devices a blur can run on, as a JSON array: the CPU first ("name" "cpu", "type" "cpu",
+/// "description" "CPU (N threads)"), then each of `vulkan` ("name" "vulkan:N", "device_name", "type",
+/// "api_version", "memory_bytes", "max_shared_memory", "subgroup_size", "max_storage_buffer_range",
+/// "description" "NAME (TYPE, Vulkan)"). devices_json() (device.hpp) lists the ones present.
+std::string devices_json(const std::vector<DeviceInfo>& vulkan);
 
 }  // namespace fastblur

@@ -205,33 +205,7 @@ PYBIND11_MODULE(_core, m) {
     return from_json(run_json(*r));
   });
 
-  m.def("devices", [] {
-    py::list out;
-    py::dict cpu;
-    cpu["name"] = "cpu";
-    cpu["type"] = "cpu";
-    out.append(cpu);
-    if (!vulkan_available()) return out;
-    std::vector<DeviceInfo> found;
-    try {
-      found = vulkan_devices();
-    } catch (const DeviceError&) {  // no loader or no instance: only the CPU
-      return out;
-    }
-    for (const DeviceInfo& d : found) {
-      py::dict v;
-      v["name"] = "vulkan:" + std::to_string(d.index);
-      v["device_name"] = d.name;
-      v["type"] = d.type;
-      v["api_version"] = d.api_version;
-      v["memory_bytes"] = d.memory_bytes;
-      v["max_shared_memory"] = d.max_shared_memory;
-      v["subgroup_size"] = d.subgroup_size;
-      v["max_storage_buffer_range"] = d.max_storage_buffer_range;
-      out.append(v);
-    }
-    return out;
-  });
+  m.def("devices", [] { return from_json(devices_json()); });
 
   m.def(
       "analyze",

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 
 namespace fastblur {
@@ -200,6 +201,32 @@ std::string plan_json(const Plan& p) {
   schedule_keys(j, p.schedule, p.spec.rounding);
   j.close();
   j.close();
+  return j.out;
+}
+
+std::string devices_json(const std::vector<DeviceInfo>& vulkan) {
+  Json j;
+  j.out += '[';
+  j.open();
+  j.key("name"), j.text("cpu");
+  j.key("type"), j.text("cpu");
+  j.key("description"), j.text("CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)");
+  j.close();
+  for (const DeviceInfo& d : vulkan) {
+    j.out += ',';
+    j.open();
+    j.key("name"), j.text("vulkan:" + std::to_string(d.index));
+    j.key("device_name"), j.text(d.name);
+    j.key("type"), j.text(d.type);
+    j.key("api_version"), j.text(d.api_version);
+    j.key("memory_bytes"), j.integer(static_cast<std::int64_t>(d.memory_bytes));
+    j.key("max_shared_memory"), j.integer(d.max_shared_memory);
+    j.key("subgroup_size"), j.integer(d.subgroup_size);
+    j.key("max_storage_buffer_range"), j.integer(static_cast<std::int64_t>(d.max_storage_buffer_range));
+    j.key("description"), j.text(d.name + " (" + d.type + ", Vulkan)");
+    j.close();
+  }
+  j.out += ']';
   return j.out;
 }
 

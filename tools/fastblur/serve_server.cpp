@@ -91,18 +91,6 @@ std::string cookie_session(const httplib::Request& req) {
   return "";
 }
 
-json devices_json() {
-  json list = json::array({{{"name", "cpu"}, {"description", "CPU (" + std::to_string(std::thread::hardware_concurrency()) + " threads)"}}});
-  if (!vulkan_available()) return list;
-  try {
-    for (const DeviceInfo& d : vulkan_devices())
-      list.push_back({{"name", "vulkan:" + std::to_string(d.index)}, {"description", d.name + " (" + d.type + ", Vulkan)"}});
-  } catch (const Error&) {
-    // No loader or driver: the CPU alone (`fastblur devices` says why).
-  }
-  return list;
-}
-
 // GET parameters: `params` is the same JSON as /api/blur's body.
 BlurRequest query_request(const httplib::Request& req, const ServeLimits& limits) {
   const std::string text = req.has_param("params") ? req.get_param_value("params") : "{}";
@@ -201,7 +189,7 @@ void ExplorerServer::Impl::routes() {
       json borders = json::array({"reflect", "mirror", "nearest", "wrap", "constant"});
       reply_json(res, {{"version", FASTBLUR_VERSION_STRING},
                        {"algorithms", json::parse(fastblur::algorithms_json())},  // the core's serialiser
-                       {"devices", devices_json()},
+                       {"devices", json::parse(fastblur::devices_json())},
                        {"borders", borders},
                        {"codegen", {{"methods", {"linear", "kawase", "dual-kawase"}}, {"languages", {"glsl", "hlsl"}}}},
                        {"limits",
