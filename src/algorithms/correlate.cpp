@@ -19,6 +19,23 @@ bool symmetric_odd(const std::vector<double>& w) {
   return true;
 }
 
+// The kernel's sum, its second moment about the centre tap (n/2) and whether every weight is >= 0.
+struct Moments {
+  double sum = 0.0, second = 0.0;
+  bool non_negative = true;
+};
+Moments moments(const std::vector<double>& w) {
+  Moments m;
+  const double r = static_cast<double>(w.size() / 2);
+  for (std::size_t k = 0; k < w.size(); ++k) {
+    const double d = static_cast<double>(k) - r;
+    m.sum += w[k];
+    m.second += w[k] * d * d;
+    m.non_negative &= w[k] >= 0.0;
+  }
+  return m;
+}
+
 class Correlate final : public Descriptor {
  public:
   Correlate()
@@ -54,23 +71,16 @@ class Correlate final : public Descriptor {
       return;
     }
     const auto w = std::make_shared<const std::vector<double>>(option_value<std::vector<double>>(spec, kWeights));
-    double sum = 0.0, second = 0.0;
-    bool positive = true;
+    const Moments m = moments(*w);
     const int r = static_cast<int>(w->size() / 2);
-    for (std::size_t k = 0; k < w->size(); ++k) {
-      const double d = static_cast<double>(k) - r;
-      sum += (*w)[k];
-      second += (*w)[k] * d * d;
-      positive &= (*w)[k] >= 0.0;
-    }
     for (AxisPlan& ax : plan.axes) {
       if (!(ax.sigma > 1e-15)) continue;
       ax.radius = r;
       // A one-sample line is left alone only by weights that sum to one; others scale it, as SciPy's.
-      ax.active = ax.active || std::abs(sum - 1.0) >= 1e-12;
+      ax.active = ax.active || std::abs(m.sum - 1.0) >= 1e-12;
       ax.support = ax.active ? r : 0;
       ax.weights = w;
-      ax.achieved_sigma = positive && sum > 0.0 ? std::sqrt(second / sum) : 0.0;
+      ax.achieved_sigma = m.non_negative && m.sum > 0.0 ? std::sqrt(m.second / m.sum) : 0.0;
     }
     add_parameter(plan, std::string(kWeights), *w);
   }
@@ -94,17 +104,11 @@ class Correlate final : public Descriptor {
     auto w = option_value<std::vector<double>>(spec, kWeights);
     if (w.empty()) return gaussian_equivalent_kernel(spec, axis);
     if (w.size() > 8193) return std::nullopt;
-    double sum = 0.0, second = 0.0;
-    bool positive = w.size() % 2 == 1;
-    const int r = static_cast<int>(w.size() / 2);
-    for (std::size_t k = 0; k < w.size(); ++k) {
-      positive &= w[k] >= 0.0;
-      sum += w[k];
-      second += w[k] * (static_cast<double>(k) - r) * (static_cast<double>(k) - r);
-    }
-    if (!positive || !(sum > 0.0) || !(second > 0.0)) return EquivalentKernel{w, std::nan("")};
-    for (double& v : w) v /= sum;
-    return EquivalentKernel{w, std::sqrt(second / sum)};
+    const Moments m = moments(w);
+    if (w.size() % 2 == 0 || !m.non_negative || !(m.sum > 0.0) || !(m.second > 0.0))
+      return EquivalentKernel{w, std::nan("")};
+    for (double& v : w) v /= m.sum;
+    return EquivalentKernel{w, std::sqrt(m.second / m.sum)};
   }
 
   double axis_cost(const Plan& plan, const Shape&, int axis) const override {

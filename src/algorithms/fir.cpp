@@ -37,10 +37,10 @@ bool fixed_point_possible(const Plan& plan) {
   return true;
 }
 
-double achieved_sigma(double sigma, int radius) {
+// The sampled kernel's sigma, from the plan's weights (the Gaussian's, resolve_gaussian_radii).
+double achieved_sigma(double sigma, int radius, const std::vector<double>& w) {
   if (radius == 0) return 0.0;
   if (radius > 4096) return sigma;  // the truncation no longer shows
-  const std::vector<double> w = kernel::gaussian_weights(sigma, radius);
   double v = 0.0;
   for (int k = -radius; k <= radius; ++k) v += w[static_cast<std::size_t>(k + radius)] * k * k;
   return std::sqrt(v);
@@ -64,7 +64,12 @@ class Fir final : public Descriptor {
     const bool derivative = has_derivative(spec);
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius);  // the truncated kernel's
+      // The truncated kernel's: the plan's weights, or for a derivative the Gaussian it is made from.
+      const auto i = static_cast<std::size_t>(a);
+      if (ax.radius > 0 && ax.radius <= 4096 && spec.order[i] != 0)
+        ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius, kernel::gaussian_weights(ax.sigma, ax.radius));
+      else
+        ax.achieved_sigma = ax.weights ? achieved_sigma(ax.sigma, ax.radius, *ax.weights) : 0.0;
       if (derivative && ax.sigma > 1e-15) add_parameter(plan, "order", std::int64_t{spec.order[static_cast<std::size_t>(a)]}, a);
     }
   }

@@ -29,7 +29,7 @@ std::uint64_t fir_tile_slots(std::int64_t reach, int channels) noexcept {
 
 void schedule_fir_gpu(Plan& plan, const Shape& shape) {
   if (shape.backend != Backend::vulkan) return;
-  const std::uint64_t shared = shape.shared_memory_bytes > 0 ? shape.shared_memory_bytes : kDefaultSharedMemory;
+  const std::uint64_t shared = shared_memory(shape);
   const int C = shape.channels;
   for (std::size_t a = 0; a < 3; ++a) {
     GpuPass& g = plan.schedule.gpu[a];

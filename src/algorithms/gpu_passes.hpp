@@ -11,6 +11,11 @@ namespace fastblur::algo {
 /// A workgroup's shared memory where the device is not known: what GPUs offer (48 KiB).
 inline constexpr std::uint64_t kDefaultSharedMemory = 48u << 10;
 
+/// A workgroup's shared memory on the shape's device (kDefaultSharedMemory where none is known).
+inline std::uint64_t shared_memory(const Shape& shape) noexcept {
+  return shape.shared_memory_bytes > 0 ? shape.shared_memory_bytes : kDefaultSharedMemory;
+}
+
 /// The scratch a dispatch batch may hold: 64 MiB, within the device's piece limit (0: none known).
 std::uint64_t scratch_budget(std::uint64_t piece_bytes) noexcept;
 inline std::uint64_t scratch_budget(const Shape& shape) noexcept { return scratch_budget(shape.piece_bytes); }

@@ -119,7 +119,7 @@ class Iir final : public Descriptor {
     const auto& r = resolved_as<IirResolved>(plan);
     const bool deriche = r.variant == IirVariant::deriche;
     const std::uint64_t real = plan.schedule.gpu_float64 ? sizeof(double) : sizeof(float);
-    const std::uint64_t shared = shape.shared_memory_bytes > 0 ? shape.shared_memory_bytes : kDefaultSharedMemory;
+    const std::uint64_t shared = shared_memory(shape);
     const int C = shape.channels;
     for (std::size_t a = 0; a < 3; ++a) {
       GpuPass& g = plan.schedule.gpu[a];

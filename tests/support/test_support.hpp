@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "algorithms/descriptor.hpp"
 #include "core/element.hpp"
 #include "fastblur/fastblur.hpp"
 
@@ -194,12 +195,7 @@ inline std::vector<double> list_parameter(const BlurSpec& s, std::string_view ke
 }
 /// Writes a parameter without set_parameter's check: tests of what blur() and make_plan() refuse.
 inline void set_unchecked(BlurSpec& s, const std::string& key, ParameterValue value) {
-  for (auto& [k, v] : s.options)
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
-  s.options.emplace_back(key, std::move(value));
+  algo::set_option(s, key, std::move(value));
 }
 /// iir's variant as the parameter names it.
 inline std::string iir_name(IirVariant v) { return v == IirVariant::deriche ? "deriche" : "young-van-vliet"; }
