@@ -1,339 +1,383 @@
-// The Vulkan backend on the seed grid of docs/DESIGN.md (kernel sizes 7, 35, 127 and sigma 20, 50 at
-// 720p to 4K in RGBA8 / RGBA16F / RGBA32F / R32F; 256^3 and 512^3 float volumes at sigma 1, 4, 16)
-// for the exact fir and the fast algorithms. Each case's time is the device's own (timestamp
-// queries around the passes, conversions included, transfers not): Google Benchmark's manual
-// time. End to end (host packing, transfers both ways, the blur) is reported beside it, and the
-// device's copy bandwidth is measured in the same run (a buffer-to-buffer copy), so each case's
-// GB/s (one read and one write of the image in its own type) is also a fraction of that floor.
-// Beside them: the host's share of a call (packing, and the rest: recording, submission, waking),
-// the Vulkan allocations, objects and pipelines the timed calls created (the backend's counters:
-// 0 once pooled), and each kernel's global-memory traffic per pixel, from which its bound on any
-// GPU follows from that GPU's bandwidth.
+// The Vulkan backend on the seed grid (kernel sizes 7, 35, 127 and sigma 20, 50 on images from 720p to
+// 4K in RGBA8 / RGBA16F / RGBA32F / R32F; 256^3 and 512^3 float volumes at sigma 1, 4, 16), timed so
+// that the figures can be trusted on a real GPU (issue 29):
+//  - the GPU is first run until its copy rate settles (its clock is steady), and each case starts
+//    after a short burst of copies, so no case starts at the idle clock;
+//  - the SM clock is sampled from nvidia-smi (read-only) while each case runs: first, last, lowest;
+//  - each case's time is device time: blurs recorded back to back on data already on the device,
+//    each between two timestamps (conversions from and to the element type included), for at least
+//    FB_CASE_S seconds (default 0.2) of device time; the median;
+//  - the floors are measured on the device in the same run: a copy's bandwidth (vkCmdCopyBuffer and
+//    a compute shader's copy; the faster counts) and an empty dispatch with its barrier;
+//  - each case prints its model - bytes read and written (gpu_model.cpp), dispatches and barriers
+//    (counted from the recorded commands) - its floor, bytes / bandwidth + dispatches x empty
+//    dispatch, and measured / floor.
+// End to end (host packing, transfers both ways, the blur) and the Vulkan objects the timed calls
+// created (0 once pooled) are reported beside it. Every case is written as one JSON line to
+// $FB_JSONL as it finishes (so a run cut off keeps what it measured); names listed in the file
+// $FB_DONE are not run (a run resumed). Cases are registered in priority order: issue 29's targets
+// first.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <optional>
-#include <random>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fastblur/fastblur.hpp"
 #include "device_access.hpp"
+#include "gpu_floor.hpp"
+#include "gpu_model.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/gpu_blur.hpp"
 #include "vulkan/job.hpp"
 #include "vulkan/work.hpp"
-#include "algorithms/box.hpp"
 
 namespace {
 
+namespace fb = fastblur;
+
 struct Format {
   const char* name;
-  fastblur::ElementType type;
+  fb::ElementType type;
   int channels;
 };
-const Format kFormats[] = {{"RGBA8", fastblur::ElementType::u8, 4},
-                           {"RGBA16F", fastblur::ElementType::f16, 4},
-                           {"RGBA32F", fastblur::ElementType::f32, 4},
-                           {"R32F", fastblur::ElementType::f32, 1}};
+const Format kRGBA8{"RGBA8", fb::ElementType::u8, 4}, kRGBA16F{"RGBA16F", fb::ElementType::f16, 4},
+    kRGBA32F{"RGBA32F", fb::ElementType::f32, 4}, kR32F{"R32F", fb::ElementType::f32, 1};
 struct Shape {
   std::int64_t w, h, d;
+  std::string name() const {
+    return d > 1 ? std::to_string(w) + "^3" : std::to_string(w) + "x" + std::to_string(h);
+  }
 };
-const Shape kSizes[] = {{1280, 720, 1}, {1920, 1080, 1}, {2560, 1600, 1}, {3840, 2160, 1}};
 struct Kernel {
   std::string name;
   double sigma;
 };
-const Kernel kKernels[] = {{"k7", 1.0}, {"k35", 34.0 / 6}, {"k127", 21.0}, {"s20", 20.0}, {"s50", 50.0}};
+const Kernel kK7{"k7", 1.0}, kK35{"k35", 34.0 / 6}, kK127{"k127", 21.0}, kS20{"s20", 20.0}, kS50{"s50", 50.0};
 
-fastblur::Device& device() {
-  static fastblur::Device d = fastblur::Device::vulkan();
+double env_double(const char* name, double fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::atof(v) : fallback;
+}
+
+fb::Device& device() {
+  static fb::Device d = fb::Device::vulkan();
   return d;
 }
 
-// Random data of `type`: drawn as float32 once, then converted by one blur call with no sigma (the
-// library's own rounding, f16 included), not one call per element.
-std::vector<std::byte> random_bytes(std::size_t n, fastblur::ElementType type) {
-  const std::size_t count = n / fastblur::element_size(type);
-  std::vector<float> f(count);
-  std::mt19937 rng(42);
-  std::uniform_real_distribution<float> u(0.0f, 1.0f);
-  const float scale = type == fastblur::ElementType::u8 ? 255.0f : 1.0f;
-  for (float& v : f) v = u(rng) * scale;
-  std::vector<std::byte> b(n);
+fb::bench::Floors& floors() {
+  static fb::bench::Floors f;
+  return f;
+}
+
+// Random data of the format and shape, made once per run: uniform in [0, 1) (0 to 255 for 8-bit)
+// from a counter-based hash on every core, then converted by one blur call with no sigma (the
+// library's own rounding, f16 included).
+const std::vector<std::byte>& random_input(const Format& f, const Shape& s) {
+  static std::map<std::string, std::vector<std::byte>> cache;
+  const std::string key = std::string(f.name) + "/" + s.name();
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (cache.size() > 2) cache.clear();  // the grid is in format-major order: keep the memory bounded
+  const std::size_t count = static_cast<std::size_t>(s.w * s.h * s.d * f.channels);
+  std::vector<float> v(count);
+  const float scale = f.type == fb::ElementType::u8 ? 255.0f : 1.0f;
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (std::size_t i = count * t / threads; i < count * (t + 1) / threads; ++i) {
+        std::uint64_t z = (i + 1) * 0x9e3779b97f4a7c15ull;  // splitmix64
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        v[i] = static_cast<float>(z >> 40) / 16777216.0f * scale;
+      }
+    });
+  for (auto& t : pool) t.join();
+  std::vector<std::byte> b(count * fb::element_size(f.type));
   const auto c = static_cast<std::int64_t>(count);
-  fastblur::blur(fastblur::View::packed(f.data(), fastblur::ElementType::f32, c, 1),
-                 fastblur::View::packed(b.data(), type, c, 1), fastblur::BlurSpec{});
-  return b;
+  fb::blur(fb::View::packed(v.data(), fb::ElementType::f32, c, 1), fb::View::packed(b.data(), f.type, c, 1), fb::BlurSpec{});
+  return cache.emplace(key, std::move(b)).first->second;
 }
 
-// Global-memory traffic of one blur per pixel, from the shaders as written: the wire copies in and
-// out, the conversions, and each axis's passes. Per channel value: fir along x reads its tile with
-// the 2R halo once per workgroup of T outputs, 4 (1 + 2R/T) bytes, and writes 4; fir along y and z
-// (fir_across.comp) reads 4 and writes 4, its threads' 2R + 1 rows being their neighbours' too,
-// served by the cache (assumed to hold 2R + 1 rows); iir reads the line twice (both directions),
-// writes and reads its float scratch (8 for float64) and writes 4; box's running sums
-// (box_chunk.comp) extend the line into scratch (read 4, write 4), each box reads its chunk and the
-// chunk's fresh window, 4 (1 + (2r + 1) / chunk), and writes 4, and the centre goes back (read 4,
-// write 4). Empty: not modelled (texture algorithms, prefix sums).
-struct Traffic {
-  int passes = 0;
-  double bytes_per_pixel = 0.0;
+// Blurs recorded back to back on the device, each between two timestamps, in jobs of at most 16
+// (a job holds 64 timestamps; the job keeps each blur's work images until it ends, so fewer for large
+// images) until `seconds` of device time: the median, and what one blur records.
+struct DeviceTime {
+  double median_ms = 0;
+  int blurs = 0;
+  fb::vk::Job::Recorded per_blur;
 };
-std::optional<Traffic> traffic(const fastblur::Plan& plan, const Format& f, bool volume) {
-  using fastblur::Algorithm;
-  const double C = f.channels, es = static_cast<double>(fastblur::element_size(f.type));
-  Traffic t;
-  t.bytes_per_pixel = C * (2 * es + 2 * es);  // upload copy (read + write), download copy
-  if (f.type != fastblur::ElementType::f32) t.bytes_per_pixel += C * (es + 4) + C * (4 + 2 * es);  // conversions (pack keeps neighbours)
-  for (int a = 0; a < (volume ? 3 : 2); ++a) {
-    const auto& ax = plan.axes[static_cast<std::size_t>(a)];
-    if (!(ax.sigma > 0)) continue;
-    switch (plan.algorithm) {
-      case Algorithm::fir:
-      case Algorithm::fir_incremental: {
-        const double tile = 256.0;  // gpu_fir.cpp's tile where the 2R halo fits shared memory
-        t.bytes_per_pixel += C * (a == 0 ? 4 * (1 + 2 * ax.radius / tile) + 4 : 8.0);
-        t.passes += 1;
-        break;
-      }
-      case Algorithm::iir: {
-        const double real = plan.schedule.gpu_float64 ? 8 : 4;
-        t.bytes_per_pixel += C * (8 + 2 * real + 4);
-        t.passes += 1;
-        break;
-      }
-      case Algorithm::box: {
-        if (plan.schedule.box[static_cast<std::size_t>(a)] == fastblur::BoxSchedule::prefix_sums) return std::nullopt;
-        const auto& r = fastblur::algo::resolved_as<fastblur::algo::BoxResolved>(plan);
-        double per_value = 8 + 8;  // into the extended lanes and back
-        for (const auto& q : r.passes[static_cast<std::size_t>(a)])
-          per_value += 4 * (1 + (2.0 * q.radius + 1) / static_cast<double>(fastblur::vk::box_chunk_length(q.radius))) + 4;
-        t.bytes_per_pixel += C * per_value;
-        t.passes += static_cast<int>(r.passes[static_cast<std::size_t>(a)].size()) + 2;
-        break;
-      }
-      default: return std::nullopt;
-    }
-  }
-  return t;
-}
-
-// The blur as a DeviceImage chain runs it: the image already on the device in its own type (one
-// buffer copy from the host, outside the timing), then `reps` blurs recorded back to back in one
-// command buffer, each timed between two timestamps (valid bits masked), the conversion from and
-// to the element type included; the median. No host work, submission or fence wait in the figure.
-// Empty where the image needs more than one piece.
-std::optional<double> back_to_back_ms(const fastblur::View& in, const fastblur::Plan& plan, int reps) {
-  namespace vk = fastblur::vk;
-  const auto ctx = fastblur::DeviceAccess::context(device());
+std::optional<DeviceTime> device_time(const fb::View& in, const fb::Plan& plan, double seconds) {
+  namespace vk = fb::vk;
+  const auto ctx = fb::DeviceAccess::context(device());
   vk::Work a;
   a.extent = in.extent;
   a.channels = in.channels;
   if (static_cast<double>(a.bytes()) > static_cast<double>(ctx->piece_limit()) || !ctx->has_timestamps()) return std::nullopt;
   const std::uint64_t count = static_cast<std::uint64_t>(a.pixels() * a.channels);
-  const fastblur::ElementType type = vk::wire_type(in.type);
+  const fb::ElementType type = vk::wire_type(in.type);
   const std::uint64_t bytes = vk::wire_bytes(count, type);
-  vk::Job job(ctx);
-  vk::Buffer& up = job.buffer(bytes, vk::Buffer::Kind::upload);
+  const bool f32 = type == fb::ElementType::f32;
+  const int per_job = static_cast<int>(std::clamp<std::uint64_t>((4ull << 30) / (3 * a.bytes() + 1), 2, 16));
+  std::vector<double> each;
+  double total = 0;
+  DeviceTime out;
+  vk::Buffer up(ctx, bytes, vk::Buffer::Kind::upload), words(ctx, bytes, vk::Buffer::Kind::device),
+      out_words(ctx, bytes, vk::Buffer::Kind::device);
   std::memcpy(up.data(), in.data, bytes);  // packed, and f64 is not benchmarked
   up.flush();
-  vk::Buffer& words = job.buffer(bytes, vk::Buffer::Kind::device);
-  vk::Buffer& out_words = job.buffer(bytes, vk::Buffer::Kind::device);
-  job.copy(up.handle(), words.handle(), bytes);
-  const bool f32 = type == fastblur::ElementType::f32;
-  a.buffer = f32 ? words.handle() : job.buffer(a.bytes(), vk::Buffer::Kind::device).handle();
-  vk::Work b = a;
-  b.buffer = f32 ? out_words.handle() : job.buffer(a.bytes(), vk::Buffer::Kind::device).handle();
-  job.timestamp("start");
-  for (int r = 0; r < reps; ++r) {
-    if (!f32) vk::record_convert(job, words.handle(), 0, a.buffer, count, 0, type, false);
-    vk::record_algorithm(job, a, b, plan);
-    if (!f32) vk::record_convert(job, out_words.handle(), 0, b.buffer, count, 0, type, true);
-    job.timestamp("blur");
+  for (int j = 0; j < 64 && (j == 0 || total < seconds * 1e3); ++j) {
+    vk::Job job(ctx);
+    if (j == 0) job.copy(up.handle(), words.handle(), bytes);
+    a.buffer = f32 ? words.handle() : job.buffer(a.bytes(), vk::Buffer::Kind::device).handle();
+    vk::Work b = a;
+    b.buffer = f32 ? out_words.handle() : job.buffer(a.bytes(), vk::Buffer::Kind::device).handle();
+    job.timestamp("start");
+    const vk::Job::Recorded before = job.recorded();
+    for (int r = 0; r < per_job; ++r) {
+      if (!f32) vk::record_convert(job, words.handle(), 0, a.buffer, count, 0, type, false);
+      vk::record_algorithm(job, a, b, plan);
+      if (!f32) vk::record_convert(job, out_words.handle(), 0, b.buffer, count, 0, type, true);
+      job.timestamp("blur");
+    }
+    const vk::Job::Recorded after = job.recorded();
+    out.per_blur = {(after.dispatches - before.dispatches) / per_job, (after.copies - before.copies) / per_job,
+                    (after.barriers - before.barriers + per_job - 1) / per_job};
+    job.run();
+    const auto t = job.timestamps();
+    if (t.size() != static_cast<std::size_t>(per_job) + 1) return std::nullopt;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+      each.push_back(t[i].second - t[i - 1].second);
+      total += each.back();
+    }
   }
-  job.run();
-  const auto t = job.timestamps();
-  if (t.size() != static_cast<std::size_t>(reps) + 1) return std::nullopt;
-  std::vector<double> each;
-  for (std::size_t i = 1; i < t.size(); ++i) each.push_back(t[i].second - t[i - 1].second);
   std::sort(each.begin(), each.end());
-  return each[each.size() / 2];
+  out.median_ms = each[each.size() / 2];
+  out.blurs = static_cast<int>(each.size());
+  return out;
 }
 
 struct Result {
-  std::optional<Traffic> traffic;
-  std::optional<double> device_ms;  // back to back on the device (back_to_back_ms)
-  double gpu_ms = 0, transfer_ms = 0, e2e_ms = 0, pack_ms = 0, overhead_ms = 0, bytes = 0;
+  std::optional<DeviceTime> dev;
+  std::optional<double> model_bytes;
+  double floor_ms = 0, e2e_ms = 0, pixels = 0;
+  fb::bench::ClockSampler::Readings clock;
   int pieces = 0;
-  std::uint64_t allocations = 0, objects = 0, pipelines = 0;  // during the timed calls (after warm-up)
-  double pixels = 0;
+  std::uint64_t allocations = 0, objects = 0, pipelines = 0;  // during the end-to-end calls (after warm-up)
 };
 std::map<std::string, Result>& results() {
   static std::map<std::string, Result> r;
   return r;
 }
+std::vector<std::string>& order() {
+  static std::vector<std::string> o;
+  return o;
+}
 
-void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double sigma, fastblur::Algorithm a,
-                fastblur::BoxSchedule schedule) {
-  const std::size_t bytes = static_cast<std::size_t>(s.w * s.h * s.d * f.channels) * fastblur::element_size(f.type);
-  std::vector<std::byte> src = random_bytes(bytes, f.type), dst(bytes);
-  const fastblur::View in = fastblur::View::packed(src.data(), f.type, s.w, s.h, s.d, f.channels);
-  const fastblur::View out = fastblur::View::packed(dst.data(), f.type, s.w, s.h, s.d, f.channels);
-  fastblur::BlurSpec spec;
+std::string json_number(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+void write_json_line(const std::string& id, const Result& r) {
+  const char* path = std::getenv("FB_JSONL");
+  if (!path || !*path) return;
+  const auto& f = floors();
+  std::string s = "{\"name\":\"" + id + "\"";
+  const auto add = [&](const char* k, double v) { s += std::string(",\"") + k + "\":" + json_number(v); };
+  if (r.dev) {
+    add("dev_ms", r.dev->median_ms);
+    add("blurs_timed", r.dev->blurs);
+    add("dispatches", static_cast<double>(r.dev->per_blur.dispatches));
+    add("copies", static_cast<double>(r.dev->per_blur.copies));
+    add("barriers", static_cast<double>(r.dev->per_blur.barriers));
+  }
+  if (r.model_bytes) {
+    add("model_bytes", *r.model_bytes);
+    add("bytes_per_pixel", *r.model_bytes / r.pixels);
+  }
+  if (r.floor_ms > 0) {
+    add("floor_ms", r.floor_ms);
+    if (r.dev) add("of_floor", r.dev->median_ms / r.floor_ms);
+  }
+  add("e2e_ms", r.e2e_ms);
+  add("pieces", r.pieces);
+  add("allocations", static_cast<double>(r.allocations));
+  add("sm_mhz_first", r.clock.first);
+  add("sm_mhz_last", r.clock.last);
+  add("sm_mhz_min", r.clock.min);
+  add("sm_mhz_max_spec", r.clock.max_mhz);
+  add("copy_GBps", f.copy_gbs);
+  add("kernel_copy_GBps", f.kernel_copy_gbs);
+  add("empty_dispatch_us", f.empty_dispatch_us);
+  s += "}\n";
+  std::ofstream(path, std::ios::app) << s << std::flush;
+}
+
+void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double sigma, fb::Algorithm a, fb::BoxSchedule schedule) {
+  const std::vector<std::byte>& src = random_input(f, s);
+  std::vector<std::byte> dst(src.size());
+  const fb::View in = fb::View::packed(const_cast<std::byte*>(src.data()), f.type, s.w, s.h, s.d, f.channels);
+  const fb::View out = fb::View::packed(dst.data(), f.type, s.w, s.h, s.d, f.channels);
+  fb::BlurSpec spec;
   spec.sigma = {sigma, sigma, s.d > 1 ? sigma : 0.0};
   spec.algorithm = a;
-  fastblur::vk::Timing t;
-  fastblur::Plan plan;
+  fb::Plan plan;
+  Result r;
+  const auto ctx = fb::DeviceAccess::context(device());
   try {
-    plan = fastblur::make_plan(spec, in, device());
-    if (schedule != fastblur::BoxSchedule::automatic) plan.schedule.box = {schedule, schedule, schedule};
-    fastblur::blur(in, out, plan, device());  // warm-up: pipelines, first allocations
-  } catch (const fastblur::Error& e) {
+    plan = fb::make_plan(spec, in, device());
+    if (schedule != fb::BoxSchedule::automatic) plan.schedule.box = {schedule, schedule, schedule};
+    fb::blur(in, out, plan, device());  // warm-up: pipelines, first allocations
+    fb::bench::keep_warm(ctx, floors(), 30);
+    fb::bench::ClockSampler clock;
+    for (auto _ : st) {
+      r.dev = device_time(in, plan, env_double("FB_CASE_S", 0.2));
+      st.SetIterationTime(r.dev ? r.dev->median_ms / 1e3 : 0.0);
+    }
+    r.clock = clock.stop();
+    // End to end, host memory to host memory: the median of three calls.
+    const auto before = ctx->counters();
+    std::vector<double> e2e;
+    fb::vk::Timing t;
+    for (int i = 0; i < 3; ++i) {
+      fb::vk::gpu_blur(ctx, in, out, plan, &t);
+      e2e.push_back(t.total_ms);
+    }
+    const auto after = ctx->counters();
+    std::sort(e2e.begin(), e2e.end());
+    r.e2e_ms = e2e[1];
+    r.pieces = t.pieces;
+    r.allocations = after.memory_allocations - before.memory_allocations;
+    r.objects = after.objects_created - before.objects_created;
+    r.pipelines = after.pipelines_created - before.pipelines_created;
+  } catch (const fb::Error& e) {
     st.SkipWithError(e.what());
     return;
   }
-  std::vector<double> gpu, e2e, transfer, pack, overhead;
-  const auto ctx = fastblur::DeviceAccess::context(device());
-  const auto before = ctx->counters();
-  for (auto _ : st) {
-    fastblur::vk::gpu_blur(ctx, in, out, plan, &t);
-    st.SetIterationTime(t.gpu_blur_ms / 1e3);
-    gpu.push_back(t.gpu_blur_ms);
-    e2e.push_back(t.total_ms);
-    transfer.push_back(t.gpu_transfer_ms);
-    pack.push_back(t.host_pack_ms);
-    overhead.push_back(t.host_overhead_ms);
-  }
-  const auto after = ctx->counters();
-  const auto median = [](std::vector<double>& v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  Result& r = results()[id];
-  r.gpu_ms = median(gpu);
-  r.e2e_ms = median(e2e);
-  r.transfer_ms = median(transfer);
-  r.pack_ms = median(pack);
-  r.overhead_ms = median(overhead);
-  r.allocations = after.memory_allocations - before.memory_allocations;
-  r.objects = after.objects_created - before.objects_created;
-  r.pipelines = after.pipelines_created - before.pipelines_created;
-  r.bytes = 2.0 * static_cast<double>(bytes);
-  r.traffic = traffic(plan, f, s.d > 1);
-  r.device_ms = back_to_back_ms(in, plan, 7);
   r.pixels = static_cast<double>(s.w * s.h * s.d);
-  r.pieces = t.pieces;
-  st.counters["GB/s"] = r.bytes / r.gpu_ms / 1e6;
-  if (r.device_ms) st.counters["dev_ms"] = *r.device_ms;
+  r.model_bytes = fb::bench::model_bytes(plan, f.type, f.channels, {s.w, s.h, s.d});
+  if (r.model_bytes && r.dev && floors().bandwidth_gbs() > 0)
+    r.floor_ms = *r.model_bytes / floors().bandwidth_gbs() / 1e6 +
+                 static_cast<double>(r.dev->per_blur.dispatches) * floors().empty_dispatch_us / 1e3;
+  if (r.dev) {
+    st.counters["dev_ms"] = r.dev->median_ms;
+    st.counters["dispatches"] = static_cast<double>(r.dev->per_blur.dispatches);
+    st.counters["barriers"] = static_cast<double>(r.dev->per_blur.barriers);
+  }
+  if (r.model_bytes) st.counters["B_per_px"] = *r.model_bytes / r.pixels;
+  if (r.floor_ms > 0) {
+    st.counters["floor_ms"] = r.floor_ms;
+    if (r.dev) st.counters["of_floor"] = r.dev->median_ms / r.floor_ms;
+  }
   st.counters["e2e_ms"] = r.e2e_ms;
-  st.counters["host_ms"] = r.pack_ms + r.overhead_ms;
-  st.counters["pieces"] = r.pieces;
+  st.counters["sm_mhz_first"] = r.clock.first;
+  st.counters["sm_mhz_last"] = r.clock.last;
+  st.counters["sm_mhz_min"] = r.clock.min;
+  st.counters["allocs"] = static_cast<double>(r.allocations);
+  write_json_line(id, r);
+  results()[id] = r;
 }
 
-// The device's copy bandwidth (read + write) on a buffer as large as one piece allows, up to 256 MiB.
-double copy_bandwidth_gbs() {
-  const auto ctx = fastblur::DeviceAccess::context(device());
-  const std::uint64_t bytes = std::min<std::uint64_t>(256ull << 20, ctx->piece_limit() / 2 * 2);
-  fastblur::vk::Buffer a(ctx, bytes, fastblur::vk::Buffer::Kind::device), b(ctx, bytes, fastblur::vk::Buffer::Kind::device);
-  double best = 0.0;
-  for (int i = 0; i < 5; ++i) {
-    fastblur::vk::Job job(ctx);
-    job.timestamp("start");
-    job.copy(a.handle(), b.handle(), bytes);
-    job.timestamp("end");
-    job.run();
-    const auto t = job.timestamps();
-    if (t.size() == 2 && t[1].second > 0) best = std::max(best, 2.0 * static_cast<double>(bytes) / t[1].second / 1e6);
-  }
-  return best;
-}
-
-void print_table(double copy_gbs) {
-  std::printf("\ndevice: %s; copy bandwidth (read + write, vkCmdCopyBuffer): %.1f GB/s\n",
-              device().description().c_str(), copy_gbs);
-  std::printf("dev ms: median of 7 blurs recorded back to back on data already on the device, each between two timestamps,\n"
-              "conversions from and to the element type included (a DeviceImage chain's cost); dev GB/s: one read + one write\n"
-              "of the image in its own type over dev ms.\n");
-  std::printf("gpu ms: the device's passes with the type conversions (timestamps); xfer: its copies between host-visible\n"
-              "and device memory; pack: host rows into the upload buffer and back; other: the rest of the call on the host\n"
-              "(recording, descriptors, submission, fence wake); allocs/objs/pipes: Vulkan memory allocations, objects and\n"
-              "pipelines created during the timed calls (0 after warm-up: pooled). GB/s: one read + one write of the image.\n");
-  std::printf("%-44s %8s %8s %9s %8s %9s %8s %8s %8s %8s %6s %6s/%s/%s\n", "case", "dev ms", "dev GB/s", "gpu ms", "xfer ms",
-              "e2e ms", "pack ms", "other ms", "GB/s", "of copy", "pieces", "allocs", "objs", "pipes");
-  for (const auto& [id, r] : results()) {
-    const double gbs = r.bytes / r.gpu_ms / 1e6;
-    char dev[32] = "-", dev_gbs[32] = "-";
-    if (r.device_ms) {
-      std::snprintf(dev, sizeof dev, "%.3f", *r.device_ms);
-      std::snprintf(dev_gbs, sizeof dev_gbs, "%.1f", r.bytes / *r.device_ms / 1e6);
+void print_table() {
+  const auto& f = floors();
+  std::printf("\ndevice: %s\nwarm-up %.2f s (%d batches of copies until the rate settled); copy %.0f GB/s (vkCmdCopyBuffer), "
+              "%.0f GB/s (compute copy), read + write; empty dispatch + barrier %.2f us\n",
+              device().description().c_str(), f.warm_s, f.warm_batches, f.copy_gbs, f.kernel_copy_gbs, f.empty_dispatch_us);
+  std::printf("dev ms: median of blurs back to back on the device; floor: model bytes / %.0f GB/s + dispatches x %.2f us;\n"
+              "SM MHz: nvidia-smi while the case ran (first / last / lowest); e2e: host to host, median of 3\n",
+              f.bandwidth_gbs(), f.empty_dispatch_us);
+  std::printf("%-36s %9s %9s %7s %8s %5s %5s %16s %9s %6s %6s\n", "case", "dev ms", "floor ms", "x floor", "B/pixel", "disp",
+              "barr", "SM MHz", "e2e ms", "pieces", "allocs");
+  for (const std::string& id : order()) {
+    const auto it = results().find(id);
+    if (it == results().end()) continue;
+    const Result& r = it->second;
+    char dev[32] = "-", flo[32] = "-", of[32] = "-", bpp[32] = "-", disp[16] = "-", barr[16] = "-", clk[48] = "-";
+    if (r.dev) {
+      std::snprintf(dev, sizeof dev, "%.4f", r.dev->median_ms);
+      std::snprintf(disp, sizeof disp, "%llu", static_cast<unsigned long long>(r.dev->per_blur.dispatches));
+      std::snprintf(barr, sizeof barr, "%llu", static_cast<unsigned long long>(r.dev->per_blur.barriers));
     }
-    std::printf("%-44s %8s %8s %9.3f %8.2f %9.2f %8.2f %8.2f %8.2f %7.1f%% %6d %6llu/%llu/%llu\n", id.c_str(), dev, dev_gbs, r.gpu_ms,
-                r.transfer_ms, r.e2e_ms, r.pack_ms, r.overhead_ms, gbs, copy_gbs > 0 ? 100.0 * gbs / copy_gbs : 0.0,
-                r.pieces, static_cast<unsigned long long>(r.allocations), static_cast<unsigned long long>(r.objects),
-                static_cast<unsigned long long>(r.pipelines));
-  }
-  std::printf("\nglobal-memory traffic per pixel (model from the shaders; see traffic()): bytes moved, passes, and the\n"
-              "time any GPU needs for them at its bandwidth (ms per GB/s: divide by the bandwidth in GB/s)\n");
-  std::printf("%-44s %8s %7s %12s %12s\n", "case", "B/pixel", "passes", "ms at 1TB/s", "ms at copy");
-  for (const auto& [id, r] : results()) {
-    if (!r.traffic) continue;
-    const double total = r.traffic->bytes_per_pixel * r.pixels;
-    std::printf("%-44s %8.1f %7d %12.4f %12.3f\n", id.c_str(), r.traffic->bytes_per_pixel, r.traffic->passes, total / 1e9,
-                copy_gbs > 0 ? total / copy_gbs / 1e6 : 0.0);
+    if (r.floor_ms > 0) std::snprintf(flo, sizeof flo, "%.4f", r.floor_ms);
+    if (r.floor_ms > 0 && r.dev) std::snprintf(of, sizeof of, "%.2f", r.dev->median_ms / r.floor_ms);
+    if (r.model_bytes) std::snprintf(bpp, sizeof bpp, "%.1f", *r.model_bytes / r.pixels);
+    if (r.clock.count) std::snprintf(clk, sizeof clk, "%.0f/%.0f/%.0f", r.clock.first, r.clock.last, r.clock.min);
+    std::printf("%-36s %9s %9s %7s %8s %5s %5s %16s %9.2f %6d %6llu\n", id.c_str(), dev, flo, of, bpp, disp, barr, clk, r.e2e_ms,
+                r.pieces, static_cast<unsigned long long>(r.allocations));
   }
 }
-
-using Schedules = std::vector<std::pair<fastblur::BoxSchedule, std::string>>;
-const Schedules kBoxSchedules{{fastblur::BoxSchedule::automatic, ""},
-                              {fastblur::BoxSchedule::prefix_sums, "-prefix-sums"},
-                              {fastblur::BoxSchedule::running_sums, "-running-sums"}};
-const Schedules kOneSchedule{{fastblur::BoxSchedule::automatic, ""}};
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  using fastblur::Algorithm;
-  const Algorithm image_algorithms[] = {Algorithm::fir, Algorithm::fir_incremental, Algorithm::fir_linear, Algorithm::box,
-                                        Algorithm::iir, Algorithm::kawase, Algorithm::dual_kawase, Algorithm::downsample,
-                                        Algorithm::mip_poisson};
-  for (const Format& f : kFormats)
-    for (const Shape& s : kSizes)
-      for (const Kernel& k : kKernels)
-        for (Algorithm a : image_algorithms) {
-          if ((a == Algorithm::dual_kawase && k.sigma < 1.0) || (a == Algorithm::downsample && k.sigma <= 1.0)) continue;
-          // box in both seed schedules; the unsuffixed row is the plan's own choice, which is running
-          // sums on every axis (src/algorithms/box.cpp's schedule), so it repeats -running-sums.
-          for (const auto& [schedule, suffix] : a == Algorithm::box ? kBoxSchedules : kOneSchedule) {
-            const std::string id = std::string(fastblur::to_string(a)) + suffix + "/" + f.name + "/" + std::to_string(s.w) +
-                                   "x" + std::to_string(s.h) + "/" + k.name;
-            benchmark::RegisterBenchmark(id.c_str(), bench_case, id, f, s, k.sigma, a, schedule)
-                ->Unit(benchmark::kMillisecond)->UseManualTime();
-          }
+  using fb::Algorithm;
+  std::set<std::string> done;
+  if (const char* p = std::getenv("FB_DONE"); p && *p) {
+    std::ifstream in(p);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) done.insert(line);
+  }
+  std::set<std::string> registered;
+  const auto add = [&](Algorithm a, const std::string& suffix, fb::BoxSchedule schedule, const Format& f, const Shape& s,
+                       const Kernel& k) {
+    if ((a == Algorithm::dual_kawase && k.sigma < 1.0) || (a == Algorithm::downsample && k.sigma <= 1.0)) return;
+    const std::string id = std::string(fb::to_string(a)) + suffix + "/" + f.name + "/" + s.name() + "/" + k.name;
+    if (done.count(id) || !registered.insert(id).second) return;
+    order().push_back(id);
+    benchmark::RegisterBenchmark(id.c_str(), bench_case, id, f, s, k.sigma, a, schedule)
+        ->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(1);
+  };
+  const fb::BoxSchedule automatic = fb::BoxSchedule::automatic;
+  // 1. Issue 29's targets: the seeds' algorithms on RGBA8 1080p and RGBA32F 4K at k7 / k35 / k127 / s50,
+  //    exact fir on RGBA32F 1080p (bench/gpu_peers.py's CuPy cases), and the volumes.
+  const Algorithm seeds[] = {Algorithm::fir, Algorithm::fir_linear, Algorithm::box, Algorithm::iir, Algorithm::kawase,
+                             Algorithm::dual_kawase};
+  for (const auto& [f, s] : {std::pair{kRGBA8, Shape{1920, 1080, 1}}, std::pair{kRGBA32F, Shape{3840, 2160, 1}}})
+    for (Algorithm a : seeds)
+      for (const Kernel& k : {kK7, kK35, kK127, kS50}) add(a, "", automatic, f, s, k);
+  for (const Kernel& k : {kK7, kK35, kK127, kS50}) add(Algorithm::fir, "", automatic, kRGBA32F, Shape{1920, 1080, 1}, k);
+  for (std::int64_t n : {256, 512})
+    for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir})
+      for (const Kernel& k : {Kernel{"s1", 1.0}, Kernel{"s4", 4.0}, Kernel{"s16", 16.0}}) add(a, "", automatic, kR32F, Shape{n, n, n}, k);
+  // 2. The rest of the grid: the other algorithms, box's prefix sums, the other formats and sizes, s20.
+  const Algorithm all[] = {Algorithm::fir, Algorithm::fir_incremental, Algorithm::fir_linear, Algorithm::box, Algorithm::iir,
+                           Algorithm::kawase, Algorithm::dual_kawase, Algorithm::downsample, Algorithm::mip_poisson};
+  for (const Format& f : {kRGBA8, kRGBA32F, kRGBA16F, kR32F})
+    for (const Shape& s : {Shape{1920, 1080, 1}, Shape{3840, 2160, 1}, Shape{1280, 720, 1}, Shape{2560, 1600, 1}})
+      for (const Kernel& k : {kK7, kK35, kK127, kS20, kS50})
+        for (Algorithm a : all) {
+          add(a, "", automatic, f, s, k);
+          if (a == Algorithm::box) add(a, "-prefix-sums", fb::BoxSchedule::prefix_sums, f, s, k);
         }
   for (std::int64_t n : {256, 512})
-    for (double sigma : {1.0, 4.0, 16.0})
-      for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir})
-        for (const auto& [schedule, suffix] : a == Algorithm::box ? kBoxSchedules : kOneSchedule) {
-          const std::string id = std::string(fastblur::to_string(a)) + suffix + "/R32F/" + std::to_string(n) + "^3/s" +
-                                 std::to_string(static_cast<int>(sigma));
-          benchmark::RegisterBenchmark(id.c_str(), bench_case, id, kFormats[3], Shape{n, n, n}, sigma, a, schedule)
-              ->Unit(benchmark::kMillisecond)->UseManualTime();
-        }
+    for (const Kernel& k : {Kernel{"s1", 1.0}, Kernel{"s4", 4.0}, Kernel{"s16", 16.0}})
+      add(Algorithm::box, "-prefix-sums", fb::BoxSchedule::prefix_sums, kR32F, Shape{n, n, n}, k);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   try {
+    const auto ctx = fb::DeviceAccess::context(device());
     std::printf("device: %s\n", device().description().c_str());
-  } catch (const fastblur::Error& e) {
+    if (const auto c = fb::bench::read_sm_clock()) std::printf("SM clock before the warm-up: %.0f MHz (max %.0f)\n", c->mhz, c->max_mhz);
+    floors() = fb::bench::measure_floors(ctx, env_double("FB_WARM_S", 2.0), 20.0);
+    if (const auto c = fb::bench::read_sm_clock()) std::printf("SM clock after the warm-up: %.0f MHz (max %.0f)\n", c->mhz, c->max_mhz);
+  } catch (const fb::Error& e) {
     std::fprintf(stderr, "fastblur_gpu_bench: no Vulkan device: %s\n", e.what());
     return 2;
   }
-  const double copy = copy_bandwidth_gbs();
+  std::fflush(stdout);
   benchmark::RunSpecifiedBenchmarks();
-  print_table(copy);
+  print_table();
   benchmark::Shutdown();
 }

@@ -82,6 +82,7 @@ void Job::wait_for_previous(VkPipelineStageFlags stage, VkAccessFlags access) {
   mb.dstAccessMask = access;
   vkCmdPipelineBarrier(cb_, pending_stage_, stage, 0, 1, &mb, 0, nullptr, 0, nullptr);
   pending_stage_ = 0;
+  ++recorded_.barriers;
 }
 
 void Job::dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& bindings, const void* push,
@@ -115,6 +116,7 @@ void Job::dispatch(const ComputePipeline& pipeline, const std::vector<Binding>& 
   vkCmdBindDescriptorSets(cb_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline.layout(), 0, 1, &set, 0, nullptr);
   if (push_bytes) vkCmdPushConstants(cb_, pipeline.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, push_bytes, push);
   vkCmdDispatch(cb_, groups[0], groups[1], groups[2]);
+  ++recorded_.dispatches;
   pending_stage_ = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT;
   pending_access_ = VK_ACCESS_SHADER_WRITE_BIT;
 }
@@ -124,6 +126,7 @@ void Job::copy(VkBuffer src, VkBuffer dst, VkDeviceSize bytes, VkDeviceSize src_
   VkBufferCopy region{src_offset, dst_offset, bytes};
   wait_for_previous(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
   vkCmdCopyBuffer(cb_, src, dst, 1, &region);
+  ++recorded_.copies;
   pending_stage_ = VK_PIPELINE_STAGE_TRANSFER_BIT;
   pending_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
 }
@@ -133,6 +136,7 @@ void Job::update(VkBuffer dst, const void* data, VkDeviceSize bytes) {
   if (bytes % 4 != 0 || bytes > 65536) throw InvalidArgument("internal: vkCmdUpdateBuffer takes 4 to 65536 bytes in words");
   wait_for_previous(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
   vkCmdUpdateBuffer(cb_, dst, 0, bytes, data);
+  ++recorded_.copies;
   pending_stage_ = VK_PIPELINE_STAGE_TRANSFER_BIT;
   pending_access_ = VK_ACCESS_TRANSFER_WRITE_BIT;
 }

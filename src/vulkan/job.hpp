@@ -113,6 +113,14 @@ class Job {
   /// After run(): the labels and times in milliseconds since the first timestamp.
   std::vector<std::pair<std::string, double>> timestamps() const;
 
+  /// What has been recorded so far, for the cost model (a pass costs at least one dispatch and the
+  /// barrier before the next): dispatches, buffer copies and updates, and the barriers between
+  /// consecutive commands that wait_for_previous recorded.
+  struct Recorded {
+    std::uint64_t dispatches = 0, copies = 0, barriers = 0;
+  };
+  const Recorded& recorded() const noexcept { return recorded_; }
+
  private:
   /// The barrier from the previous command to a command of `stage` and `access`, if one is due.
   void wait_for_previous(VkPipelineStageFlags stage, VkAccessFlags access);
@@ -130,6 +138,7 @@ class Job {
   std::vector<std::string> labels_;
   std::vector<std::uint64_t> ticks_;
   std::vector<VkFence> parts_;
+  Recorded recorded_;
 };
 
 }  // namespace fastblur::vk

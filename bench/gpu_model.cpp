@@ -1,0 +1,100 @@
+// One blur's device-memory traffic, pass by pass as the recorders in src/vulkan/gpu_*.cpp record
+// them. Each pass reads its input and writes its output once; neighbours a pass reads again (a
+// filter's taps, a bilinear fetch's texels) are counted once, the cache serving them, except fir's
+// x tile halo and box's fresh windows, which each workgroup or chunk reads again from memory.
+#include "gpu_model.hpp"
+
+#include "algorithms/box.hpp"
+#include "algorithms/dual_kawase.hpp"
+#include "algorithms/kawase.hpp"
+#include "algorithms/mip_poisson.hpp"
+#include "vulkan/image.hpp"
+#include "vulkan/work.hpp"
+
+namespace fastblur::bench {
+
+std::optional<double> model_bytes(const Plan& plan, ElementType type, int channels, std::array<std::int64_t, 3> extent) {
+  const double C = channels, N = static_cast<double>(extent[0] * extent[1] * extent[2]);
+  const double es = static_cast<double>(element_size(vk::wire_type(type)));
+  const double ic = vk::stored_channels(channels);  // a float image's channels (3 are stored as 4)
+  double bytes = 0.0;
+  // The conversions from the element type into the float work buffer and back.
+  if (vk::wire_type(type) != ElementType::f32) bytes += 2 * N * C * (es + 4);
+  const auto sigma = [&](int a) { return plan.axes[static_cast<std::size_t>(a)].sigma > 0 && extent[static_cast<std::size_t>(a)] > 1; };
+  // pad_image.comp: the work buffer read once, a padded float image of P pixels written.
+  const auto pad = [&](double P) { return N * C * 4 + P * ic * 4; };
+  switch (plan.algorithm) {
+    case Algorithm::fir:
+    case Algorithm::fir_incremental:
+    case Algorithm::correlate:
+    case Algorithm::binomial:
+      for (int a = 0; a < 3; ++a) {
+        if (!sigma(a)) continue;
+        // fir_line.comp reads a tile of 256 outputs with its halo on each side; fir_across.comp
+        // reads each value once (its rows shared through the cache) and writes once.
+        const double halo = static_cast<double>(plan.axes[static_cast<std::size_t>(a)].radius);
+        bytes += N * C * (a == 0 ? 4 * (1 + 2 * halo / 256) + 4 : 8);
+      }
+      return bytes;
+    case Algorithm::iir:
+      for (int a = 0; a < 3; ++a) {
+        if (!sigma(a)) continue;
+        // Both directions read the line, the causal sweep writes its scratch (float or double) and the
+        // anti-causal one reads it back and writes the result.
+        const double real = plan.schedule.gpu_float64 ? 8 : 4;
+        bytes += N * C * (8 + 2 * real + 4);
+      }
+      return bytes;
+    case Algorithm::box: {
+      const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
+      for (int a = 0; a < 3; ++a) {
+        if (!sigma(a)) continue;
+        if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::prefix_sums) return std::nullopt;
+        double per_value = 8 + 8;  // the line into the extended lanes and the centre back
+        for (const auto& q : r.passes[static_cast<std::size_t>(a)])
+          per_value += 4 * (1 + (2.0 * q.radius + 1) / static_cast<double>(vk::box_chunk_length(q.radius))) + 4;
+        bytes += N * C * per_value;
+      }
+      return bytes;
+    }
+    case Algorithm::fir_linear: {
+      const double iw = static_cast<double>(extent[0] + (sigma(0) ? 2 * (plan.axes[0].radius + 1) : 0));
+      const double ih = static_cast<double>(extent[1] + (sigma(1) ? 2 * (plan.axes[1].radius + 1) : 0));
+      const double P = iw * ih;
+      // Padding, then the x pass over the padded image, then the y pass into the work buffer.
+      return bytes + pad(P) + (sigma(0) && sigma(1) ? 2 * P * ic * 4 : 0) + P * ic * 4 + N * C * 4;
+    }
+    case Algorithm::kawase: {
+      const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);
+      const std::size_t passes = std::max(r.offsets[0].size(), r.offsets[1].size());
+      if (passes == 0) return bytes + 2 * N * C * 4;
+      const double iw = static_cast<double>(extent[0] + 2 * (1 + algo::kawase_reach(r.offsets[0])));
+      const double ih = static_cast<double>(extent[1] + 2 * (1 + algo::kawase_reach(r.offsets[1])));
+      const double P = iw * ih;
+      return bytes + pad(P) + static_cast<double>(passes - 1) * 2 * P * ic * 4 + P * ic * 4 + N * C * 4;
+    }
+    case Algorithm::dual_kawase: {
+      const auto& s = algo::resolved_as<algo::DualKawaseResolved>(plan).schedule;
+      const auto px = algo::dual_kawase_padding(extent[0], s.levels, s.offset[0]);
+      const auto py = algo::dual_kawase_padding(extent[1], s.levels, s.offset[1]);
+      const auto level = [&](int l) { return static_cast<double>((px.size >> l) * (py.size >> l)); };
+      bytes += pad(level(0));
+      for (int l = 0; l < s.levels; ++l) bytes += (level(l) + level(l + 1)) * ic * 4;      // down
+      for (int l = s.levels - 1; l >= 1; --l) bytes += (level(l + 1) + level(l)) * ic * 4;  // up
+      return bytes + level(1) * ic * 4 + N * C * 4;                                         // the last up pass
+    }
+    case Algorithm::mip_poisson: {
+      const auto& s = algo::resolved_as<algo::MipPoissonResolved>(plan).schedule;
+      const auto px = algo::mip_poisson_padding(extent[0], s);
+      const auto py = algo::mip_poisson_padding(extent[1], s);
+      const auto level = [&](int l) { return static_cast<double>((px.size >> l) * (py.size >> l)); };
+      bytes += pad(level(0));
+      for (int l = 0; l < s.max_level; ++l) bytes += (level(l) + level(l + 1)) * ic * 4;  // the mip chain
+      return bytes + level(0) * ic * 4 + N * C * 4;  // the samples (level 0 dominates) and the result
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace fastblur::bench
