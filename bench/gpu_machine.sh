@@ -12,8 +12,8 @@
 #                                       grid, then the Python module compiled against that
 #                                       machine's Python and bench/gpu_peers.py (CuPy,
 #                                       torchvision); logs in OUTDIR
-#                                       One lent 10-minute call: tests 200 s, benchmark 240 s,
-#                                       peers 120 s at most (the module compiles meanwhile).
+#                                       One lent 10-minute call: tests 170 s, benchmark 240 s,
+#                                       peers 130 s at most (the module compiles meanwhile).
 # Environment for run: FB_FILTER (benchmark filter; default issue 29's targets), FB_CASE_S (device
 # seconds per case, default 0.2), FB_WARM_S (warm-up before the first case, default 2),
 # FB_STEPS (default "tests bench peers"), FB_TEST_FILTER (the Vulkan tests' gtest filter, default
@@ -64,7 +64,7 @@ steps=${FB_STEPS:-tests bench peers}
 resume=${FB_RESUME:-}
 log=$out/run.log
 say() { echo "$*" | tee -a "$log"; }
-say "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?') $(date -u +%FT%TZ) steps: $steps${resume:+ (resuming $resume)}"
+say "commit ${FB_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)} $(date -u +%FT%TZ) steps: $steps${resume:+ (resuming $resume)}"
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem --format=csv 2>&1 | tee -a "$log"
 
 # The Python module for the peers step, compiled in the background while the GPU works (that
@@ -87,7 +87,7 @@ for step in $steps; do
     tests)
       if [ -n "$resume" ] && [ -f "$resume/tests.done" ]; then say "tests: done in $resume"; cp "$resume"/tests.done "$out"/; continue; fi
       # Every Vulkan test under the Khronos validation layer with synchronization validation.
-      FASTBLUR_VULKAN_VALIDATION=1 timeout "${FB_T_TESTS:-200}" "$pack"/bin/fastblur_vulkan_tests --gtest_brief=1 \
+      FASTBLUR_VULKAN_VALIDATION=1 timeout "${FB_T_TESTS:-170}" "$pack"/bin/fastblur_vulkan_tests --gtest_brief=1 \
         --gtest_filter="${FB_TEST_FILTER:-*}" 2>&1 | head -c 15000000 >"$out"/vulkan_tests.log
       rc=${PIPESTATUS[0]}
       say "vulkan tests rc=$rc ($(grep -c '^\[validation' "$out"/vulkan_tests.log) validation messages)"
@@ -111,7 +111,7 @@ for step in $steps; do
       ;;
     peers)
       wait "$module_build" || { say "module build failed"; tail -20 /tmp/fastblur-py/module_build.log | tee -a "$log"; continue; }
-      PYTHONPATH=/tmp/fastblur-py PYTHONUNBUFFERED=1 timeout "${FB_T_PEERS:-120}" python3 bench/gpu_peers.py \
+      PYTHONPATH=/tmp/fastblur-py PYTHONUNBUFFERED=1 timeout "${FB_T_PEERS:-130}" python3 bench/gpu_peers.py \
         --jsonl "$out"/gpu_peers.jsonl ${FB_PEERS_ARGS:-} >"$out"/gpu_peers.log 2>&1
       say "gpu peers rc=$?"
       tail -40 "$out"/gpu_peers.log | tee -a "$log"
