@@ -170,7 +170,7 @@ std::optional<DeviceTime> device_time(const fb::View& in, const fb::Plan& plan, 
 struct Result {
   std::optional<DeviceTime> dev;
   std::optional<double> model_bytes;
-  double floor_ms = 0, e2e_ms = 0, pixels = 0;
+  double floor_ms = 0, e2e_ms = 0, pixels = 0, warm_ms = 0;
   fb::bench::ClockSampler::Readings clock;
   int pieces = 0;
   std::uint64_t allocations = 0, objects = 0, pipelines = 0;  // during the end-to-end calls (after warm-up)
@@ -212,6 +212,7 @@ void write_json_line(const std::string& id, const Result& r) {
     if (r.dev) add("of_floor", r.dev->median_ms / r.floor_ms);
   }
   add("e2e_ms", r.e2e_ms);
+  add("warm_ms", r.warm_ms);
   add("pieces", r.pieces);
   add("allocations", static_cast<double>(r.allocations));
   add("sm_mhz_first", r.clock.first);
@@ -240,7 +241,7 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
     plan = fb::make_plan(spec, in, device());
     if (schedule != fb::BoxSchedule::automatic) plan.schedule.box = {schedule, schedule, schedule};
     fb::blur(in, out, plan, device());  // warm-up: pipelines, first allocations
-    fb::bench::keep_warm(ctx, floors(), 30);
+    r.warm_ms = fb::bench::keep_warm(ctx, floors(), 60, 3000);
     fb::bench::ClockSampler clock;
     for (auto _ : st) {
       r.dev = device_time(in, plan, env_double("FB_CASE_S", 0.2));

@@ -4,11 +4,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <mutex>
 #include <vector>
 
 #include "vulkan/buffer.hpp"
+#include "vulkan/compute_pipeline.hpp"
 #include "vulkan/job.hpp"
+#include "vulkan/shaders.hpp"
 #include "vulkan/work.hpp"
 
 namespace fastblur::bench {
@@ -27,6 +31,7 @@ ClockSampler::ClockSampler(int period_ms) {
   thread_ = std::thread([this, period_ms] {
     do {
       if (const auto c = read_sm_clock()) {
+        std::lock_guard<std::mutex> lock(mutex_);
         Readings& r = readings_;
         if (r.count == 0) r.first = r.min = r.max = c->mhz;
         r.last = c->mhz;
@@ -44,6 +49,11 @@ ClockSampler::ClockSampler(int period_ms) {
 
 ClockSampler::~ClockSampler() { stop(); }
 
+ClockSampler::Readings ClockSampler::latest() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return readings_;
+}
+
 ClockSampler::Readings ClockSampler::stop() {
   stop_ = true;
   if (thread_.joinable()) thread_.join();
@@ -52,11 +62,20 @@ ClockSampler::Readings ClockSampler::stop() {
 
 namespace {
 
-std::uint64_t copy_bytes(const vk::Context& ctx) { return std::min<std::uint64_t>(256ull << 20, ctx.piece_limit() / 4 * 4); }
+std::uint64_t copy_bytes(const vk::Context& ctx) { return std::min<std::uint64_t>(256ull << 20, ctx.piece_limit() / 16 * 16); }
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// copy_words.comp: `bytes` (a multiple of 16) from a to b, 16 bytes a thread.
+void record_kernel_copy(vk::Job& job, VkBuffer a, VkBuffer b, std::uint64_t bytes) {
+  const vk::ComputePipeline& p = job.context().pipeline("copy_words", vk::shaders::words("copy_words"), {},
+                                                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                                        sizeof(std::uint32_t));
+  const auto count = static_cast<std::uint32_t>(bytes / 16);
+  job.dispatch(p, {vk::Binding::storage(a), vk::Binding::storage(b)}, count, vk::spread_groups((count + 255) / 256));
 }
 
 // `count` copies of `bytes` back to back in one job, each between two timestamps (a job holds 64),
@@ -67,8 +86,7 @@ std::vector<double> timed_copies(const std::shared_ptr<vk::Context>& ctx, vk::Bu
   job.timestamp("start");
   for (int i = 0; i < count; ++i) {
     if (kernel)
-      vk::record_convert(job, i % 2 ? b.handle() : a.handle(), 0, i % 2 ? a.handle() : b.handle(), bytes / 4, 0,
-                         ElementType::f32, false);
+      record_kernel_copy(job, i % 2 ? b.handle() : a.handle(), i % 2 ? a.handle() : b.handle(), bytes);
     else
       job.copy(i % 2 ? b.handle() : a.handle(), i % 2 ? a.handle() : b.handle(), bytes);
     if (count < 64 || i + 1 == count) job.timestamp("copy");
@@ -109,13 +127,13 @@ Floors measure_floors(const std::shared_ptr<vk::Context>& ctx, double min_s, dou
   f.warm_s = elapsed();
   f.copy_gbs = gbs(median(timed_copies(ctx, a, b, bytes, 9, false)));
   f.kernel_copy_gbs = gbs(median(timed_copies(ctx, a, b, bytes, 9, true)));
-  // Empty dispatches: one workgroup converting one value, each followed by the barrier the next one
+  // Empty dispatches: one workgroup copying 16 bytes, each followed by the barrier the next one
   // waits on (what a pass costs at least).
   {
     const int n = 200;
     vk::Job job(ctx);
     job.timestamp("start");
-    for (int i = 0; i < n; ++i) vk::record_convert(job, a.handle(), 0, b.handle(), 1, 0, ElementType::f32, false);
+    for (int i = 0; i < n; ++i) record_kernel_copy(job, a.handle(), b.handle(), 16);
     job.timestamp("end");
     job.run();
     const auto t = job.timestamps();
@@ -124,12 +142,30 @@ Floors measure_floors(const std::shared_ptr<vk::Context>& ctx, double min_s, dou
   return f;
 }
 
-void keep_warm(const std::shared_ptr<vk::Context>& ctx, const Floors& floors, double ms) {
-  if (!(floors.copy_gbs > 0) || ms <= 0) return;
+double keep_warm(const std::shared_ptr<vk::Context>& ctx, const Floors& floors, double min_ms, double max_ms) {
+  if (!(floors.copy_gbs > 0) || max_ms <= 0) return 0;
+  static std::unique_ptr<vk::Buffer> a, b;  // kept: no allocation between cases
   const std::uint64_t bytes = copy_bytes(*ctx);
-  vk::Buffer a(ctx, bytes, vk::Buffer::Kind::device), b(ctx, bytes, vk::Buffer::Kind::device);
+  if (!a) {
+    a = std::make_unique<vk::Buffer>(ctx, bytes, vk::Buffer::Kind::device);
+    b = std::make_unique<vk::Buffer>(ctx, bytes, vk::Buffer::Kind::device);
+  }
   const double each_ms = 2.0 * static_cast<double>(bytes) / floors.copy_gbs / 1e6;
-  timed_copies(ctx, a, b, bytes, std::clamp(static_cast<int>(ms / each_ms), 1, 2000), false);
+  const int batch = std::clamp(static_cast<int>(20.0 / each_ms), 1, 2000);  // about 20 ms
+  ClockSampler clock(20);
+  const auto start = std::chrono::steady_clock::now();
+  double ms = 0, last = 0;
+  for (;;) {
+    const std::vector<double> t = timed_copies(ctx, *a, *b, bytes, batch, false);
+    const double rate = median(t);
+    ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const auto r = clock.latest();
+    const bool clock_up = r.count == 0 || r.last >= 0.9 * r.max_mhz;  // no nvidia-smi: the copy rate alone
+    const bool settled = last > 0 && std::abs(rate - last) <= 0.02 * last;
+    last = rate;
+    if ((settled && clock_up && ms >= min_ms) || ms >= max_ms) break;
+  }
+  return ms;
 }
 
 }  // namespace fastblur::bench

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -31,11 +32,14 @@ class ClockSampler {
     double first = 0, last = 0, min = 0, max = 0, max_mhz = 0;
     int count = 0;
   };
+  /// What has been read so far.
+  Readings latest();
   /// Stops sampling (after one reading at least, where nvidia-smi answers) and returns what was read.
   Readings stop();
 
  private:
   std::atomic<bool> stop_{false};
+  std::mutex mutex_;
   Readings readings_;
   std::thread thread_;
 };
@@ -43,7 +47,7 @@ class ClockSampler {
 /// The floors of a device, measured once per run.
 struct Floors {
   double copy_gbs = 0;          ///< vkCmdCopyBuffer, bytes read + written per second / 1e9 (median)
-  double kernel_copy_gbs = 0;   ///< a compute shader's copy (convert.comp's float unpack), likewise
+  double kernel_copy_gbs = 0;   ///< a compute shader's copy (copy_words.comp, 16 bytes a thread), likewise
   double empty_dispatch_us = 0; ///< one dispatch of one workgroup and the barrier after it
   double warm_s = 0;            ///< how long the GPU was run before its copy rate settled
   int warm_batches = 0;
@@ -56,8 +60,10 @@ struct Floors {
 /// floors. min_s 0 measures without the warm-up (a CPU device's smoke test).
 Floors measure_floors(const std::shared_ptr<vk::Context>& ctx, double min_s, double max_s);
 
-/// Keeps the device busy for about `ms` milliseconds of copies (before a case, so it starts at the
-/// clock the last one ended at).
-void keep_warm(const std::shared_ptr<vk::Context>& ctx, const Floors& floors, double ms);
+/// Keeps the device busy with batches of copies of about 20 ms (before a case, after the host's work
+/// for it) until two batches agree within 2% and the SM clock, where nvidia-smi reads it, is at 90%
+/// of its maximum, at least `min_ms` and at most `max_ms`: so no case starts at a clock that fell
+/// while the host prepared it. Returns the milliseconds it took.
+double keep_warm(const std::shared_ptr<vk::Context>& ctx, const Floors& floors, double min_ms, double max_ms);
 
 }  // namespace fastblur::bench
