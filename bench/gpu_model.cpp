@@ -39,6 +39,14 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
     case Algorithm::iir:
       for (int a = 0; a < 3; ++a) {
         if (!sigma(a)) continue;
+        const auto& g = plan.schedule.gpu[static_cast<std::size_t>(a)];
+        if (g.shader == "iir_chunks") {
+          // iir_chunks.comp: each chunk read twice (zero-state sums, then the outputs) and written
+          // once; per chunk and lane 32 bytes of states written, read and written by the carries,
+          // read again.
+          bytes += N * C * (4 + 4 + 4 + 128.0 / static_cast<double>(g.block));
+          continue;
+        }
         // Both directions read the line, the causal sweep writes its scratch (float or double) and the
         // anti-causal one reads it back and writes the result.
         const double real = plan.schedule.gpu_float64 ? 8 : 4;

@@ -53,14 +53,16 @@ std::string_view to_string(BoxSchedule schedule) noexcept;
 /// descriptor's schedule); the recorders run it as given. (How many lines a dispatch batch covers is
 /// arithmetic of the piece's size and the device's scratch budget, done where the piece is known.)
 struct GpuPass {
-  std::string shader;               ///< the compiled variant that runs ("fir_line_c4", "fir_across", "iir_line_f32",
-                                    ///< "box_chunk", "box_scan"); empty for algorithms of their own image passes
+  std::string shader;               ///< the compiled variant that runs ("fir_line_c4", "fir_across", "iir_chunks",
+                                    ///< "iir_line_f32", "box_chunk", "box_scan"); empty for algorithms of their own
+                                    ///< image passes
   /// fir along x: the halo its shared-memory tile of 256 outputs holds (the radius's power-of-two bucket,
   /// at least 8, so that a few pipelines serve every sigma; or the radius where the bucket does not fit),
   /// 0 = taps read from device memory; iir along x: lanes (lines x channels) a workgroup keeps in shared
   /// memory, 0 = a lane per thread.
   std::int64_t tile = 0;
-  std::int64_t block = 0;           ///< iir: samples per thread a shared-memory block holds (1 to 32)
+  std::int64_t block = 0;           ///< iir_line: samples per thread a shared-memory block holds (1 to 32);
+                                    ///< iir_chunks: samples of a line per chunk (a thread's)
 };
 
 /// One axis of a plan (x, y, z = 0, 1, 2).

@@ -115,6 +115,8 @@ class Iir final : public Descriptor {
   // A thread per lane (one channel of a line) with its scratch in batches; along x, whole lines per
   // workgroup, their blocks loaded and stored by all threads together (iir_line.comp's TILED), where
   // a batch holds a workgroup's lanes (64 / C lines of C channels, up to 64 threads).
+  static constexpr std::int64_t kIirChunk = 32;  // samples a thread of iir_chunks.comp keeps in registers
+
   static void schedule_gpu(Plan& plan, const Shape& shape) {
     const auto& r = resolved_as<IirResolved>(plan);
     const bool deriche = r.variant == IirVariant::deriche;
@@ -125,6 +127,14 @@ class Iir final : public Descriptor {
       GpuPass& g = plan.schedule.gpu[a];
       g = GpuPass{};
       if (!plan.axes[a].active) continue;
+      // Deriche's parallel form in float32 on lines of 4 chunks or more: chunks of 32 samples of
+      // every line in parallel, three dispatches (iir_chunks.comp); the H200 ran the lane-per-thread
+      // pass at 33-50x its floor. Shorter lines keep one dispatch of a lane per thread.
+      if (deriche && !plan.schedule.gpu_float64 && shape.extent[a] + 2 * r.axes[a].pad >= 4 * kIirChunk) {
+        g.shader = "iir_chunks";
+        g.block = kIirChunk;
+        continue;
+      }
       g.shader = plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32";
       const std::int64_t n = shape.extent[a], lanes = shape.elements() / n;
       // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from

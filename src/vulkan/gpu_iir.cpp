@@ -1,4 +1,6 @@
-// iir on the GPU: Deriche's or Young-van Vliet's recursive Gaussian along each axis, one thread per
+// iir on the GPU: Deriche's or Young-van Vliet's recursive Gaussian along each axis: Deriche's
+// parallel form in float32 with every line cut into chunks that run in parallel where the plan
+// says so (gpu_iir_chunks.cpp), else one thread per
 // line and channel (iir_line.comp; along x through shared-memory blocks of whole lines), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
 // boundary starts of cpu/iir.cpp. Deriche runs in float32 in its parallel form (stable at any
 // sigma); float64 only where the plan asks for it (plan.schedule.gpu_float64: Young-van Vliet's
@@ -10,6 +12,7 @@
 #include "algorithms/iir.hpp"
 #include "fastblur/kernel_iir.hpp"
 #include "vulkan/compute_pipeline.hpp"
+#include "vulkan/gpu_iir_chunks.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/job.hpp"
 #include "vulkan/shaders.hpp"
@@ -39,6 +42,10 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
   const std::size_t real = float64 ? sizeof(double) : sizeof(float);
   run_separable(job, src, dst, axes, [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
+    if (plan.schedule.gpu[ax].shader == "iir_chunks") {
+      record_iir_chunks(job, in, out, plan, axis);
+      return;
+    }
     const algo::IirAxis& r = resolved.axes[ax];
     const std::int64_t n = src.extent[ax], lanes = src.lines(axis) * C;  // a lane: one channel of a line
     std::vector<double> k;

@@ -1,0 +1,79 @@
+// iir_chunks.comp (src/vulkan/gpu_iir_chunks.cpp): Deriche's parallel form with every line cut into
+// chunks that run in parallel gives, up to float rounding, what one thread walking the whole line
+// gives (iir_line.comp's VARIANT 2, the plan's other pass for it) and what the CPU gives: every
+// border, 1 to 4 channels, each axis of a volume, lines that end inside a chunk or on its edge,
+// paddings longer than a chunk, and batches of a few lanes.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "fastblur/plan.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/vulkan_test_support.hpp"
+
+namespace fastblur {
+namespace {
+
+using test::VulkanTest;
+
+TEST_F(VulkanTest, IirChunksGiveWhatALanePerThreadGives) {
+  auto rng = test::rng_for_test();
+  vk::Context& ctx = test::context_of(device_);
+  struct Case {
+    std::int64_t w, h, d;
+    std::array<double, 3> sigma;
+    int channels;
+  };
+  // Line lengths (with the border's padding) from 4 chunks of 32 up, ending on a chunk's edge (128)
+  // and inside one; sigma 0.8 to 12 (paddings of 9 to 132 samples); each axis.
+  const Case cases[] = {{128, 5, 1, {0.8, 0, 0}, 1}, {173, 3, 1, {3.0, 0, 0}, 4}, {9, 160, 1, {0, 2.5, 0}, 3},
+                        {6, 5, 150, {0, 0, 1.7, }, 2}, {200, 131, 1, {12.0, 4.0, 0}, 4}, {140, 135, 130, {1.5, 1.5, 1.5}, 1}};
+  int compared = 0;
+  double worst = 0, worst_cpu = 0;
+  for (const Case& c : cases)
+    for (const Border border : test::all_borders()) {
+      auto src = test::make_buffer(ElementType::f32, c.w, c.h, c.d, c.channels);
+      test::fill_random(src.view, rng);
+      BlurSpec spec;
+      spec.sigma = c.sigma;
+      spec.algorithm = Algorithm::iir;
+      set_parameter(spec, "iir_variant", test::iir_name(IirVariant::deriche));
+      spec.with_border(border);
+      spec.cval = 0.25;
+      const Plan plan = make_plan(spec, src.view, ElementType::f32, device_);
+      int chunked = 0;
+      Plan lane_plan = plan;
+      for (std::size_t a = 0; a < 3; ++a) {
+        if (plan.schedule.gpu[a].shader != "iir_chunks") continue;
+        ++chunked;
+        lane_plan.schedule.gpu[a] = GpuPass{"iir_line_f32", 0, 1};  // a lane per thread
+      }
+      ASSERT_GT(chunked, 0) << "the plan cuts lines of 4 chunks or more into chunks";
+      auto chunks = test::make_buffer(ElementType::f32, c.w, c.h, c.d, c.channels);
+      auto lanes = test::make_buffer(ElementType::f32, c.w, c.h, c.d, c.channels);
+      auto cpu = test::make_buffer(ElementType::f32, c.w, c.h, c.d, c.channels);
+      // A small scratch budget: several batches of lanes per axis.
+      ctx.set_piece_limit(static_cast<std::uint64_t>(c.w * c.h * c.d * c.channels) * 4 + (64 << 10));
+      try {
+        blur(src.view, chunks.view, plan, device_);
+      } catch (...) {
+        ctx.set_piece_limit(0);
+        throw;
+      }
+      ctx.set_piece_limit(0);
+      blur(src.view, lanes.view, lane_plan, device_);
+      blur(src.view, cpu.view, spec);
+      const double d = test::max_difference(chunks.view, lanes.view), dc = test::max_difference(chunks.view, cpu.view);
+      worst = std::max(worst, d);
+      worst_cpu = std::max(worst_cpu, dc);
+      EXPECT_LE(d, 1e-5) << c.w << "x" << c.h << "x" << c.d << " C" << c.channels << " " << to_string(border);
+      EXPECT_LE(dc, 2e-5) << c.w << "x" << c.h << "x" << c.d << " C" << c.channels << " " << to_string(border);
+      ++compared;
+    }
+  std::printf("[ measured ] iir chunks: max |chunks - lane per thread| %.3g, max |chunks - cpu| %.3g over %d cases\n", worst,
+              worst_cpu, compared);
+  EXPECT_EQ(compared, 30);
+}
+
+}  // namespace
+}  // namespace fastblur
