@@ -20,6 +20,7 @@
 /// sums, so the marginal of the 2D chain along x is the chain of the passes' 1D marginals, which
 /// depends on d_x alone: the variance along x is dual_kawase_variance(L, d_x).
 #include <array>
+#include <cstdint>
 #include <vector>
 
 namespace fastblur::kernel {
@@ -80,5 +81,18 @@ std::vector<double> dual_kawase_marginal(int levels, double offset, int phase);
 /// The worst over the 2^levels phases of max |h - g| / max g, h the marginal response and g the
 /// sampled Gaussian of the chain's own sigma (sqrt of its variance) normalised over +-8 sigma.
 double dual_kawase_error(int levels, double offset);
+
+/// The 2D response, in double, to a unit impulse at pixel (x, y) of a width x height image that is
+/// zero beyond its edges (a constant border of 0), computed as the CPU executor computes it (the same
+/// fetches, in the same order) but only over the texels the impulse reaches: row-major width x height.
+/// `origin` is where the image starts in the padded level 0 along x and y (each a multiple of
+/// 2^levels: the coarsest texels tile the image from its first pixel), which sets the impulse's
+/// phase within its block and the coordinates of every fetch; the executors' own padding
+/// (algo::dual_kawase_padding(...).before) gives their bits exactly, any other multiple the same
+/// response to within rounding. The planner predicts the chain's 2D error from it without a blur.
+/// Throws InvalidArgument for a bad schedule, size, pixel or origin.
+std::vector<double> dual_kawase_impulse_response(const DualKawaseSchedule& schedule, std::int64_t width,
+                                                 std::int64_t height, std::int64_t x, std::int64_t y,
+                                                 std::array<std::int64_t, 2> origin = {0, 0});
 
 }  // namespace fastblur::kernel

@@ -25,6 +25,7 @@
 /// 2^l and the bilinear tent), averaged over pixel phases and rotations; the scales are solved so
 /// that this is sigma^2.
 #include <array>
+#include <cstdint>
 #include <vector>
 
 namespace fastblur::kernel {
@@ -78,5 +79,17 @@ double mip_fetch_variance(double lod, double radius);
 /// default): the smaller axis's scale is solved (by bisection; the variance grows with it), the
 /// levels follow from it, and the larger axis's scale makes its variance exact. Throws InvalidArgument.
 MipPoissonSchedule mip_poisson_schedule(double sigma_x, double sigma_y, int count = 0);
+
+/// The 2D response of one frame, in double, to a unit impulse at pixel (x, y) of a width x height
+/// image that is zero beyond its edges (a constant border of 0), computed as the CPU executor computes
+/// it (the same mip chain, rotations and trilinear fetches, in the same order) but only over the
+/// texels and pixels the impulse reaches: row-major width x height. `origin` is where the image
+/// starts in the padded level 0 along x and y (each a multiple of 2^max_level); the executors' own
+/// padding (algo::mip_poisson_padding(...).before) gives their bits exactly, any other multiple the
+/// same response to within rounding. The planner predicts the 2D error of a frame from it without
+/// a blur. Throws InvalidArgument for a bad schedule, size, pixel or origin.
+std::vector<double> mip_poisson_impulse_response(const MipPoissonSchedule& schedule, int frame, std::int64_t width,
+                                                 std::int64_t height, std::int64_t x, std::int64_t y,
+                                                 std::array<std::int64_t, 2> origin = {0, 0});
 
 }  // namespace fastblur::kernel
