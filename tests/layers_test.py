@@ -59,11 +59,6 @@ SRC_FILES = {
 
 # Stated exceptions: (including file, included path or prefix ending in '/') -> why. Keep them few.
 EXCEPTIONS = {
-    # The one upward reach left: a planar algorithm's (dual-kawase, mip-poisson) predicted error is
-    # measured by blurring an impulse (analysis::measure_impulse -> blur() -> the planner again, with
-    # Prediction::to_run ending the recursion). Open in issue 26: the impulse response should come from
-    # the kernel layer (or a measurer the front door hands the planner).
-    ("src/algorithms/descriptor.cpp", "fastblur/analysis.hpp"): "planar error measured through blur() (open, issue 26)",
     # A white-box benchmark: it times the Vulkan backend's own stages (transfers, recorders, a job's
     # submission) on the device's context, which no public header exposes, and should not.
     ("bench/gpu_bench.cpp", "vulkan/"): "white-box benchmark of the Vulkan backend's stages",

@@ -193,10 +193,15 @@ std::vector<double> gaussian_axis_weights(const BlurSpec& spec, int axis, int ra
 /// each axis's radius (its support where it is filtered), achieved sigma and weights (every axis
 /// with a sigma: gaussian_axis_weights).
 void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan);
-/// The 2D max error (docs/DESIGN.md, Quality metrics) of a planar algorithm's response, measured by blurring an impulse at each
-/// axis's sigma clamped to kLargeSigma (at its own sigma where the spec's parameters do not reach
-/// the clamped one); the worse of x and y.
-double measured_planar_error(const BlurSpec& spec);
+/// A planar algorithm's 2D response to a unit impulse at pixel (n/2, n/2) of an n x n image (n odd,
+/// zero beyond its edges) for `spec` (its sigma along x and y equal), computed in the kernel layer as
+/// its executor computes it (kernel::dual_kawase_impulse_response, mip_poisson_impulse_response).
+using PlanarResponse = std::function<std::vector<double>(const BlurSpec& spec, int n)>;
+/// The 2D max error (docs/DESIGN.md, Quality metrics) of a planar algorithm's response to an impulse
+/// at each axis's sigma clamped to kLargeSigma (at its own sigma where the spec's parameters do not
+/// reach the clamped one); the worse of x and y. The same figure as analysis::measure_impulse's
+/// max_error_2d of a blur, without the blur: no plan, no front door.
+double measured_planar_error(const BlurSpec& spec, const PlanarResponse& response);
 /// A line's length with `pad` samples of border extension on each side, relative to the line
 /// (costs of drivers that extend lines).
 double padded_ratio(const Shape& shape, int axis, double pad);

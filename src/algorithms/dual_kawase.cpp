@@ -4,9 +4,12 @@
 #include "algorithms/dual_kawase.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fastblur/error.hpp"
 
@@ -91,8 +94,17 @@ class DualKawase final : public Descriptor {
 
   void schedule(Plan& plan, const Shape&) const override { plan.schedule.driver = CpuDriver::planar; }
 
-  // The 2D max error of the response, measured by blurring an impulse: its chain has no closed form.
-  double planar_error(const BlurSpec& spec) const override { return measured_planar_error(spec); }
+  // The 2D max error of the response to an impulse (its chain has no closed form), computed in the
+  // kernel layer at the executor's coordinates (the image at its padding's start, which sets the
+  // impulse's phase in the blocks).
+  double planar_error(const BlurSpec& spec) const override {
+    return measured_planar_error(spec, [](const BlurSpec& s, int n) {
+      const kernel::DualKawaseSchedule k = dual_kawase_schedule_for(s);
+      const std::array<std::int64_t, 2> origin{dual_kawase_padding(n, k.levels, k.offset[0]).before,
+                                               dual_kawase_padding(n, k.levels, k.offset[1]).before};
+      return kernel::dual_kawase_impulse_response(k, n, n, n / 2, n / 2, origin);
+    });
+  }
 
   double axis_cost(const Plan& plan, const Shape&, int axis) const override {
     if (plan.schedule.backend == Backend::vulkan) return 1.0;  // padding, a few passes over ever smaller levels

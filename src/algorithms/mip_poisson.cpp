@@ -5,9 +5,12 @@
 #include "algorithms/mip_poisson.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "fastblur/error.hpp"
 
@@ -71,9 +74,16 @@ class MipPoisson final : public Descriptor {
 
   void schedule(Plan& plan, const Shape&) const override { plan.schedule.driver = CpuDriver::planar; }
 
-  // The 2D max error of one frame's response, measured by blurring an impulse: the rotation noise has
-  // no closed form.
-  double planar_error(const BlurSpec& spec) const override { return measured_planar_error(spec); }
+  // The 2D max error of one frame's response to an impulse (the rotation noise has no closed form),
+  // computed in the kernel layer at the executor's coordinates (the image at its padding's start).
+  double planar_error(const BlurSpec& spec) const override {
+    return measured_planar_error(spec, [](const BlurSpec& s, int n) {
+      const kernel::MipPoissonSchedule k = mip_poisson_schedule_for(s);
+      const std::int64_t before = mip_poisson_padding(n, k).before;
+      return kernel::mip_poisson_impulse_response(k, option_int(s, "mip_poisson_frame"), n, n, n / 2, n / 2,
+                                                  {before, before});
+    });
+  }
 
   double axis_cost(const Plan& plan, const Shape&, int) const override {
     const double samples = samples_of(plan.spec);

@@ -298,8 +298,8 @@ Plan plan_uncached(const BlurSpec& request, const Shape& shape, Prediction predi
       if ((d->info().capabilities.exact && d->id() != Algorithm::fir) || !runs(*d)) continue;
       for (const BlurSpec& c : d->candidates(spec, shape)) {
         if (!d->info().capabilities.separable && best.predicted_max_error <= spec.tolerance) {
-          // A planar candidate's error is measured by blurring a 2D impulse: skip that where its
-          // cost alone already loses.
+          // A planar candidate's error is computed from its 2D impulse response: skip that where
+          // its cost alone already loses.
           const Plan cost_only = resolved_plan(c, shape, false);
           if (cost_only.predicted_cost >= best.predicted_cost) {
             char buf[160];

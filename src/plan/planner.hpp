@@ -8,9 +8,10 @@
 
 namespace fastblur::planner {
 
-/// Whether a named algorithm's plan predicts its error (make_plan), or only resolves what runs (a blur:
-/// predicting a planar algorithm's error blurs an impulse with it, which must not plan that again).
-/// Automatic plans always predict their candidates' errors: that is how they choose.
+/// Whether a named algorithm's plan predicts its error (make_plan), or only resolves what runs (a blur,
+/// which has no use for the prediction: a planar algorithm's computes its 2D impulse response, 0.46 s
+/// for mip-poisson at sigma 60 on one core, again for every new shape). Automatic plans always predict
+/// their candidates' errors: that is how they choose.
 enum class Prediction { full, to_run };
 
 /// The plan of `spec` for `shape` (cached: the same request on the same shape plans once). Throws
