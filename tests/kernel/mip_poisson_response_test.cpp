@@ -92,7 +92,9 @@ TEST(MipPoissonImpulseResponse, RefusesBadInput) {
   EXPECT_THROW(mip_poisson_impulse_response(s, 0, 0, 9, 0, 0), InvalidArgument);
   EXPECT_THROW(mip_poisson_impulse_response(s, 0, 9, 9, 9, 4), InvalidArgument);
   EXPECT_THROW(mip_poisson_impulse_response(s, 0, 9, 9, 4, -1), InvalidArgument);
-  if (block > 1) EXPECT_THROW(mip_poisson_impulse_response(s, 0, 9, 9, 4, 4, {block + 1, 0}), InvalidArgument);
+  if (block > 1) {
+    EXPECT_THROW(mip_poisson_impulse_response(s, 0, 9, 9, 4, 4, {block + 1, 0}), InvalidArgument);
+  }
   EXPECT_THROW(mip_poisson_impulse_response(s, 0, 9, 9, 4, 4, {0, -block}), InvalidArgument);
   EXPECT_THROW(mip_poisson_impulse_response(MipPoissonSchedule{}, 0, 9, 9, 4, 4), InvalidArgument);  // no samples
 }
