@@ -133,6 +133,7 @@ class Iir final : public Descriptor {
       if (deriche && !plan.schedule.gpu_float64 && shape.extent[a] + 2 * r.axes[a].pad >= 4 * kIirChunk) {
         g.shader = "iir_chunks";
         g.block = kIirChunk;
+        g.tile = a == 0 ? (64 / C) * C : 0;  // along x: 64 / C whole lines' chunk a workgroup
         continue;
       }
       g.shader = plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32";

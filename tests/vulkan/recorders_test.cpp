@@ -59,14 +59,24 @@ TEST_F(VulkanTest, ThePlanNamesEveryPassVariantAndTheRecordersRunIt) {
   blur(src.view, b.view, global, device_);
   EXPECT_EQ(ctx.counters().pipelines_created, before.pipelines_created + 1) << "the plan's variant ran";
   EXPECT_LE(test::max_difference(a.view, b.view), 1e-6);
-  // iir along x: whole lines per workgroup (64 / 4 lines of 4 channels), a block within 1 to 32.
+  // iir (Deriche, float32) along x on lines of 4 chunks or more: chunks of 32 samples in parallel;
+  // on shorter lines whole lines per workgroup (64 / 4 lines of 4 channels), a block within 1 to 32.
   spec.algorithm = Algorithm::iir;
   spec.sigma = {3.0, 0.0, 0.0};
   plan = make_plan(spec, src.view, ElementType::f32, device_);
+  if (!plan.schedule.gpu_float64) {
+    EXPECT_EQ(plan.schedule.gpu[0].shader, "iir_chunks");
+    EXPECT_EQ(plan.schedule.gpu[0].block, 32);
+    EXPECT_NE(describe(plan).find("x iir_chunks tile 64 chunks of 32"), std::string::npos) << describe(plan);
+  }
+  auto narrow = test::make_buffer(ElementType::f32, 40, 41, 1, 4);
+  spec.with_border(Border::nearest);  // no padding: 40 samples, under 4 chunks
+  plan = make_plan(spec, narrow.view, ElementType::f32, device_);
   EXPECT_EQ(plan.schedule.gpu[0].tile, 64);
   EXPECT_GE(plan.schedule.gpu[0].block, 1);
   EXPECT_LE(plan.schedule.gpu[0].block, 32);
   EXPECT_EQ(plan.schedule.gpu[0].shader, plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32");
+  spec.with_border(Border::reflect);
   // A large image travels in parts of rows, as its plan says.
   auto big = test::make_buffer(ElementType::f32, 1024, 1024, 1, 4);
   EXPECT_EQ(make_plan(spec, big.view, ElementType::f32, device_).schedule.transfer_parts, 4);  // 16 MiB: 4 parts
