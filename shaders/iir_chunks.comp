@@ -12,10 +12,6 @@
 //     the pole to the power of the chunk's length times the state entering the predecessor
 //     (carry[] is overwritten with the entering states);
 //  2. each chunk's recursions again from its true entering states, the outputs written.
-// Along x (TILED) a chunk's samples of one line lie side by side and a line's length apart from the
-// next line's: there a workgroup takes 64 / CHANNELS whole lines' chunk j, loaded into shared memory
-// by all its threads together (consecutive threads on consecutive addresses), and its outputs go
-// back the same way; along y and z the lanes of a warp are neighbours in memory already.
 // A first-order recursion from a state s after m steps holds p^m s more than from zero, so phase 1
 // is exact up to rounding. The line is read through the border mode over `pad` samples on each
 // side as iir_line.comp reads it, and the steady states for the borders' constant continuation
@@ -28,11 +24,6 @@ layout(local_size_x = 64) in;
 layout(constant_id = 0) const int CHANNELS = 4;
 layout(constant_id = 1) const int PHASE = 0;
 layout(constant_id = 2) const int CHUNK = 32;
-layout(constant_id = 3) const bool TILED = false;
-const int GROUP_LINES = 64 / CHANNELS, GROUP_LANES = GROUP_LINES * CHANNELS;
-// TILED: a line's chunk and the sample after it, padded to CHUNK + 1 slots so that the threads of a
-// warp (lines a slot stride apart) fall in different banks.
-shared float tile[TILED ? GROUP_LINES * (CHUNK + 1) * CHANNELS : 1];
 
 layout(std430, binding = 0) readonly buffer Src { float src[]; };
 layout(std430, binding = 1) writeonly buffer Dst { float dst[]; };
@@ -106,21 +97,8 @@ void main() {
     }
     return;
   }
-  bool constant = p.border == BORDER_CONSTANT;
-  int j, lane_local, lid = int(gl_LocalInvocationID.x), group_first = 0;
-  if (TILED) {
-    int group = int(gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x);
-    int groups = (p.todo + GROUP_LANES - 1) / GROUP_LANES;  // per chunk
-    j = group / groups;
-    group_first = (group % groups) * GROUP_LANES;  // the workgroup's first lane in the batch
-    lane_local = group_first + lid;
-    if (j >= p.chunks) return;  // whole workgroups only: uniform for the barriers below
-  } else {
-    if (tid >= p.todo * p.chunks) return;
-    j = tid / p.todo;
-    lane_local = tid % p.todo;
-  }
-  bool live = lane_local < p.todo && (!TILED || lid < GROUP_LANES);
+  if (tid >= p.todo * p.chunks) return;
+  int j = tid / p.todo, lane_local = tid % p.todo;
   int lane = p.first_lane + lane_local;
   g_line = lane / CHANNELS;
   g_c = lane % CHANNELS;
@@ -129,32 +107,13 @@ void main() {
   // The chunk's inputs (kept for both directions) and, phase 2, its causal outputs.
   float xs[CHUNK];
   float zs[CHUNK];
-  float after;  // the sample after the chunk: the next chunk's first, or past the padded line the border's constant
-  int slot = (lid / CHANNELS) * (CHUNK + 1) * CHANNELS + lid % CHANNELS;  // TILED: the thread's sample 0
-  if (TILED) {
-    int first_line = (p.first_lane + group_first) / CHANNELS;
-    for (int q = lid; q < GROUP_LINES * (CHUNK + 1) * CHANNELS; q += 64) {
-      int l = q / ((CHUNK + 1) * CHANNELS), rest = q % ((CHUNK + 1) * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
-      int i = a + s;
-      if (group_first + l * CHANNELS + c >= p.todo || i > b) continue;
-      int at_i = i < len ? i : len - 1;
-      int k_i = border_index(at_i - p.pad, n, p.border);
-      bool cval = k_i < 0 || (i == len && constant);
-      tile[q] = cval ? p.cval : src[((first_line + l) * p.extent.x + k_i) * CHANNELS + c];
-    }
-    barrier();
-    if (lid < GROUP_LANES) {  // (3 channels: the 64th thread has no lane of the tile)
-      for (int s = 0; s < CHUNK; ++s) xs[s] = tile[slot + s * CHANNELS];
-      after = tile[slot + (b - a) * CHANNELS];
-    }
-    barrier();  // the tile takes the outputs next
-  } else {
-    for (int s = 0; s < CHUNK; ++s)
-      if (a + s < b) xs[s] = x_at(a + s);
-    after = b < len ? x_at(b) : (constant ? p.cval : x_at(len - 1));
-  }
+  for (int s = 0; s < CHUNK; ++s)
+    if (a + s < b) xs[s] = x_at(a + s);
+  bool constant = p.border == BORDER_CONSTANT;
+  // The sample after the chunk: the next chunk's first, or past the padded line the border's constant.
+  float after = b < len ? x_at(b) : (constant ? p.cval : x_at(len - 1));
   vec2 u0 = vec2(0.0), u1 = vec2(0.0), v0 = vec2(0.0), v1 = vec2(0.0);
-  if (PHASE == 2 && live) {
+  if (PHASE == 2) {
     vec4 u = carry[at], v = carry[at + 1];
     u0 = u.xy; u1 = u.zw; v0 = v.xy; v1 = v.zw;
   }
@@ -175,28 +134,12 @@ void main() {
     if (i < b && i >= p.pad) {
       v0 = cmul(p0, r0 * xn + v0);
       v1 = cmul(p1, r1 * xn + v1);
-      if (PHASE == 2 && i < causal_end) {
-        float y = zs[s] + 2.0 * (v0.x + v1.x);
-        if (TILED) {
-          if (live) tile[slot + s * CHANNELS] = y;
-        }
-        else dst[offset_of(g_line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + g_c] = y;
-      }
+      if (PHASE == 2 && i < causal_end) dst[offset_of(g_line, i - p.pad, p.axis, p.extent.xyz, CHANNELS) + g_c] = zs[s] + 2.0 * (v0.x + v1.x);
       xn = xs[s];
     }
   }
-  if (PHASE == 0 && live) {
+  if (PHASE == 0) {
     carry[at] = vec4(u0, u1);
     carry[at + 1] = vec4(v0, v1);
-  }
-  if (TILED && PHASE == 2) {  // the outputs from the tile to dst, all threads together
-    barrier();
-    int first_line = (p.first_lane + group_first) / CHANNELS;
-    for (int q = lid; q < GROUP_LINES * CHUNK * CHANNELS; q += 64) {
-      int l = q / (CHUNK * CHANNELS), rest = q % (CHUNK * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
-      int i = a + s;
-      if (group_first + l * CHANNELS + c >= p.todo || i >= b || i < p.pad || i >= causal_end) continue;
-      dst[((first_line + l) * p.extent.x + i - p.pad) * CHANNELS + c] = tile[(l * (CHUNK + 1) + s) * CHANNELS + c];
-    }
   }
 }

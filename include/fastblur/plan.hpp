@@ -59,7 +59,7 @@ struct GpuPass {
   /// fir along x: the halo its shared-memory tile of 256 outputs holds (the radius's power-of-two bucket,
   /// at least 8, so that a few pipelines serve every sigma; or the radius where the bucket does not fit),
   /// 0 = taps read from device memory; iir along x: lanes (lines x channels) a workgroup keeps in shared
-  /// memory (iir_chunks: of one chunk), 0 = a lane per thread.
+  /// memory, 0 = a lane per thread.
   std::int64_t tile = 0;
   std::int64_t block = 0;           ///< iir_line: samples per thread a shared-memory block holds (1 to 32);
                                     ///< iir_chunks: samples of a line per chunk (a thread's)

@@ -133,7 +133,8 @@ class Iir final : public Descriptor {
       if (deriche && !plan.schedule.gpu_float64 && shape.extent[a] + 2 * r.axes[a].pad >= 4 * kIirChunk) {
         g.shader = "iir_chunks";
         g.block = kIirChunk;
-        g.tile = a == 0 ? (64 / C) * C : 0;  // along x: 64 / C whole lines' chunk a workgroup
+        // Along x too a thread reads its own chunk: whole lines' chunks through shared memory, as
+        // iir_line's TILED reads blocks, measured 1.5x slower on the H200 (bench/RESULTS.md).
         continue;
       }
       g.shader = plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32";

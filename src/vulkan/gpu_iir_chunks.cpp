@@ -36,7 +36,7 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   const auto chunk = static_cast<std::int64_t>(plan.schedule.gpu[ax].block);
   if (chunk < 1) throw InvalidArgument("internal: iir_chunks without a chunk length");
   const std::int64_t chunks = (n + 2 * pad + chunk - 1) / chunk;
-  if (static_cast<double>(lanes + 64) * static_cast<double>(chunks) >= 2147483647.0)
+  if (static_cast<double>(lanes) * static_cast<double>(chunks) >= 2147483647.0)
     throw Unsupported("iir on the Vulkan backend: more than 2^31 chunks along one axis");
   // p0, p1, r0, r1 and the poles to the power of a whole chunk, computed in double.
   const auto f = kernel::deriche_parallel_form(plan.axes[ax].sigma);
@@ -48,16 +48,13 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   }
   Buffer& coefficients = upload(job, k.data(), k.size() * sizeof(float));
   const std::uint64_t per_lane = static_cast<std::uint64_t>(chunks) * 32;  // two vec4 a chunk
-  // Along x (the plan's tile): a workgroup takes `group` lanes (64 / C whole lines) of one chunk.
-  const std::int64_t group = plan.schedule.gpu[ax].tile;
-  std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
-  if (group > 0 && batch < lanes) batch = batch / group * group;
+  const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
   if (batch < 1) throw Unsupported("iir's chunk states for one line exceed this device's scratch budget");
   Buffer& carry = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
   const ComputePipeline* phases[3];
   for (std::uint32_t phase = 0; phase < 3; ++phase)
     phases[phase] = &ctx.pipeline("iir_chunks", shaders::words("iir_chunks"),
-                                  {static_cast<std::uint32_t>(C), phase, static_cast<std::uint32_t>(chunk), group > 0 ? 1u : 0u},
+                                  {static_cast<std::uint32_t>(C), phase, static_cast<std::uint32_t>(chunk)},
                                   std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(ChunkParams));
   for (std::int64_t first = 0; first < lanes; first += batch) {
     const std::int64_t todo = std::min(batch, lanes - first);
@@ -69,12 +66,9 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
     const std::vector<Binding> bindings{Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(carry),
                                         Binding::storage(coefficients)};
     const auto threads = [](std::int64_t t) { return spread_groups(static_cast<std::uint64_t>((t + 63) / 64)); };
-    // Phases 0 and 2: a thread per lane and chunk (tiled: whole workgroups of `group` lanes a chunk).
-    const auto chunk_groups = group > 0 ? spread_groups(static_cast<std::uint64_t>((todo + group - 1) / group * chunks))
-                                        : threads(todo * chunks);
-    job.dispatch(*phases[0], bindings, cp, chunk_groups);
+    job.dispatch(*phases[0], bindings, cp, threads(todo * chunks));
     job.dispatch(*phases[1], bindings, cp, threads(todo));
-    job.dispatch(*phases[2], bindings, cp, chunk_groups);
+    job.dispatch(*phases[2], bindings, cp, threads(todo * chunks));
   }
 }
 

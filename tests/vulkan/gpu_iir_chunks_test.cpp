@@ -2,8 +2,7 @@
 // chunks that run in parallel gives, up to float rounding, what one thread walking the whole line
 // gives (iir_line.comp's VARIANT 2, the plan's other pass for it) and what the CPU gives: every
 // border, 1 to 4 channels, each axis of a volume, lines that end inside a chunk or on its edge,
-// paddings longer than a chunk, batches of a few lanes, and along x whole lines' chunks a workgroup
-// through shared memory (the plan's tile) with 1 to 4 channels (3: 63 of a workgroup's 64 threads).
+// paddings longer than a chunk, and batches of a few lanes.
 #include <gtest/gtest.h>
 
 #include <cstdio>
