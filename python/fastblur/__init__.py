@@ -1,8 +1,8 @@
 """fastblur: fast Gaussian blur of images and volumes.
 
-``fastblur.gaussian_filter`` and ``fastblur.gaussian_filter1d`` take the arguments of
-``scipy.ndimage.gaussian_filter`` / ``gaussian_filter1d`` (SciPy 1.11+, including ``radius`` and
-``axes``) and return the same results, computed by fastblur's C++ core (SIMD, threads, the GIL
+``fastblur.gaussian_filter``, ``gaussian_filter1d``, ``gaussian_laplace`` and
+``gaussian_gradient_magnitude`` take the arguments of their ``scipy.ndimage`` namesakes (SciPy
+1.11+, including ``radius`` and ``axes``) and return the same results, computed by fastblur's C++ core (SIMD, threads, the GIL
 released). Beyond SciPy they accept ``algorithm``/``tolerance`` (fastblur's approximations and
 planner), ``threads``, ``device`` and ``rounding``.
 
@@ -37,9 +37,10 @@ import numpy as np
 
 from . import _core
 from ._scipy_args import active_axes, axis_1d, check_order, get_output, kernel_radius, scipy_kernel
+from ._gaussian_family import gaussian_gradient_magnitude, gaussian_laplace
 
 __all__ = [
-    "gaussian_filter", "gaussian_filter1d", "correlate1d", "plan", "analyze", "algorithms", "devices",
+    "gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude", "correlate1d", "plan", "analyze", "algorithms", "devices",
     "gaussian_kernel", "linear_sampling", "linear_sampling_gaussian", "linear_sampling_2d",
     "kawase_schedule", "kawase_kernel", "kawase_presets", "box_passes", "sliding_dct_kernel",
     "binomial_kernel", "incremental_gaussian", "radius_for_precision", "sigma_for_precision",

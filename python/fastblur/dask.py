@@ -1,7 +1,8 @@
 """fastblur on dask arrays and zarr stores: chunked, lazy, local or on a dask.distributed cluster.
 
-``gaussian_filter(x, sigma, ...)`` and ``gaussian_filter1d`` take a dask array and the arguments of
-``fastblur.gaussian_filter`` and return a lazy dask array with the same chunks. ``blur_zarr(src,
+``gaussian_filter(x, sigma, ...)``, ``gaussian_filter1d``, ``gaussian_laplace`` and
+``gaussian_gradient_magnitude`` take a dask array and the arguments of the module's functions and
+return a lazy dask array with the same chunks. ``blur_zarr(src,
 dst, sigma, ...)`` blurs one zarr array into another chunk by chunk (``python3 -m fastblur blur
 IN.zarr OUT.zarr --sigma S`` is the command for it).
 
@@ -33,7 +34,8 @@ from dask.highlevelgraph import HighLevelGraph
 from . import _check_common, plan as _plan
 from . import gaussian_filter as _np_gaussian_filter
 from . import _zarr_store
-from ._scipy_args import active_axes, axis_1d
+from ._gaussian_family import _sigma_per_axis
+from ._scipy_args import active_axes, axis_1d, check_axes, normalize_sequence
 from ._zarr_store import is_complete
 
 __all__ = ["gaussian_filter", "gaussian_filter1d", "blur_zarr", "halo", "is_complete"]
@@ -320,6 +322,51 @@ def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", c
     if not active or x.size == 0:
         return x.astype(out_dtype)
     return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
+
+
+def _derivative(order_on_axis):
+    def derivative(x, axis, out_dtype, mode, cval, sigma, **kwargs):
+        order = [0] * x.ndim
+        order[axis] = order_on_axis
+        return gaussian_filter(x, sigma, order, out_dtype, mode, cval, **kwargs)
+    return derivative
+
+
+def _generic(x, derivative, output, mode, cval, sigma, kwargs, axes, square):
+    """The module's gaussian_laplace / gaussian_gradient_magnitude (_gaussian_family.py) on a dask
+    array: the same derivative calls, lazily, combined block by block with NumPy's in-place
+    arithmetic in the output dtype (so integers wrap and round as SciPy's do)."""
+    _check_dask(x)
+    out_dtype = _output_dtype(output, x)
+    axes = check_axes(axes, x.ndim)
+    sigma = _sigma_per_axis(sigma, axes, x.ndim)
+    if len(axes) == 0:
+        return x.astype(out_dtype)
+    modes = normalize_sequence(mode, len(axes))
+    square_block = lambda b: np.multiply(b, b, out=b.copy())  # noqa: E731
+    out = derivative(x, axes[0], out_dtype, modes[0], cval, sigma, **kwargs)
+    if square:
+        out = out.map_blocks(square_block, dtype=out_dtype)
+    for ii in range(1, len(axes)):
+        tmp = derivative(x, axes[ii], out_dtype, modes[ii], cval, sigma, **kwargs)
+        if square:
+            tmp = tmp.map_blocks(square_block, dtype=out_dtype)
+        out = da.map_blocks(lambda a, b: np.add(a, b, out=a.copy()), out, tmp, dtype=out_dtype)
+    if square:
+        out = out.map_blocks(lambda b: np.sqrt(b, out=b.copy(), casting="unsafe"), dtype=out_dtype)
+    return out
+
+
+def gaussian_laplace(x, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """``fastblur.gaussian_laplace`` of a dask array, lazily, chunk by chunk (each second derivative is
+    this module's gaussian_filter; keywords as there). Results equal the module's on the whole array
+    where its gaussian_filter's do (bit-identical for the exact default)."""
+    return _generic(x, _derivative(2), output, mode, cval, sigma, kwargs, axes, square=False)
+
+
+def gaussian_gradient_magnitude(x, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """``fastblur.gaussian_gradient_magnitude`` of a dask array, lazily (see gaussian_laplace)."""
+    return _generic(x, _derivative(1), output, mode, cval, sigma, kwargs, axes, square=True)
 
 
 def blur_zarr(src, dst, sigma, *, chunks=None, overwrite=False, compressor="default", progress=False, **kwargs):

@@ -197,3 +197,22 @@ def test_bad_input(rng):
         fbd.gaussian_filter(da.from_array(np.array(["a", "b"])), 1.0)
     with pytest.raises(np.exceptions.AxisError if hasattr(np, "exceptions") else np.AxisError):
         fbd.gaussian_filter1d(x, 2.0, axis=2)
+
+
+@pytest.mark.parametrize("name", ["gaussian_laplace", "gaussian_gradient_magnitude"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
+def test_gaussian_family_equals_one_call(rng, name, dtype):
+    shape = (37, 29, 11)
+    x = random_array(rng, shape, dtype)
+    chunks = tuple(random_chunks(rng, n, smallest=2) for n in shape)
+    modes = list(rng.choice(MODES, size=3))
+    sigma = list(rng.uniform(0.6, 2.5, size=3))
+    for kwargs in [dict(sigma=sigma, mode=modes), dict(sigma=sigma[:2], axes=(0, 2), output=np.float64)]:
+        lazy = getattr(fbd, name)(da.from_array(x, chunks=chunks), **kwargs)
+        assert lazy.chunks == chunks
+        got = lazy.compute(scheduler="threads")
+        want = getattr(fastblur, name)(x, **kwargs)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want)
+    with pytest.raises(TypeError):
+        getattr(fbd, name)(x, 1.0)

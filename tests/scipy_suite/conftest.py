@@ -1,9 +1,10 @@
 """Runs SciPy's own ndimage filter tests against fastblur: before they are imported, SciPy's
-gaussian_filter and gaussian_filter1d are replaced by fastblur's - in scipy.ndimage, which the tests
-call, and in scipy.ndimage._filters, whose gaussian_laplace and gaussian_gradient_magnitude call
-them - so every test of those functions exercises our module with SciPy's expectations, and every
-call's result is asserted bit-identical to SciPy's own on the same arguments (every dtype SciPy
-accepts, float32 included)."""
+gaussian_filter, gaussian_filter1d, gaussian_laplace and gaussian_gradient_magnitude are replaced by
+fastblur's - in scipy.ndimage, which the tests call, and in scipy.ndimage._filters, whose own
+functions call them - so every test of those functions exercises our module with SciPy's
+expectations, and every call's result is asserted bit-identical to SciPy's own on the same
+arguments (every dtype SciPy accepts, float32 included; SciPy's own gaussian_laplace, the reference,
+calls the patched gaussian_filter, whose every call is checked against SciPy's in turn)."""
 import functools
 
 import numpy as np
@@ -13,7 +14,8 @@ import scipy.ndimage._filters
 
 import fastblur
 
-_SCIPY = {name: getattr(scipy.ndimage._filters, name) for name in ("gaussian_filter", "gaussian_filter1d")}
+PATCHED = ("gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude")
+_SCIPY = {name: getattr(scipy.ndimage._filters, name) for name in PATCHED}
 CHECKED = {"calls": 0, "bit_identical": 0}
 
 
@@ -46,8 +48,8 @@ def _bit_identical(name):
 
 
 for module in (scipy.ndimage, scipy.ndimage._filters):
-    module.gaussian_filter = _bit_identical("gaussian_filter")
-    module.gaussian_filter1d = _bit_identical("gaussian_filter1d")
+    for name in PATCHED:
+        setattr(module, name, _bit_identical(name))
 
 
 def pytest_terminal_summary(terminalreporter):
