@@ -22,6 +22,10 @@ shows the plan each call runs, and the call runs exactly that plan):
   fastest schedule within the bound on every dtype (float lanes, approximations), rounded once to
   nearest whatever ``rounding`` says - such a request is not SciPy's filter.
 
+``fastblur.patch_scipy()`` (or ``with fastblur.scipy_patched():``) routes scipy.ndimage's four
+Gaussian functions through these, so scikit-image and any other library calling them run on
+fastblur with SciPy's results; ``unpatch_scipy()`` undoes it.
+
 Other differences from SciPy, all deliberate: float16 arrays are accepted (SciPy raises
 RuntimeError), computed in double and rounded to float16 after each axis. ``device='vulkan'``
 computes on a GPU (``fastblur.devices()`` lists them) in float32 whatever the dtype.
@@ -37,10 +41,11 @@ import numpy as np
 
 from . import _core
 from ._scipy_args import active_axes, axis_1d, check_order, get_output, kernel_radius, scipy_kernel
-from ._gaussian_family import gaussian_gradient_magnitude, gaussian_laplace
+from . import _gaussian_family, _scipy_patch
 
 __all__ = [
-    "gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude", "correlate1d", "plan", "analyze", "algorithms", "devices",
+    "gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude", "correlate1d",
+    "patch_scipy", "unpatch_scipy", "scipy_patched", "plan", "analyze", "algorithms", "devices",
     "gaussian_kernel", "linear_sampling", "linear_sampling_gaussian", "linear_sampling_2d",
     "kawase_schedule", "kawase_kernel", "kawase_presets", "box_passes", "sliding_dct_kernel",
     "binomial_kernel", "incremental_gaussian", "radius_for_precision", "sigma_for_precision",
@@ -255,6 +260,46 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     output = get_output(output, input)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return output
+
+
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """Multidimensional Laplace filter using Gaussian second derivatives, a drop-in for
+    ``scipy.ndimage.gaussian_laplace`` (SciPy's bits, as :func:`gaussian_filter` gives them).
+
+    ``sigma``, ``output``, ``mode`` (one per filtered axis allowed), ``cval`` and ``axes`` as in SciPy;
+    the other keywords go to each :func:`gaussian_filter` call: SciPy's ``truncate`` and ``radius``,
+    and fastblur's ``algorithm``, ``tolerance``, ``device``, ``threads``, ``rounding``, ``options``.
+    As SciPy: one second-derivative filter a filtered axis (sigma on every filtered axis), summed by
+    NumPy in the output dtype."""
+    return _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 2), output, mode, cval, sigma,
+                                    kwargs, axes, square=False)
+
+
+def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """Multidimensional gradient magnitude using Gaussian derivatives, a drop-in for
+    ``scipy.ndimage.gaussian_gradient_magnitude`` (SciPy's bits, as :func:`gaussian_filter` gives
+    them): the first derivatives along each filtered axis squared, summed and square-rooted by NumPy in
+    the output dtype, as SciPy does. Keywords as :func:`gaussian_laplace`."""
+    return _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 1), output, mode, cval, sigma,
+                                    kwargs, axes, square=True)
+
+
+def patch_scipy():
+    """Routes scipy.ndimage's gaussian_filter, gaussian_filter1d, gaussian_laplace and
+    gaussian_gradient_magnitude through this module's (SciPy's bits; what it changes and what not:
+    ``fastblur._scipy_patch``). Calls nest and are thread-safe; ``unpatch_scipy()`` undoes one."""
+    _scipy_patch.patch({name: globals()[name] for name in _scipy_patch.NAMES})
+
+
+def unpatch_scipy():
+    """Undoes one :func:`patch_scipy`; the last one puts SciPy's own function objects back."""
+    _scipy_patch.unpatch()
+
+
+def scipy_patched():
+    """``with fastblur.scipy_patched():`` - scipy.ndimage's Gaussian functions routed through fastblur
+    for the block, undone on the way out (exceptions too)."""
+    return _scipy_patch.patched({name: globals()[name] for name in _scipy_patch.NAMES})
 
 
 def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0, *, device="cpu",

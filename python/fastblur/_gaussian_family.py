@@ -9,7 +9,7 @@ import numpy as np
 from ._scipy_args import check_axes, get_output, normalize_sequence
 
 
-def _sigma_per_axis(sigma, axes, ndim):
+def sigma_per_axis(sigma, axes, ndim):
     """SciPy's handling of ``axes``: one sigma per filtered axis, 0 on the others."""
     sigma = normalize_sequence(sigma, len(axes))
     if len(axes) < ndim:
@@ -20,20 +20,22 @@ def _sigma_per_axis(sigma, axes, ndim):
     return sigma
 
 
-def _derivative(order_on_axis):
-    def derivative(input, axis, output, mode, cval, sigma, **kwargs):
-        from . import gaussian_filter
+def derivative(gaussian_filter, order_on_axis):
+    """SciPy's derivative callable for generic_laplace / generic_gradient_magnitude: a whole
+    ``gaussian_filter`` call (the module's, or fastblur.dask's) with ``order_on_axis`` on one axis."""
+    def call(input, axis, output, mode, cval, sigma, **kwargs):
         order = [0] * input.ndim
         order[axis] = order_on_axis
         return gaussian_filter(input, sigma, order, output, mode, cval, **kwargs)
-    return derivative
+    return call
 
 
-def _generic(input, derivative, output, mode, cval, sigma, kwargs, axes, square):
+def combine(input, derivative, output, mode, cval, sigma, kwargs, axes, square):
+    """SciPy's generic_laplace (square False) or generic_gradient_magnitude (square True) with ``axes``."""
     input = np.asarray(input)
     output = get_output(output, input)
     axes = check_axes(axes, input.ndim)
-    sigma = _sigma_per_axis(sigma, axes, input.ndim)
+    sigma = sigma_per_axis(sigma, axes, input.ndim)
     if len(axes) == 0:
         output[...] = input[...]
         return output
@@ -49,23 +51,3 @@ def _generic(input, derivative, output, mode, cval, sigma, kwargs, axes, square)
     if square:
         np.sqrt(output, output, casting="unsafe")
     return output
-
-
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
-    """Multidimensional Laplace filter using Gaussian second derivatives, a drop-in for
-    ``scipy.ndimage.gaussian_laplace`` (SciPy's bits, as :func:`gaussian_filter` gives them).
-
-    ``sigma``, ``output``, ``mode`` (one per filtered axis allowed), ``cval`` and ``axes`` as in SciPy;
-    the other keywords go to each :func:`gaussian_filter` call: SciPy's ``truncate`` and ``radius``,
-    and fastblur's ``algorithm``, ``tolerance``, ``device``, ``threads``, ``rounding``, ``options``.
-    The sum over axes is NumPy's in the output dtype, as SciPy's."""
-    return _generic(input, _derivative(2), output, mode, cval, sigma, kwargs, axes, square=False)
-
-
-def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
-    """Multidimensional gradient magnitude using Gaussian derivatives, a drop-in for
-    ``scipy.ndimage.gaussian_gradient_magnitude`` (SciPy's bits, as :func:`gaussian_filter` gives
-    them): the square root of the sum of the squared first derivatives along each filtered axis,
-    squared, summed and rooted by NumPy in the output dtype as SciPy does. Keywords as
-    :func:`gaussian_laplace`."""
-    return _generic(input, _derivative(1), output, mode, cval, sigma, kwargs, axes, square=True)

@@ -34,7 +34,7 @@ from dask.highlevelgraph import HighLevelGraph
 from . import _check_common, plan as _plan
 from . import gaussian_filter as _np_gaussian_filter
 from . import _zarr_store
-from ._gaussian_family import _sigma_per_axis
+from ._gaussian_family import derivative as _family_derivative, sigma_per_axis
 from ._scipy_args import active_axes, axis_1d, check_axes, normalize_sequence
 from ._zarr_store import is_complete
 
@@ -324,14 +324,6 @@ def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", c
     return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
 
 
-def _derivative(order_on_axis):
-    def derivative(x, axis, out_dtype, mode, cval, sigma, **kwargs):
-        order = [0] * x.ndim
-        order[axis] = order_on_axis
-        return gaussian_filter(x, sigma, order, out_dtype, mode, cval, **kwargs)
-    return derivative
-
-
 def _generic(x, derivative, output, mode, cval, sigma, kwargs, axes, square):
     """The module's gaussian_laplace / gaussian_gradient_magnitude (_gaussian_family.py) on a dask
     array: the same derivative calls, lazily, combined block by block with NumPy's in-place
@@ -339,7 +331,7 @@ def _generic(x, derivative, output, mode, cval, sigma, kwargs, axes, square):
     _check_dask(x)
     out_dtype = _output_dtype(output, x)
     axes = check_axes(axes, x.ndim)
-    sigma = _sigma_per_axis(sigma, axes, x.ndim)
+    sigma = sigma_per_axis(sigma, axes, x.ndim)
     if len(axes) == 0:
         return x.astype(out_dtype)
     modes = normalize_sequence(mode, len(axes))
@@ -361,12 +353,12 @@ def gaussian_laplace(x, sigma, output=None, mode="reflect", cval=0.0, *, axes=No
     """``fastblur.gaussian_laplace`` of a dask array, lazily, chunk by chunk (each second derivative is
     this module's gaussian_filter; keywords as there). Results equal the module's on the whole array
     where its gaussian_filter's do (bit-identical for the exact default)."""
-    return _generic(x, _derivative(2), output, mode, cval, sigma, kwargs, axes, square=False)
+    return _generic(x, _family_derivative(gaussian_filter, 2), output, mode, cval, sigma, kwargs, axes, square=False)
 
 
 def gaussian_gradient_magnitude(x, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
     """``fastblur.gaussian_gradient_magnitude`` of a dask array, lazily (see gaussian_laplace)."""
-    return _generic(x, _derivative(1), output, mode, cval, sigma, kwargs, axes, square=True)
+    return _generic(x, _family_derivative(gaussian_filter, 1), output, mode, cval, sigma, kwargs, axes, square=True)
 
 
 def blur_zarr(src, dst, sigma, *, chunks=None, overwrite=False, compressor="default", progress=False, **kwargs):
