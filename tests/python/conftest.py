@@ -10,7 +10,11 @@ print(f"[ seed ] FASTBLUR_TEST_SEED={_SEED}")
 
 
 def pytest_report_header(config):
-    return f"FASTBLUR_TEST_SEED={_SEED}"
+    import fastblur
+    where = os.environ.get("FASTBLUR_EXPECT_PACKAGE_IN")  # tests/package/wheel_test.sh: the installed wheel
+    if where and not os.path.realpath(fastblur.__file__).startswith(os.path.realpath(where)):
+        raise pytest.UsageError(f"fastblur was imported from {fastblur.__file__}, not from {where}")
+    return f"FASTBLUR_TEST_SEED={_SEED}; fastblur from {os.path.dirname(fastblur.__file__)}"
 
 
 @pytest.fixture
