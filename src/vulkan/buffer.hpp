@@ -1,6 +1,6 @@
 #pragma once
 // A VkBuffer with its own memory: device-local for the work, host-visible for transfers.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -3,7 +3,7 @@
 // images, storage images) and a push-constant block, from SPIR-V with specialization constants
 // 0..K-1 (32-bit each). Owns its shader module, layouts and pipeline; descriptor sets come from a
 // Job's pools.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -67,6 +67,7 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
     : physical_(physical), device_(device), queue_(queue), queue_family_(queue_family), owns_device_(false),
       float64_(float64_enabled), float64_supported_(float64_enabled) {
   if (!physical || !device || !queue) throw InvalidArgument("adopting a Vulkan device: a handle is null");
+  load_vulkan();  // the engine's device may be fastblur's first Vulkan use
   std::uint32_t n = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(physical_, &n, nullptr);
   std::vector<VkQueueFamilyProperties> families(n);

@@ -9,7 +9,7 @@
 // teardown), context_frames.cpp (job frames and queue submission), context_pool.cpp (buffers and
 // images kept for reuse), context_pipelines.cpp (pipeline cache in memory and on disk),
 // context_registry.cpp (context_for); the instance and device list are context_devices.hpp's.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <atomic>
 #include <cstdint>

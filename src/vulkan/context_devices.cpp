@@ -43,6 +43,7 @@ std::uint32_t compute_family(VkPhysicalDevice pd) {
 }
 
 VkInstance instance() {
+  load_vulkan();  // the front door: no loader throws its own one-line DeviceError, unwrapped
   static Instance inst;
   if (!inst.handles.instance)
     throw DeviceError("no Vulkan: " + inst.error + " (is a Vulkan driver installed? e.g. Debian's mesa-vulkan-drivers)");

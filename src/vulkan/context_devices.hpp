@@ -1,7 +1,7 @@
 #pragma once
 // The process's Vulkan instance and the physical devices it offers: what `fastblur devices` lists
 // and what a Context opens. Apart from Context because it needs no device of its own.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <cstdint>
 #include <vector>

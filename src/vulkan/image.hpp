@@ -2,7 +2,7 @@
 // A 2D VkImage with its own memory and views: one view of every mip level (for sampling) and one
 // per level (for writing as a storage image). Made for the sampled-image algorithms (fir-linear,
 // kawase, dual-kawase, mip-poisson), whose taps are the texture unit's bilinear fetches.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -26,7 +26,7 @@ std::shared_ptr<vk::Context> context_of(const Device& device) {
 void check_owner(const vk::Context& ctx, std::uint32_t owner, const char* what) {
   if (owner == VK_QUEUE_FAMILY_IGNORED) return;
   std::uint32_t n = 0;
-  vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, nullptr);
+  vk::vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, nullptr);
   if (owner >= n)
     throw InvalidArgument(std::string(what) + ": owner_family " + std::to_string(owner) + " is not a queue family of the device (it has " +
                           std::to_string(n) + ")");

@@ -3,7 +3,7 @@
 // the descriptor sets, buffers and images it uses (kept alive until the job is done), and
 // timestamps. Every dispatch is followed by a full compute/transfer barrier: the passes of a blur
 // depend on each other.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <array>
 #include <cstdint>

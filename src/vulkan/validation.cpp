@@ -55,6 +55,7 @@ bool validation_requested() noexcept {
 std::uint64_t validation_messages() noexcept { return g_messages.load(); }
 
 InstanceHandles create_instance(const VkApplicationInfo& app) {
+  load_vulkan();  // instance() has, but an engine's instance (the interop tests') may come first
   InstanceHandles h;
   VkInstanceCreateInfo ci{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
   ci.pApplicationInfo = &app;

@@ -3,7 +3,7 @@
 // Vulkan tests run in ctest): every instance fastblur (or a test playing an engine) creates then
 // carries VK_LAYER_KHRONOS_validation with synchronization validation, and a debug-utils messenger
 // that counts and prints each warning or error, so a test can fail on any message.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <cstdint>
 

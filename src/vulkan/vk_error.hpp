@@ -1,6 +1,6 @@
 #pragma once
 // VkResult -> fastblur errors: out of memory -> OutOfMemory, everything else -> DeviceError.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 namespace fastblur::vk {
 

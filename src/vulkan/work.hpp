@@ -3,7 +3,7 @@
 // every pass reads and writes; and the recorders of the algorithms, one file each, that turn one
 // work image into another inside a Job. Each throws Unsupported for what it cannot run (say a 3D
 // volume for an image-based algorithm) before recording anything.
-#include <vulkan/vulkan.h>
+#include "vulkan/loader.hpp"
 
 #include <algorithm>
 #include <array>
