@@ -2,7 +2,9 @@
 /// @file
 /// Vulkan interop for engines: blur images and buffers that live on the caller's own Vulkan device
 /// (bloom, depth of field, UI blur), without a trip through host memory. The only public header
-/// that includes <vulkan/vulkan.h>; the rest of fastblur needs none.
+/// that includes <vulkan/vulkan.h>; the rest of fastblur needs none. fastblur links only Vulkan's
+/// headers and opens the loader (libvulkan.so.1) at run time, at adopt() at the latest: an engine
+/// that calls Vulkan itself links the loader as ever (CMake: Vulkan::Vulkan).
 ///
 /// Synchronisation: blur() submits to the adopted queue and waits; record() only records into the
 /// caller's command buffer (after a barrier that waits for earlier compute, transfer and colour
