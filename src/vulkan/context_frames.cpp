@@ -7,6 +7,17 @@
 namespace fastblur::vk {
 namespace {
 constexpr std::uint32_t kSetsPerPool = 64;
+
+// One primary command buffer from `pool` (a frame's own, and each part's of a job in parts).
+VkCommandBuffer primary_command_buffer(VkDevice device, VkCommandPool pool) {
+  VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  ai.commandPool = pool;
+  ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+  ai.commandBufferCount = 1;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  check(vkAllocateCommandBuffers(device, &ai, &cb), "vkAllocateCommandBuffers");
+  return cb;
+}
 }  // namespace
 
 std::unique_ptr<Context::Frame> Context::take_frame() {
@@ -49,11 +60,7 @@ VkCommandBuffer Context::begin(Frame& f) {
     pci.queueFamilyIndex = queue_family_;
     check(vkCreateCommandPool(device_, &pci, nullptr, &f.pool), "vkCreateCommandPool");
     count_object();
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = f.pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    check(vkAllocateCommandBuffers(device_, &ai, &f.cb), "vkAllocateCommandBuffers");
+    f.cb = primary_command_buffer(device_, f.pool);
     VkFenceCreateInfo fci{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     check(vkCreateFence(device_, &fci, nullptr, &f.fence), "vkCreateFence");
     count_object();
@@ -111,13 +118,7 @@ VkCommandBuffer Context::submit_part(Frame& f, VkCommandBuffer cb, VkFence& fenc
     check(vkCreateFence(device_, &fci, nullptr, &made), "vkCreateFence");
     count_object();
     f.part_fences.push_back(made);
-    VkCommandBufferAllocateInfo ai{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    ai.commandPool = f.pool;
-    ai.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    ai.commandBufferCount = 1;
-    VkCommandBuffer next = VK_NULL_HANDLE;
-    check(vkAllocateCommandBuffers(device_, &ai, &next), "vkAllocateCommandBuffers");
-    f.part_cbs.push_back(next);
+    f.part_cbs.push_back(primary_command_buffer(device_, f.pool));
   }
   fence = f.part_fences[f.parts_used];
   VkCommandBuffer next = f.part_cbs[f.parts_used];
