@@ -105,4 +105,42 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
   }
 }
 
+std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type, int channels, std::array<std::int64_t, 3> extent) {
+  if (!model_bytes(plan, type, channels, extent)) return std::nullopt;
+  std::uint64_t n = vk::wire_type(type) != ElementType::f32 ? 2 : 0;  // the conversions
+  const auto filtered = [&](int a) { return plan.axes[static_cast<std::size_t>(a)].sigma > 0 && extent[static_cast<std::size_t>(a)] > 1; };
+  int axes = 0;
+  for (int a = 0; a < 3; ++a) axes += filtered(a);
+  switch (plan.algorithm) {
+    case Algorithm::fir:
+    case Algorithm::fir_incremental:
+    case Algorithm::correlate:
+    case Algorithm::binomial:
+      return n + static_cast<std::uint64_t>(axes);  // fir_line along x, fir_across along y and z
+    case Algorithm::iir:
+      for (int a = 0; a < 3; ++a)
+        if (filtered(a)) n += plan.schedule.gpu[static_cast<std::size_t>(a)].shader == "iir_chunks" ? 3 : 1;
+      return n;
+    case Algorithm::box: {
+      const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
+      for (int a = 0; a < 3; ++a)
+        if (filtered(a)) n += r.passes[static_cast<std::size_t>(a)].size() + 2;  // the extension, each box, the centre back
+      return n;
+    }
+    case Algorithm::fir_linear:
+      return n + 1 + static_cast<std::uint64_t>(axes);  // padding, a pass an axis
+    case Algorithm::kawase: {
+      const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);
+      const std::size_t passes = std::max(r.offsets[0].size(), r.offsets[1].size());
+      return n + (passes ? 1 + passes : 0);  // padding and the passes (none: a copy)
+    }
+    case Algorithm::dual_kawase:  // padding, the levels down, up, and the last up pass into the work buffer
+      return n + 1 + 2 * static_cast<std::uint64_t>(algo::resolved_as<algo::DualKawaseResolved>(plan).schedule.levels);
+    case Algorithm::mip_poisson:  // padding, the mip levels, the samples
+      return n + 2 + static_cast<std::uint64_t>(algo::resolved_as<algo::MipPoissonResolved>(plan).schedule.max_level);
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace fastblur::bench
