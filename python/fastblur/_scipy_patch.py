@@ -71,12 +71,6 @@ def unpatch():
             _originals.clear()
 
 
-def depth():
-    """How many patch() calls are in effect (0: SciPy's own functions)."""
-    with _lock:
-        return _depth
-
-
 @contextlib.contextmanager
 def patched(functions):
     """A block with scipy.ndimage's Gaussian functions routed through `functions`, undone on the way
