@@ -1,8 +1,9 @@
-// The lane driver's passes across rows and planes (lane_lines.cpp), which read a strip of columns
-// where it lies and write it back in place, against the pass along x of the transposed image, which
-// gathers its lines into a lane buffer: the same filter on the same samples, so the same bits, for
-// every lane algorithm, every border, strips cut short at the right edge, lines too short to be
-// read in place, in place and not, 2D and 3D.
+// The lane driver's passes across rows and planes (lane_lines.cpp: strips of adjacent columns)
+// against its pass along x of the transposed image (lines of (row, channel) pairs gathered pixel
+// by pixel): the same filter on the same samples, so the same bits, for every lane algorithm,
+// every border, strips cut short at the right edge, lines shorter and longer than the padding,
+// 1 to 4 channels, in place and not, 2D and 3D. A change to how either kind of pass reaches its
+// samples (bench/RESULTS.md, issue 28: strips read in place) must keep them equal.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -77,8 +78,8 @@ constexpr Algorithm kLaneAlgorithms[] = {Algorithm::iir, Algorithm::box, Algorit
 TEST(LaneLines, RowPassesInPlaceGiveTheBitsOfTheGatheredColumns) {
   auto rng = test::rng_for_test();
   const auto V = static_cast<std::int64_t>(cpu::lane_width());
-  // Widths that end in a short strip (gathered lane by lane), heights read in place and one too
-  // short for it (iir's padding at sigma 2.5 is about 28 rows on each side).
+  // Widths that end in a short strip (gathered lane by lane), heights longer and shorter than twice
+  // the padding (iir's at sigma 2.5 is about 28 rows on each side).
   const struct { std::int64_t w, h; int c; } shapes[] = {{37, 70, 1}, {2 * V + 3, 90, 4}, {V / 2 + 1, 61, 3}, {19, 9, 2}};
   for (Algorithm algorithm : kLaneAlgorithms)
     for (Border border : test::all_borders())
