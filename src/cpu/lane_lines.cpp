@@ -25,8 +25,43 @@ namespace {
 // lines (kawase's passes ran at half speed).
 struct LaneScratch {
   hwy::AlignedFreeUniquePtr<float[]> in, out, work;
+  std::size_t in_floats = 0, out_floats = 0;  // what in and work (each) and out hold
   std::vector<std::size_t> base;
 };
+
+// Each calling thread keeps its blurs' lane buffers (one set per worker) from one call to the next,
+// like the intermediate images (scratch.hpp): allocated per call, a 1080p RGBA float blur took
+// about 750 fresh pages (3 MB) a call from Python, whose allocator handed the blocks back to the
+// system each time (page faults and zeroing: 15-21 ms a call against 9 ms in fastblur_bench).
+// Buffers above kRetainFloats are allocated for the call only.
+constexpr std::size_t kRetainFloats = std::size_t{64} << 20;  // 256 MiB per buffer
+thread_local std::vector<LaneScratch> t_lane_scratch;
+
+// The calling thread's buffers for `threads` workers, each grown to hold `in_floats` floats in
+// `in` and `work` and `out_floats` in `out`; temporaries past the retain limit.
+std::vector<LaneScratch>& lane_scratch(int threads, std::size_t in_floats, std::size_t out_floats,
+                                       std::vector<LaneScratch>& temporary) {
+  std::vector<LaneScratch>& s = std::max(in_floats, out_floats) > kRetainFloats ? temporary : t_lane_scratch;
+  if (s.size() < static_cast<std::size_t>(threads)) s.resize(static_cast<std::size_t>(threads));
+  const std::size_t V = lane_width();
+  for (LaneScratch& t : s) {
+    if (t.in_floats < in_floats) {
+      t.in.reset(), t.work.reset(), t.in_floats = 0;  // free first: old and new never coexist
+      t.in = hwy::AllocateAligned<float>(in_floats);
+      t.work = hwy::AllocateAligned<float>(in_floats);
+      if (!t.in || !t.work) throw OutOfMemory("cannot allocate the lane buffers");
+      t.in_floats = in_floats;
+    }
+    if (t.out_floats < out_floats) {
+      t.out.reset(), t.out_floats = 0;
+      t.out = hwy::AllocateAligned<float>(out_floats);
+      if (!t.out) throw OutOfMemory("cannot allocate the lane buffers");
+      t.out_floats = out_floats;
+    }
+    t.base.resize(V);
+  }
+  return s;
+}
 
 // The lines along axis a of a packed W x H x D x C float image: how many, where each starts, and
 // the distance between its samples.
@@ -127,7 +162,9 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
   const float* in = read_src ? static_cast<const float*>(src.data) : A;
   bool from_src = read_src;  // the pass about to run reads src's own values (in place: A is src too)
 
-  std::vector<std::vector<std::byte>> bytes(static_cast<std::size_t>(threads), std::vector<std::byte>(L * 8));
+  // Row conversion buffers, for sources and destinations that are not packed float only.
+  std::vector<std::vector<std::byte>> bytes;
+  if (!read_src || !write_dst) bytes.assign(static_cast<std::size_t>(threads), std::vector<std::byte>(L * 8));
   if (!read_src) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t row = 0; row < H * D; ++row)
@@ -147,14 +184,9 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
     lines.stride = a == 0 ? C : a == 1 ? L : plane;
     const std::int64_t pad = f->pad, len = n + 2 * pad;
     const std::int64_t groups = static_cast<std::int64_t>((lines.count + V - 1) / V);
-    std::vector<LaneScratch> scratch(static_cast<std::size_t>(threads));
-    for (auto& s : scratch) {
-      s.in = hwy::AllocateAligned<float>(static_cast<std::size_t>(len) * V);
-      s.work = hwy::AllocateAligned<float>(static_cast<std::size_t>(len) * V);
-      s.out = hwy::AllocateAligned<float>(static_cast<std::size_t>(n) * V);
-      if (!s.in || !s.work || !s.out) throw OutOfMemory("cannot allocate the lane buffers");
-      s.base.resize(V);
-    }
+    std::vector<LaneScratch> temporary;
+    std::vector<LaneScratch>& scratch =
+        lane_scratch(threads, static_cast<std::size_t>(len) * V, static_cast<std::size_t>(n) * V, temporary);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (std::int64_t g = 0; g < groups; ++g) {
       LaneScratch& s = scratch[static_cast<std::size_t>(omp_get_thread_num())];
