@@ -2,6 +2,7 @@
 // The CPU cost model's shared terms, in units of one fir tap pair per pixel, channel and axis (about
 // 0.034 ns with 2 threads on the Zen 5 VM of bench/RESULTS.md), fitted to the per-algorithm rows of
 // bench/cpu_bench.cpp (algo/*/1920x1080/s5, s20, s50; the fit and its residuals are in RESULTS.md).
+// Refitted for fir on the AVX-512 machine of issue 28: a float tap pair is 1.5 units (fir.cpp).
 // Each algorithm's own terms live in its descriptor.
 namespace fastblur::algo::cost {
 
