@@ -131,7 +131,7 @@ long minor_faults() {
 // (from Python: about 750 page faults a call at 1080p RGBA, a 9 ms blur taking 15-21 ms).
 TEST(LaneLines, RepeatedBlursTouchNoFreshPages) {
   auto rng = test::rng_for_test();
-  Image src = random_image(1024, 768, 1, 4, rng);
+  Image src = random_image(2048, 1536, 1, 4, rng);
   Image dst{src.w, src.h, 1, 4, std::vector<float>(src.v.size())};
   // Every block of 64 KiB or more mapped on allocation and unmapped on free, as glibc did in
   // Python's process: a blur that allocated its buffers per call would fault them in every time.
@@ -150,8 +150,11 @@ TEST(LaneLines, RepeatedBlursTouchNoFreshPages) {
     constexpr int kCalls = 5;
     for (int i = 0; i < kCalls; ++i) blur(src.view(), dst.view(), spec);
     const long per_call = (minor_faults() - before) / kCalls;
-    // Without the kept buffers this image takes about 400 fresh pages a call.
-    EXPECT_LT(per_call, 40) << to_string(algorithm);
+    // Without the kept buffers a 1024x768 image took 468-704 fresh pages a call, this one about
+    // twice that (the lane buffers grow with the lines' length); with them none in a release
+    // build, and under a sanitizer's allocator (which hands out fresh memory for the plan's small
+    // allocations too) 68-166 at 1024x768.
+    EXPECT_LT(per_call, 300) << to_string(algorithm);
   }
 }
 
