@@ -153,18 +153,23 @@ void bench_vips(benchmark::State& st, std::string id, Format f, Shape s, double 
   record(st, id, f, s);
 }
 
+// `bytes` from src to dst by the benchmark's threads, one slab each.
+void parallel_copy(char* dst, const char* src, std::size_t bytes) {
+  const int t = threads();
+#pragma omp parallel for num_threads(t) schedule(static)
+  for (int i = 0; i < t; ++i) {
+    const std::size_t lo = bytes / t * i, hi = i + 1 == t ? bytes : bytes / t * (i + 1);
+    std::memcpy(dst + lo, src + lo, hi - lo);
+  }
+}
+
 // The floor of a case: the benchmark's threads copying the same image into a buffer of its size
 // (one read and one write of it, the least any blur can move), timed in the same run as the blurs.
 void bench_copy(benchmark::State& st, std::string id, Format f, Shape s) {
   std::vector<std::byte>& src = image_of(f, s);
   std::vector<std::byte> dst(src.size());
-  const int t = threads();
   const auto copy = [&] {
-#pragma omp parallel for num_threads(t) schedule(static)
-    for (int i = 0; i < t; ++i) {
-      const std::size_t lo = src.size() / t * i, hi = i + 1 == t ? src.size() : src.size() / t * (i + 1);
-      std::memcpy(dst.data() + lo, src.data() + lo, hi - lo);
-    }
+    parallel_copy(reinterpret_cast<char*>(dst.data()), reinterpret_cast<const char*>(src.data()), src.size());
   };
   copy();  // first touch of dst
   for (auto _ : st) copy();
@@ -223,15 +228,10 @@ void bench_itk(benchmark::State& st, std::string id, double sigma) {
 double copy_bandwidth_gbs() {
   const std::size_t bytes = 256u << 20;
   std::vector<char> a(bytes, 1), b(bytes, 2);
-  const int t = threads();
   double best = 0.0;
   for (int rep = 0; rep < 5; ++rep) {
     const auto start = std::chrono::steady_clock::now();
-#pragma omp parallel for num_threads(t) schedule(static)
-    for (int i = 0; i < t; ++i) {
-      const std::size_t lo = bytes / t * i, hi = i + 1 == t ? bytes : bytes / t * (i + 1);
-      std::memcpy(b.data() + lo, a.data() + lo, hi - lo);
-    }
+    parallel_copy(b.data(), a.data(), bytes);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     best = std::max(best, 2.0 * static_cast<double>(bytes) / s / 1e9);
   }

@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "hwy/aligned_allocator.h"
 
 #include "core/border.hpp"
 #include "core/overlap.hpp"
@@ -21,46 +20,38 @@
 namespace fastblur::cpu {
 namespace {
 
-// Lane buffers aligned to whole cache lines: unaligned, every wide load of a 64-byte vector spans two
-// lines (kawase's passes ran at half speed).
+// One worker's lane buffers, each at a 64-byte boundary (unaligned, every wide load of a 64-byte
+// vector spans two lines: kawase's passes ran at half speed).
 struct LaneScratch {
-  hwy::AlignedFreeUniquePtr<float[]> in, out, work;
-  std::size_t in_floats = 0, out_floats = 0;  // what in and work (each) and out hold
+  float *in = nullptr, *out = nullptr, *work = nullptr;
   std::vector<std::size_t> base;
 };
+// The memory behind them, kept by the calling thread from one blur to the next (scratch.hpp):
+// allocated per call, a 1080p RGBA float blur took about 750 fresh pages a call from Python
+// (15-21 ms a call against 9 ms in fastblur_bench).
+struct LaneMemory {
+  RetainedBuffer in, out, work;
+};
+thread_local std::vector<LaneMemory> t_lane_memory;
 
-// Each calling thread keeps its blurs' lane buffers (one set per worker) from one call to the next,
-// like the intermediate images (scratch.hpp): allocated per call, a 1080p RGBA float blur took
-// about 750 fresh pages (3 MB) a call from Python, whose allocator handed the blocks back to the
-// system each time (page faults and zeroing: 15-21 ms a call against 9 ms in fastblur_bench).
-// Buffers above kRetainFloats are allocated for the call only.
-constexpr std::size_t kRetainFloats = std::size_t{64} << 20;  // 256 MiB per buffer
-thread_local std::vector<LaneScratch> t_lane_scratch;
-
-// The calling thread's buffers for `threads` workers, each grown to hold `in_floats` floats in
-// `in` and `work` and `out_floats` in `out`; temporaries past the retain limit.
-std::vector<LaneScratch>& lane_scratch(int threads, std::size_t in_floats, std::size_t out_floats,
-                                       std::vector<LaneScratch>& temporary) {
-  std::vector<LaneScratch>& s = std::max(in_floats, out_floats) > kRetainFloats ? temporary : t_lane_scratch;
-  if (s.size() < static_cast<std::size_t>(threads)) s.resize(static_cast<std::size_t>(threads));
-  const std::size_t V = lane_width();
-  for (LaneScratch& t : s) {
-    if (t.in_floats < in_floats) {
-      t.in.reset(), t.work.reset(), t.in_floats = 0;  // free first: old and new never coexist
-      t.in = hwy::AllocateAligned<float>(in_floats);
-      t.work = hwy::AllocateAligned<float>(in_floats);
-      if (!t.in || !t.work) throw OutOfMemory("cannot allocate the lane buffers");
-      t.in_floats = in_floats;
-    }
-    if (t.out_floats < out_floats) {
-      t.out.reset(), t.out_floats = 0;
-      t.out = hwy::AllocateAligned<float>(out_floats);
-      if (!t.out) throw OutOfMemory("cannot allocate the lane buffers");
-      t.out_floats = out_floats;
-    }
-    t.base.resize(V);
+// Lane buffers for `threads` workers, `in_floats` floats in `in` and `work` and `out_floats` in
+// `out`: the calling thread's, or `temporary`'s past kRetainLimit.
+std::vector<LaneScratch> lane_scratch(int threads, std::size_t in_floats, std::size_t out_floats,
+                                      std::vector<LaneMemory>& temporary) {
+  std::vector<LaneMemory>& memory =
+      std::max(in_floats, out_floats) * sizeof(float) > kRetainLimit ? temporary : t_lane_memory;
+  if (memory.size() < static_cast<std::size_t>(threads)) memory.resize(static_cast<std::size_t>(threads));
+  std::vector<LaneScratch> scratch(static_cast<std::size_t>(threads));
+  for (std::size_t t = 0; t < scratch.size(); ++t) {
+    const auto floats = [&](RetainedBuffer& b, std::size_t n) {
+      return reinterpret_cast<float*>(b.reserve(n * sizeof(float), "lane buffers"));
+    };
+    scratch[t].in = floats(memory[t].in, in_floats);
+    scratch[t].work = floats(memory[t].work, in_floats);
+    scratch[t].out = floats(memory[t].out, out_floats);
+    scratch[t].base.resize(lane_width());
   }
-  return s;
+  return scratch;
 }
 
 // The lines along axis a of a packed W x H x D x C float image: how many, where each starts, and
@@ -184,8 +175,8 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
     lines.stride = a == 0 ? C : a == 1 ? L : plane;
     const std::int64_t pad = f->pad, len = n + 2 * pad;
     const std::int64_t groups = static_cast<std::int64_t>((lines.count + V - 1) / V);
-    std::vector<LaneScratch> temporary;
-    std::vector<LaneScratch>& scratch =
+    std::vector<LaneMemory> temporary;
+    std::vector<LaneScratch> scratch =
         lane_scratch(threads, static_cast<std::size_t>(len) * V, static_cast<std::size_t>(n) * V, temporary);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 4)
     for (std::int64_t g = 0; g < groups; ++g) {
@@ -198,7 +189,7 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
       const bool rows = full && a == 0 && V % C == 0;
       const auto position = [&](std::int64_t j) { return static_cast<std::size_t>(j) * lines.stride; };
       // The line's positions into the lane buffer, then its padding by the border mode.
-      float* lanes = s.in.get() + static_cast<std::size_t>(pad) * V;
+      float* lanes = s.in + static_cast<std::size_t>(pad) * V;
       if (rows) {
         gather_rows(lanes, in, s.base.data(), V, C, n);
       } else {
@@ -215,14 +206,14 @@ void run_lane_filters(const Plan& plan, const View& src, const View& dst,
       // Read from src itself: its f32 denormals are read as zero here, as read_row does for every
       // other float path (blur.hpp's contract; they would slow the recursions).
       if (from_src) load_as_float(ElementType::f32, lanes, lanes, static_cast<std::size_t>(n) * V);
-      core::extend_line(s.in.get(), n, pad, pad, V, border, cval);
-      f->apply(s.in.get(), s.out.get(), s.work.get(), n, pad);
+      core::extend_line(s.in, n, pad, pad, V, border, cval);
+      f->apply(s.in, s.out, s.work, n, pad);
       if (rows) {
-        scatter_rows(s.out.get(), A, s.base.data(), V, C, n);
+        scatter_rows(s.out, A, s.base.data(), V, C, n);
         continue;
       }
       for (std::int64_t j = 0; j < n; ++j) {
-        const float* from = s.out.get() + static_cast<std::size_t>(j) * V;
+        const float* from = s.out + static_cast<std::size_t>(j) * V;
         if (contiguous) {
           std::memcpy(A + s.base[0] + position(j), from, V * sizeof(float));
         } else {
