@@ -136,6 +136,7 @@ void blur(const View& src, const View& dst, const Plan& plan, const Device& devi
 
 #else  // a build without Vulkan
 
+
 bool vulkan_available() noexcept { return false; }
 Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, const Device& device) {
   if (!device.is_cpu()) throw Unsupported("this build of fastblur has no Vulkan backend");

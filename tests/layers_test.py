@@ -44,7 +44,7 @@ PUBLIC_HEADERS = {
     "serialize.hpp": "plan",  # plans and the registry as JSON (src/plan/serialize.cpp)
     "kernel.hpp": "kernel", "kernel_iir.hpp": "kernel", "kernel_sliding_dct.hpp": "kernel",
     "kernel_dual_kawase.hpp": "kernel", "kernel_mip_poisson.hpp": "kernel",
-    "reference.hpp": "cpu", "vulkan.hpp": "vulkan",
+    "reference.hpp": "cpu", "vulkan.hpp": "vulkan", "cuda.hpp": "front_door",
     "analysis.hpp": "analysis", "codegen.hpp": "codegen",
     "fastblur.hpp": "umbrella",
 }
@@ -53,7 +53,7 @@ PUBLIC_HEADERS = {
 SRC_FILES = {
     "device_access.hpp": "api",  # Device's private half: the vk::Context behind it (forward-declared)
     "front_door.hpp": "front_door", "front_door.cpp": "front_door", "blur.cpp": "front_door",
-    "device.cpp": "front_door",
+    "device.cpp": "front_door", "cuda_arrays.cpp": "front_door",
     "validate.cpp": "api",  # validate.hpp's checks: they include only the vocabulary
 }
 
@@ -80,7 +80,7 @@ SOURCE_EXT = (".cpp", ".hpp", ".h", ".cc", ".inc", ".def")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 # python/fastblur's modules, lowest first: each may import only the ones before it.
-PY_MODULES = ["_core", "_scipy_args", "_gaussian_family", "_scipy_patch", "__init__", "_zarr_store", "dask", "__main__"]
+PY_MODULES = ["_core", "_scipy_args", "_foreign_arrays", "_gaussian_family", "_scipy_patch", "__init__", "_zarr_store", "dask", "__main__"]
 
 
 def unit_of(root, path):

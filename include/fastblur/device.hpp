@@ -30,6 +30,9 @@ struct DeviceInfo {
   std::uint32_t max_shared_memory = 0;  ///< maxComputeSharedMemorySize
   std::uint32_t subgroup_size = 0;
   std::uint64_t max_storage_buffer_range = 0;
+  /// VkPhysicalDeviceIDProperties::deviceUUID as 32 hex digits: the same bytes as CUDA's
+  /// cuDeviceGetUuid for the same GPU (how fastblur::cuda finds a CUDA array's Vulkan device).
+  std::string uuid;
 };
 
 /// Whether this build has the Vulkan backend.

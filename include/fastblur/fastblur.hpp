@@ -4,6 +4,7 @@
 #include "fastblur/analysis.hpp"
 #include "fastblur/blur.hpp"
 #include "fastblur/codegen.hpp"
+#include "fastblur/cuda.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"

@@ -19,13 +19,15 @@
 /// that family after its last; the caller records the matching release (before) and acquire
 /// (after) on a queue of that family, with the same layouts, and orders them with semaphores.
 /// Without both halves the contents are undefined on GPUs that keep per-family caches or
-/// compression.
+/// compression. VK_QUEUE_FAMILY_EXTERNAL names memory shared with another API (fastblur/cuda.hpp's
+/// buffers, which CUDA writes and reads).
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <memory>
 
 #include "fastblur/device.hpp"
+#include "fastblur/plan.hpp"
 
 namespace fastblur::vulkan {
 
@@ -76,6 +78,10 @@ struct ImageRef {
 /// Same contract as fastblur::blur otherwise; the image must fit the device in one piece.
 void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec);
 void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec);
+/// The plan blur() makes for these buffers (their shapes and types are read, not their memory), and
+/// blur() running a plan as it stands (made here or by plan(); checked to fit these buffers).
+Plan plan(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec);
+void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan);
 
 /// GPU work recorded into a caller's command buffer, with the temporary buffers and images it uses.
 /// Destroy it only once that command buffer has finished executing.

@@ -223,6 +223,7 @@ std::string devices_json(const std::vector<DeviceInfo>& vulkan) {
     j.key("max_shared_memory"), j.integer(d.max_shared_memory);
     j.key("subgroup_size"), j.integer(d.subgroup_size);
     j.key("max_storage_buffer_range"), j.integer(static_cast<std::int64_t>(d.max_storage_buffer_range));
+    j.key("uuid"), j.text(d.uuid);
     j.key("description"), j.text(d.name + " (" + d.type + ", Vulkan)");
     j.close();
   }

@@ -5,6 +5,8 @@
 #include "vulkan/context.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <vector>
 
 #include "fastblur/error.hpp"
 #include "vulkan/buffer.hpp"
@@ -21,6 +23,14 @@ std::uint32_t timestamp_bits(VkPhysicalDevice pd, std::uint32_t family) {
   std::vector<VkQueueFamilyProperties> families(n);
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, families.data());
   return family < n ? families[family].timestampValidBits : 0;
+}
+
+bool has_device_extension(VkPhysicalDevice pd, const char* name) {
+  std::uint32_t n = 0;
+  if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, nullptr) != VK_SUCCESS) return false;
+  std::vector<VkExtensionProperties> all(n);
+  if (vkEnumerateDeviceExtensionProperties(pd, nullptr, &n, all.data()) != VK_SUCCESS) return false;
+  return std::any_of(all.begin(), all.end(), [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
 }  // namespace
@@ -48,12 +58,21 @@ Context::Context(int index) {
   vkGetPhysicalDeviceFeatures(physical_, &available);
   enabled.shaderFloat64 = available.shaderFloat64;
   float64_ = float64_supported_ = available.shaderFloat64 == VK_TRUE;
+  // Exportable memory where the driver has it: CUDA arrays are copied into buffers that CUDA maps
+  // (fastblur/cuda.hpp). Nothing else depends on it.
+  std::vector<const char*> extensions;
+  if (has_device_extension(physical_, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
+    extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = &enabled;
+  dci.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+  dci.ppEnabledExtensionNames = extensions.data();
   check(vkCreateDevice(physical_, &dci, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
+  if (!extensions.empty())
+    get_memory_fd_ = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device_, "vkGetMemoryFdKHR"));
   try {
     create_own_objects();
   } catch (...) {

@@ -73,6 +73,10 @@ class Context {
   bool has_float64() const noexcept { return float64_; }
   /// Stops using double in shaders (tests run the float32 variants on devices with float64).
   void set_float64(bool use) noexcept { float64_ = use && float64_supported_; }
+  /// vkGetMemoryFdKHR where the device was opened with VK_KHR_external_memory_fd (a device fastblur
+  /// opened, on a driver that has it); null otherwise. CUDA arrays travel through such memory
+  /// (exported_buffer.hpp).
+  PFN_vkGetMemoryFdKHR get_memory_fd() const noexcept { return get_memory_fd_; }
 
 
   /// What a job records into and submits with: a command pool of its own (so jobs on several
@@ -163,6 +167,7 @@ class Context {
   double timestamp_period_ = 1.0;
   std::uint32_t timestamp_bits_ = 0;
   bool float64_ = false, float64_supported_ = false;
+  PFN_vkGetMemoryFdKHR get_memory_fd_ = nullptr;
   std::mutex mutex_;            // the sampler and the free lists
   std::mutex pipelines_mutex_;  // pipelines_ (held while one compiles)
   std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)

@@ -63,7 +63,9 @@ std::vector<VkPhysicalDevice> physical_devices() {
 }
 
 DeviceInfo describe(VkPhysicalDevice pd, int index) {
+  VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+  sub.pNext = &ids;
   VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
   p2.pNext = &sub;
   vkGetPhysicalDeviceProperties2(pd, &p2);
@@ -89,6 +91,8 @@ DeviceInfo describe(VkPhysicalDevice pd, int index) {
   info.max_shared_memory = p.limits.maxComputeSharedMemorySize;
   info.subgroup_size = sub.subgroupSize;
   info.max_storage_buffer_range = p.limits.maxStorageBufferRange;
+  static const char* const hex = "0123456789abcdef";
+  for (std::uint8_t byte : ids.deviceUUID) info.uuid += {hex[byte >> 4], hex[byte & 15]};
   return info;
 }
 

@@ -24,7 +24,7 @@ std::shared_ptr<vk::Context> context_of(const Device& device) {
 }
 
 void check_owner(const vk::Context& ctx, std::uint32_t owner, const char* what) {
-  if (owner == VK_QUEUE_FAMILY_IGNORED) return;
+  if (owner == VK_QUEUE_FAMILY_IGNORED || owner == VK_QUEUE_FAMILY_EXTERNAL) return;  // external: another API's (CUDA)
   std::uint32_t n = 0;
   vk::vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &n, nullptr);
   if (owner >= n)
@@ -32,8 +32,8 @@ void check_owner(const vk::Context& ctx, std::uint32_t owner, const char* what) 
                           std::to_string(n) + ")");
 }
 
+// Everything but the buffer handle itself (planning reads none).
 void check(const BufferImage& b, const char* what) {
-  if (!b.buffer) throw InvalidArgument(std::string(what) + ": the buffer is null");
   if (b.width < 1 || b.height < 1 || b.depth < 1 || b.channels < 1 || b.channels > 4)
     throw InvalidArgument(std::string(what) + ": extents must be >= 1 and channels 1 to 4");
   if (b.type != ElementType::u8 && b.type != ElementType::u16 && b.type != ElementType::f16 && b.type != ElementType::f32)
@@ -71,17 +71,32 @@ vk::Work shape_of(const BufferImage& b) {
   return w;
 }
 
-void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+void check_buffers(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst) {
   check(src, "source");
   check(dst, "destination");
   if (src.width != dst.width || src.height != dst.height || src.depth != dst.depth || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
-  vk::Context& ctx = job.context();
   check_owner(ctx, src.owner_family, "source");
   check_owner(ctx, dst.owner_family, "destination");
-  const Plan plan = planner::plan_for(
-      spec, vk::shape_on(ctx, {src.width, src.height, src.depth}, src.channels, src.type, dst.type),
-      planner::Prediction::to_run);
+}
+
+algo::Shape planner_shape(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst) {
+  return vk::shape_on(ctx, {src.width, src.height, src.depth}, src.channels, src.type, dst.type);
+}
+
+Plan plan_buffers(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+  check_buffers(ctx, src, dst);
+  return planner::plan_for(spec, planner_shape(ctx, src, dst), planner::Prediction::to_run);
+}
+
+void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
+  vk::Context& ctx = job.context();
+  if (!src.buffer) throw InvalidArgument("source: the buffer is null");
+  if (!dst.buffer) throw InvalidArgument("destination: the buffer is null");
+  check_buffers(ctx, src, dst);
+  // The plan may come from another device (or none): this one must run it as it stands.
+  if (plan.schedule.backend != Backend::vulkan) throw InvalidArgument("this plan is for the CPU, not a Vulkan device");
+  algo::descriptor(plan.algorithm).check(plan.spec, planner_shape(ctx, src, dst));
   const vk::Work shape = shape_of(src);
   if (static_cast<double>(shape.bytes()) > static_cast<double>(ctx.piece_limit()))
     throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
@@ -170,9 +185,17 @@ Device adopt(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std::uin
   return DeviceAccess::make(std::make_shared<vk::Context>(physical, device, queue, queue_family, float64_enabled));
 }
 
+Plan plan(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+  return plan_buffers(*context_of(device), src, dst, spec);
+}
+
 void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+  blur(device, src, dst, plan(device, src, dst, spec));
+}
+
+void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
   vk::Job job(context_of(device));
-  record_buffers(job, src, dst, spec);
+  record_buffers(job, src, dst, plan);
   job.run();
 }
 
@@ -195,7 +218,7 @@ Recording::~Recording() = default;
 Recording record(const Device& device, VkCommandBuffer commands, const BufferImage& src, const BufferImage& dst,
                  const BlurSpec& spec) {
   auto impl = std::make_unique<Recording::Impl>(context_of(device), commands);
-  record_buffers(impl->job, src, dst, spec);
+  record_buffers(impl->job, src, dst, plan_buffers(impl->job.context(), src, dst, spec));
   return Recording(std::move(impl));
 }
 

@@ -58,11 +58,13 @@
   X(vkDestroyShaderModule) \
   X(vkDeviceWaitIdle) \
   X(vkEndCommandBuffer) \
+  X(vkEnumerateDeviceExtensionProperties) \
   X(vkEnumerateInstanceLayerProperties) \
   X(vkEnumeratePhysicalDevices) \
   X(vkFlushMappedMemoryRanges) \
   X(vkFreeMemory) \
   X(vkGetBufferMemoryRequirements) \
+  X(vkGetDeviceProcAddr) \
   X(vkGetDeviceQueue) \
   X(vkGetImageMemoryRequirements) \
   X(vkGetInstanceProcAddr) \

@@ -1,0 +1,59 @@
+#pragma once
+/// @file
+/// CUDA arrays blurred where they are (issue 30): data that PyTorch, CuPy or a CUDA program keeps on
+/// an NVIDIA GPU is blurred by fastblur's Vulkan backend on the same GPU, never through host memory.
+/// fastblur copies the array once into a Vulkan buffer that CUDA maps (exported as an opaque file
+/// descriptor, imported with cuImportExternalMemory), blurs it there as any Vulkan buffer
+/// (fastblur::vulkan::blur, the same plan), and copies it once out, both copies on the caller's
+/// CUDA stream. The CUDA driver (libcuda.so.1, or the path in FASTBLUR_CUDA_DRIVER) is opened at run
+/// time: building needs no CUDA, and without it these calls throw DeviceError.
+///
+/// Ordering: the copy in follows the caller's earlier work on `stream`; fastblur waits for it on the
+/// host, blurs, and queues the copy out on `stream`, so the caller's later work on that stream sees
+/// the result. The buffers are kept for the next call (pooled per device, grown as needed).
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "fastblur/blur.hpp"
+#include "fastblur/device.hpp"
+#include "fastblur/plan.hpp"
+#include "fastblur/view.hpp"
+
+namespace fastblur::cuda {
+
+/// An image or volume in CUDA device memory: element c of pixel (x, y, z) at byte
+/// data + x stride[0] + y stride[1] + z stride[2] + c element_size(type). Pixels must be packed
+/// along x (stride[0] == channels x element size); rows and planes may have any positive pitch.
+struct DeviceView {
+  std::uint64_t data = 0;  ///< a CUdeviceptr
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  std::array<std::int64_t, 3> stride{0, 0, 0};  ///< bytes
+  int channels = 1;
+  ElementType type = ElementType::f32;  ///< u8, u16, f16 or f32 (the Vulkan backend's buffer types)
+};
+
+/// The CUDA device (ordinal) that holds `pointer`; throws DeviceError where the driver is missing
+/// or the pointer is not CUDA device memory.
+int device_of(std::uint64_t pointer);
+
+/// The fastblur Vulkan device that is CUDA device `ordinal` (VkPhysicalDeviceIDProperties'
+/// deviceUUID equal to cuDeviceGetUuid's). Throws DeviceError naming what is missing: the CUDA
+/// driver, the ordinal, a Vulkan device with that UUID, or exportable memory on it.
+Device vulkan_device_for(int ordinal);
+
+/// The plan blur() runs for these views (made for vulkan_device_for(ordinal), the same as
+/// fastblur::vulkan::blur's).
+Plan plan(const DeviceView& src, ElementType destination, const BlurSpec& spec, int ordinal);
+
+/// Blurs src into dst (same extents and channels; src may be dst) on CUDA device `ordinal`, with
+/// both copies on `stream` (a CUstream; 0 is the legacy default stream). Throws InvalidArgument for
+/// a layout it cannot copy (pixels not packed along x, a negative or overlapping pitch),
+/// Unsupported for an element type the device lacks, DeviceError as vulkan_device_for.
+void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal, std::uintptr_t stream);
+
+/// How many times this process has allocated and imported a CUDA-mapped buffer (tests: the
+/// hundredth call of a size imports nothing).
+std::uint64_t imports();
+
+}  // namespace fastblur::cuda
