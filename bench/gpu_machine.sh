@@ -38,7 +38,7 @@ if [ "$mode" = pack ]; then
   done | sort -u | grep -Ev '/(libc|libm|libstdc\+\+|libgcc_s|ld-linux[^/]*)\.so' | xargs -I{} cp -L {} "$pack"/lib/
   cp -L /usr/lib/x86_64-linux-gnu/libVkLayer_khronos_validation.so "$pack"/lib/
   cp /usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json "$pack"/layers/
-  cp -r /usr/include/hwy /usr/include/vulkan /usr/include/vk_video "$pack"/include/
+  cp -r /usr/include/hwy /usr/include/vulkan /usr/include/vk_video /usr/include/dlpack "$pack"/include/
   cp /usr/include/fftw3.h "$pack"/include/
   # The Vulkan loader and glvnd, which NVIDIA's Vulkan driver (libGLX_nvidia) needs, as Debian
   # packages unpacked into / there (the lent images have the driver but not these).

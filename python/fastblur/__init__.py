@@ -41,7 +41,7 @@ import numpy as np
 
 from . import _core
 from ._scipy_args import active_axes, axis_1d, check_order, get_output, kernel_radius, scipy_kernel
-from . import _gaussian_family, _scipy_patch
+from . import _foreign_arrays, _gaussian_family, _scipy_patch
 
 __all__ = [
     "gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude", "correlate1d",
@@ -140,6 +140,16 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         output[...] = dst
 
 
+def _cuda_input(input, device):
+    """A CUDA array's description, after the checks a CUDA call adds: the input itself in CUDA
+    memory, and a device that does not name another GPU (it runs on the array's own)."""
+    if not _foreign_arrays.on_cuda(input):
+        raise TypeError("output is a CUDA array but input is not: give both in CUDA memory, or both in host memory")
+    if device not in ("cpu", "vulkan"):
+        raise ValueError(f"device={device!r}: a CUDA array is blurred on its own GPU; leave device out")
+    return _foreign_arrays.CudaArray(input)
+
+
 def _as_array(input):
     input = np.asarray(input)
     if input.dtype.kind not in "biufc":
@@ -223,7 +233,14 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     The three contracts (``rounding``, ``tolerance``) are stated in the package docstring;
     ``fastblur.plan()`` with the same arguments returns the plan this call runs.
     """
-    input = _as_array(input)
+    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
+        src = _cuda_input(input, device)
+        active = active_axes(src.ndim, sigma, order, mode, truncate, radius, axes)
+        return _foreign_arrays.cuda_filter(src, output, active, cval, float(truncate), algorithm, tolerance, options,
+                                           rounding, _requests)
+    like, given_output = input, output
+    input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     output = get_output(output, input, check_complex=False)
 
@@ -235,7 +252,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
 
     active = active_axes(input.ndim, sigma, order, mode, truncate, radius, axes, after_first=first_axis_output_checks)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
-    return output
+    return _foreign_arrays.give_back(output, like, given_output)
 
 
 def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
@@ -254,12 +271,19 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     ndarray
         The output array.
     """
-    input = _as_array(input)
+    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
+        src = _cuda_input(input, device)
+        active = axis_1d(src.ndim, sigma, axis, order, mode, truncate, radius)
+        return _foreign_arrays.cuda_filter(src, output, active, cval, float(truncate), algorithm, tolerance, options,
+                                           rounding, _requests)
+    like, given_output = input, output
+    input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     active = axis_1d(input.ndim, sigma, axis, order, mode, truncate, radius)
     output = get_output(output, input)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
-    return output
+    return _foreign_arrays.give_back(output, like, given_output)
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
@@ -271,8 +295,14 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     and fastblur's ``algorithm``, ``tolerance``, ``device``, ``threads``, ``rounding``, ``options``.
     As SciPy: one second-derivative filter a filtered axis (sigma on every filtered axis), summed by
     NumPy in the output dtype."""
-    return _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 2), output, mode, cval, sigma,
-                                    kwargs, axes, square=False)
+    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        raise NotImplementedError("gaussian_laplace takes host arrays (NumPy's, or CPU tensors); CUDA arrays go to "
+                                  "gaussian_filter and gaussian_filter1d")
+    like, given_output = input, output
+    input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
+    result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 2), output, mode, cval,
+                                      sigma, kwargs, axes, square=False)
+    return _foreign_arrays.give_back(result, like, given_output)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
@@ -280,8 +310,14 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     ``scipy.ndimage.gaussian_gradient_magnitude`` (SciPy's bits, as :func:`gaussian_filter` gives
     them): the first derivatives along each filtered axis squared, summed and square-rooted by NumPy in
     the output dtype, as SciPy does. Keywords as :func:`gaussian_laplace`."""
-    return _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 1), output, mode, cval, sigma,
-                                    kwargs, axes, square=True)
+    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        raise NotImplementedError("gaussian_gradient_magnitude takes host arrays (NumPy's, or CPU tensors); CUDA arrays go to "
+                                  "gaussian_filter and gaussian_filter1d")
+    like, given_output = input, output
+    input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
+    result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 1), output, mode, cval,
+                                      sigma, kwargs, axes, square=True)
+    return _foreign_arrays.give_back(result, like, given_output)
 
 
 def patch_scipy():

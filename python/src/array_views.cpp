@@ -44,14 +44,25 @@ struct Layout {
   std::vector<int> batch;
 };
 
-Layout lay_out_call(const py::array& src, const py::array& dst, const std::vector<AxisRequest>& axes,
+}  // namespace
+
+ArrayShape ArrayShape::of(const py::array& a) {
+  ArrayShape s;
+  for (py::ssize_t d = 0; d < a.ndim(); ++d) s.extents.push_back(a.shape(d)), s.byte_strides.push_back(a.strides(d));
+  s.type = element_type_of(a.dtype());
+  return s;
+}
+
+namespace {
+
+Layout lay_out_call(const ArrayShape& src, const ArrayShape& dst, const std::vector<AxisRequest>& axes,
                     const BlurSpec& base, const Device& device) {
   const int ndim = static_cast<int>(src.ndim());
   if (dst.ndim() != src.ndim()) throw InvalidArgument("source and destination differ in rank");
   for (int d = 0; d < ndim; ++d)
     if (src.shape(d) != dst.shape(d)) throw InvalidArgument("source and destination differ in shape");
   if (axes.empty() || axes.size() > 3) throw InvalidArgument("between 1 and 3 axes are filtered per call");
-  const ElementType st = element_type_of(src.dtype()), dt = element_type_of(dst.dtype());
+  const ElementType st = src.type, dt = dst.type;
 
   // Filtered axes become x, y, z, the smallest source stride first (x runs along rows in memory).
   std::vector<AxisRequest> order = axes;
@@ -161,7 +172,7 @@ Layout lay_out_call(const py::array& src, const py::array& dst, const std::vecto
 
 Plan plan_arrays(const py::array& src, const py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
                  const Device& device) {
-  Layout l = lay_out_call(src, dst, axes, base, device);
+  Layout l = lay_out_call(ArrayShape::of(src), ArrayShape::of(dst), axes, base, device);
   py::gil_scoped_release release;  // the planner may measure candidates
   return make_plan(l.spec, l.sv, l.dv.type, device);
 }
@@ -169,7 +180,7 @@ Plan plan_arrays(const py::array& src, const py::array& dst, const std::vector<A
 void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
                  const Device& device) {
   if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
-  Layout l = lay_out_call(src, dst, axes, base, device);
+  Layout l = lay_out_call(ArrayShape::of(src), ArrayShape::of(dst), axes, base, device);
   const BlurSpec& spec = l.spec;
   View& sv = l.sv;
   View& dv = l.dv;
@@ -196,6 +207,78 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
       index[b] = 0;
     }
     if (b == batch.size()) break;
+  }
+}
+
+namespace {
+
+// Unfiltered neighbours d, d + 1 that step as one axis in both arrays (stride[d] = extent[d + 1]
+// stride[d + 1]) become one axis; `axes` is renumbered to match.
+void merge_unfiltered(ArrayShape& a, ArrayShape& b, std::vector<AxisRequest>& axes) {
+  const auto filtered = [&](int d) {
+    return std::any_of(axes.begin(), axes.end(), [&](const AxisRequest& r) { return r.axis == d; });
+  };
+  for (int d = a.ndim() - 2; d >= 0; --d) {
+    if (filtered(d) || filtered(d + 1)) continue;
+    const auto i = static_cast<std::size_t>(d);
+    if (a.byte_strides[i] != a.extents[i + 1] * a.byte_strides[i + 1] ||
+        b.byte_strides[i] != b.extents[i + 1] * b.byte_strides[i + 1])
+      continue;
+    for (ArrayShape* s : {&a, &b}) {
+      s->extents[i] *= s->extents[i + 1];
+      s->byte_strides[i] = s->byte_strides[i + 1];
+      s->extents.erase(s->extents.begin() + d + 1);
+      s->byte_strides.erase(s->byte_strides.begin() + d + 1);
+    }
+    for (AxisRequest& r : axes)
+      if (r.axis > d + 1) --r.axis;
+  }
+}
+
+cuda::DeviceView device_view(const View& v, std::uint64_t data) {
+  cuda::DeviceView d;
+  d.data = data;
+  d.extent = v.extent;
+  for (std::size_t i = 0; i < 3; ++i) d.stride[i] = v.extent[i] > 1 ? v.stride[i] : (i == 0 ? v.channels * static_cast<std::ptrdiff_t>(element_size(v.type)) : d.stride[i - 1] * d.extent[i - 1]);
+  d.channels = v.channels;
+  d.type = v.type;
+  return d;
+}
+
+}  // namespace
+
+Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                      const BlurSpec& base, int ordinal) {
+  ArrayShape s = src.shape, d = dst.shape;
+  std::vector<AxisRequest> merged = axes;
+  merge_unfiltered(s, d, merged);
+  const Device device = cuda::vulkan_device_for(ordinal);
+  Layout l = lay_out_call(s, d, merged, base, device);
+  py::gil_scoped_release release;
+  return cuda::plan(device_view(l.sv, src.data), l.dv.type, l.spec, ordinal);
+}
+
+void blur_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                      const BlurSpec& base, int ordinal, std::uintptr_t stream) {
+  ArrayShape s = src.shape, d = dst.shape;
+  std::vector<AxisRequest> merged = axes;
+  merge_unfiltered(s, d, merged);
+  const Device device = cuda::vulkan_device_for(ordinal);
+  Layout l = lay_out_call(s, d, merged, base, device);
+  std::vector<std::int64_t> index(l.batch.size(), 0);
+  py::gil_scoped_release release;
+  for (;;) {
+    std::ptrdiff_t so = 0, d_o = 0;
+    for (std::size_t b = 0; b < l.batch.size(); ++b)
+      so += index[b] * s.strides(l.batch[b]), d_o += index[b] * d.strides(l.batch[b]);
+    cuda::blur(device_view(l.sv, src.data + static_cast<std::uint64_t>(so)),
+               device_view(l.dv, dst.data + static_cast<std::uint64_t>(d_o)), l.spec, ordinal, stream);
+    std::size_t b = 0;
+    for (; b < l.batch.size(); ++b) {
+      if (++index[b] < s.shape(l.batch[b])) break;
+      index[b] = 0;
+    }
+    if (b == l.batch.size()) break;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fastblur/blur.hpp"
+#include "fastblur/cuda.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/plan.hpp"
 
@@ -24,12 +25,40 @@ struct AxisRequest {
 /// The library's element type for a NumPy dtype, or throws pybind11::type_error.
 ElementType element_type_of(const pybind11::dtype& dtype);
 
+/// What the layout of a call reads of an array: its extents, byte strides and element type (a
+/// NumPy array's, or a CUDA array's from its interface).
+struct ArrayShape {
+  std::vector<std::int64_t> extents;
+  std::vector<std::ptrdiff_t> byte_strides;
+  ElementType type = ElementType::f32;
+
+  static ArrayShape of(const pybind11::array& a);
+  int ndim() const noexcept { return static_cast<int>(extents.size()); }
+  std::int64_t shape(int d) const { return extents[static_cast<std::size_t>(d)]; }
+  std::ptrdiff_t strides(int d) const { return byte_strides[static_cast<std::size_t>(d)]; }
+};
+
 /// Blurs `src` into `dst` (same shape; library element types) along the requested axes (1 to 3,
 /// distinct), with `base` giving everything else (algorithm, options, cval, truncate, threads).
 /// Runs on `device`. Releases the GIL while computing. With Rounding::scipy the axes are filtered in
 /// the order of `axes`.
 void blur_arrays(const pybind11::array& src, pybind11::array& dst, const std::vector<AxisRequest>& axes,
                  const BlurSpec& base, const Device& device);
+/// An array in CUDA device memory, as its interface describes it (pointer, extents, byte strides).
+struct CudaArray {
+  std::uint64_t data = 0;
+  ArrayShape shape;
+};
+
+/// blur_arrays for CUDA arrays on CUDA device `ordinal` (fastblur::cuda::blur for each blur of the
+/// batch, its copies on `stream`). Adjacent unfiltered axes that are one axis in memory are merged
+/// first, so that an (N, C, H, W) batch is one blur of N C planes.
+void blur_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                      const BlurSpec& base, int ordinal, std::uintptr_t stream);
+/// The plan blur_cuda_arrays runs for each blur of the batch.
+Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                      const BlurSpec& base, int ordinal);
+
 /// The plan that blur_arrays runs for each blur of the batch (one plan serves them all): the same
 /// layout, planned for `device` and not run. Only shapes, strides and types of the arrays are read.
 Plan plan_arrays(const pybind11::array& src, const pybind11::array& dst, const std::vector<AxisRequest>& axes,

@@ -10,6 +10,8 @@
 #include <string>
 
 #include "array_views.hpp"
+#include "dlpack_arrays.hpp"
+#include "fastblur/cuda.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/fastblur.hpp"
@@ -187,6 +189,45 @@ PYBIND11_MODULE(_core, m) {
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
       py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
+
+  // Arrays of other libraries (issue 30): a DLPack capsule taken over (CPU memory as a NumPy array,
+  // CUDA memory as an interface dict), and CUDA arrays blurred on their GPU through the Vulkan
+  // backend (fastblur/cuda.hpp), laid out as blur_axes lays out NumPy arrays.
+  m.def("import_dlpack", &python::import_dlpack, py::arg("capsule"));
+  m.def("cuda_device_of", [](std::uint64_t pointer) { return cuda::device_of(pointer); }, py::arg("pointer"));
+  m.def("cuda_imports", [] { return cuda::imports(); });
+  m.def(
+      "cuda_device_name",
+      [](int ordinal) { return cuda::vulkan_device_for(ordinal).description(); }, py::arg("ordinal"));
+  m.def(
+      "blur_cuda_axes",
+      [requests](const py::dict& src, const py::dict& dst, int ordinal, std::uintptr_t stream, const std::vector<int>& axes,
+                 const std::vector<double>& sigmas, const std::vector<std::string>& modes,
+                 const std::vector<double>& radii, const std::vector<int>& orders,
+                 const std::vector<std::vector<double>>& weights, double cval, double truncate,
+                 const std::string& algorithm, double tolerance, const py::dict& options, const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, rounding);
+        python::blur_cuda_arrays(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                 requests(axes, sigmas, modes, radii, orders, weights), base, ordinal, stream);
+      },
+      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("stream"), py::arg("axes"), py::arg("sigmas"),
+      py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
+      py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
+  m.def(
+      "plan_cuda_axes",
+      [requests](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,
+                 const std::vector<double>& sigmas, const std::vector<std::string>& modes,
+                 const std::vector<double>& radii, const std::vector<int>& orders,
+                 const std::vector<std::vector<double>>& weights, double cval, double truncate,
+                 const std::string& algorithm, double tolerance, const py::dict& options, const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, rounding);
+        return from_json(plan_json(python::plan_cuda_arrays(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                                            requests(axes, sigmas, modes, radii, orders, weights),
+                                                            base, ordinal)));
+      },
+      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"),
+      py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
+      py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
 
   // The per-axis arguments checked as a blur would check them, for calls with nothing to blur (an
   // empty array): a radius past the limit is refused there too.

@@ -1,0 +1,193 @@
+"""Arrays of other libraries (PyTorch, CuPy, JAX, ...), taken where they are (issue 30).
+
+- CPU memory (``__dlpack__`` on the CPU): read and written in place through a NumPy view of the
+  same bytes (``_core.import_dlpack``), the result given back as the caller's library's array
+  (its ``from_dlpack``), no copy either way.
+- CUDA memory (``__cuda_array_interface__``, or ``__dlpack__`` on a CUDA device): blurred on the
+  same GPU by the Vulkan backend (fastblur/cuda.hpp: one device copy in and one out, on the
+  library's current stream); a new output is the library's own ``empty_like``.
+
+Nothing here chooses how to blur: the calls go to the core's front door as NumPy arrays do."""
+import sys
+
+import numpy as np
+
+from . import _core
+
+_CPU, _CUDA, _CUDA_HOST, _CUDA_MANAGED = 1, 2, 3, 13  # DLPack's device types
+_OTHER_DEVICES = {4: "OpenCL", 7: "Vulkan", 8: "Metal", 9: "VPI", 10: "ROCm", 11: "ROCm host", 12: "an extension device",
+                  14: "oneAPI"}
+
+
+def _library(x):
+    return sys.modules.get(type(x).__module__.split(".")[0])
+
+
+def _has_cuda_interface(x):
+    try:
+        return hasattr(x, "__cuda_array_interface__")
+    except Exception:  # a library that refuses for this array (say a tensor that requires grad) says why later
+        return True
+
+
+def is_foreign(x):
+    """Whether x is another library's array (not NumPy's) that speaks DLPack or CUDA's interface."""
+    if x is None or isinstance(x, (np.ndarray, np.generic, np.dtype, type, str)):
+        return False
+    return _has_cuda_interface(x) or (hasattr(x, "__dlpack__") and hasattr(x, "__dlpack_device__"))
+
+
+def on_cuda(x):
+    """Whether x is a foreign array in CUDA memory."""
+    if not is_foreign(x):
+        return False
+    if _has_cuda_interface(x):
+        return True
+    return int(x.__dlpack_device__()[0]) in (_CUDA, _CUDA_MANAGED)
+
+
+def _from_dlpack(like):
+    """The from_dlpack of like's library, or raises TypeError naming the library."""
+    root = _library(like)
+    for path in ("from_dlpack", "utils.dlpack.from_dlpack", "dlpack.from_dlpack"):
+        f = root
+        for part in path.split("."):
+            f = getattr(f, part, None)
+        if callable(f):
+            return f
+    raise TypeError(f"fastblur gives results back through the array's library's from_dlpack, which "
+                    f"{type(like).__module__} lacks: pass a NumPy array or output= an array of your own")
+
+
+def host_view(x):
+    """A foreign CPU array as a writable NumPy array over its bytes; anything else as it is."""
+    if not is_foreign(x):
+        return x
+    device = tuple(int(v) for v in x.__dlpack_device__())
+    if device[0] not in (_CPU, _CUDA_HOST):
+        where = _OTHER_DEVICES.get(device[0], "another device")
+        raise ValueError(f"fastblur takes arrays in CPU or CUDA memory, not on {where} (DLPack device {device})")
+    return _core.import_dlpack(x.__dlpack__())[2]
+
+
+def give_back(result, like, given_output):
+    """The call's result in the caller's kind: the caller's own output array where one was given,
+    else like's library's array over result's bytes (NumPy's result where like is NumPy's)."""
+    if is_foreign(given_output):
+        return given_output
+    if is_foreign(like):
+        return _from_dlpack(like)(result)
+    return result
+
+
+class CudaArray:
+    """A foreign array in CUDA memory: its interface (data, shape, strides, typestr), device ordinal
+    and the stream its library is working on."""
+
+    def __init__(self, x):
+        self.obj = x
+        self._owner = None  # keeps a DLPack capsule's tensor alive for the call
+        if _has_cuda_interface(x):
+            self.interface = dict(x.__cuda_array_interface__)
+            self.ordinal = _core.cuda_device_of(int(self.interface["data"][0])) if self.interface["data"][0] else 0
+            self.stream = self._library_stream()
+            if self.stream is None:
+                stream = self.interface.get("stream")  # the producer's (version 3); None: the default stream
+                self.stream = int(stream) if stream is not None else 0
+        else:
+            self.ordinal = int(x.__dlpack_device__()[1])
+            self.stream = self._library_stream()
+            if self.stream is None:
+                self.stream = 0
+            # DLPack's stream numbers: 1 is the legacy default stream (0 is not allowed).
+            _, _, self.interface = _core.import_dlpack(x.__dlpack__(stream=self.stream or 1))
+            self._owner = self.interface.pop("owner")
+        self.shape = tuple(int(n) for n in self.interface["shape"])
+        self.ndim = len(self.shape)
+        self.dtype = np.dtype(self.interface["typestr"])
+        if self.interface.get("strides") is None:
+            self.interface["strides"] = None
+
+    def _library_stream(self):
+        """The current stream of the array's library on its device (the caller's stream), if known."""
+        name = type(self.obj).__module__.split(".")[0]
+        if name == "torch":
+            import torch
+            return int(torch.cuda.current_stream(self.ordinal).cuda_stream)
+        if name == "cupy":
+            import cupy
+            with cupy.cuda.Device(self.ordinal):
+                return int(cupy.cuda.get_current_stream().ptr)
+        return None
+
+    def packed_enough(self):
+        """Whether the core can copy it as it is: every stride positive and the smallest one an item
+        (the core takes the axes in memory order; what it still refuses goes through contiguous())."""
+        strides = self.interface["strides"]
+        if strides is None or not self.shape:
+            return True
+        steps = [s for s, n in zip(strides, self.shape) if n > 1]
+        return all(s > 0 for s in steps) and (not steps or min(steps) == self.dtype.itemsize)
+
+    def empty_like(self, dtype=None):
+        """A new array of the same library, shape and device (C order)."""
+        lib = _library(self.obj)
+        name = lib.__name__ if lib else "?"
+        if dtype is not None and np.dtype(dtype) != self.dtype:
+            raise NotImplementedError("for CUDA arrays output= is None or an array of the same library, not a dtype")
+        if name == "torch":
+            import torch
+            return torch.empty(self.shape, dtype=self.obj.dtype, device=self.obj.device)
+        if name == "cupy":
+            import cupy
+            with cupy.cuda.Device(self.ordinal):
+                return cupy.empty(self.shape, dtype=self.dtype)
+        f = getattr(lib, "empty_like", None)
+        if f is None:
+            raise TypeError(f"fastblur makes a CUDA result with its library's empty_like, which {name} lacks: "
+                            "pass output= an array of your own")
+        return f(self.obj)
+
+    def contiguous(self):
+        """A C-ordered copy by the array's library (for layouts the core cannot copy as they are)."""
+        name = type(self.obj).__module__.split(".")[0]
+        if name == "torch":
+            return CudaArray(self.obj.contiguous())
+        if name == "cupy":
+            import cupy
+            return CudaArray(cupy.ascontiguousarray(self.obj))
+        out = CudaArray(self.empty_like())
+        out.obj[...] = self.obj
+        return out
+
+
+def cuda_filter(src, output, active, cval, truncate, algorithm, tolerance, options, rounding, requests):
+    """Blurs the CudaArray `src` into `output` (None, or a CUDA array of a library) along the
+    active axes, as __init__._filter does for NumPy arrays; returns the output array."""
+    dst = CudaArray(output) if output is not None and is_foreign(output) else CudaArray(src.empty_like(output))
+    if dst.shape != src.shape:
+        raise RuntimeError("output shape not correct")
+    if dst.ordinal != src.ordinal:
+        raise ValueError(f"input and output are on different CUDA devices ({src.ordinal} and {dst.ordinal})")
+    if not active or 0 in src.shape:
+        if active:
+            _core.check_axes(*requests(active, with_weights=False)[:5])
+        dst.obj[...] = src.obj
+        return dst.obj
+    if not src.packed_enough():
+        src = src.contiguous()
+    work = dst if dst.packed_enough() else CudaArray(dst.empty_like())
+    for start in range(0, len(active), 3):  # the core filters up to three axes per call
+        args = (*requests(active[start:start + 3]), cval, truncate, algorithm, tolerance, options, rounding)
+        source = src if start == 0 else work
+        try:
+            _core.blur_cuda_axes(source.interface, work.interface, src.ordinal, src.stream, *args)
+        except ValueError as e:  # pixels not packed along the core's x axis: the library's C-ordered copies
+            if "must be packed" not in str(e) or start > 0:
+                raise
+            src = src.contiguous()
+            work = work if work.interface["strides"] is None else CudaArray(dst.empty_like())
+            _core.blur_cuda_axes(src.interface, work.interface, src.ordinal, src.stream, *args)
+    if work is not dst:
+        dst.obj[...] = work.obj
+    return dst.obj
