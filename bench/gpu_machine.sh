@@ -10,18 +10,22 @@
 #   bench/gpu_machine.sh run OUTDIR     there, from the repository root with .gpu/ beside it:
 #                                       the Vulkan tests under validation, the benchmark's seed
 #                                       grid, then the Python module compiled against that
-#                                       machine's Python and bench/gpu_peers.py (CuPy,
-#                                       torchvision); logs in OUTDIR
-#                                       One lent 10-minute call: tests 170 s, benchmark 240 s,
-#                                       peers 130 s at most (the module compiles meanwhile).
+#                                       machine's Python, bench/gpu_cuda_arrays.py (issue 30:
+#                                       torch and CuPy arrays on the device) and
+#                                       bench/gpu_peers.py (CuPy, torchvision); logs in OUTDIR
+#                                       At most: tests 170 s, benchmark 240 s, cuda 120 s, peers
+#                                       130 s (the module compiles meanwhile): a 10-minute call
+#                                       holds tests and bench; FB_RESUME=<its OUTDIR> in a second
+#                                       call runs the rest.
 # Environment for run: FB_FILTER (benchmark filter; default issue 29's targets), FB_CASE_S (device
 # seconds per case, default 0.2), FB_WARM_S (warm-up before the first case, default 2),
-# FB_STEPS (default "tests bench peers"), FB_TEST_FILTER (the Vulkan tests' gtest filter, default
-# all), FB_T_TESTS / FB_T_BENCH / FB_T_PEERS (timeouts, s), FB_PEERS_ARGS, FB_RESUME (a previous
-# run's OUTDIR, carried back: its passed tests and measured cases are not run again).
-# Output (8 files at most, what the device tool brings back): run.log, vulkan_tests.log,
-# gpu_bench.log, gpu_bench.json (Google Benchmark's, counters included), gpu_bench.jsonl (one line a
-# case as it finishes), gpu_peers.log, gpu_peers.jsonl, and tests.done once the tests pass.
+# FB_STEPS (default "tests bench cuda peers"), FB_TEST_FILTER (the Vulkan tests' gtest filter, default
+# all), FB_T_TESTS / FB_T_BENCH / FB_T_CUDA / FB_T_PEERS (timeouts, s), FB_CUDA_ARGS, FB_PEERS_ARGS,
+# FB_RESUME (a previous run's OUTDIR, carried back: its passed tests and measured cases are not run
+# again, and with FB_STEPS naming the rest only those run).
+# Output: run.log, vulkan_tests.log, gpu_bench.log, gpu_bench.json (Google Benchmark's, counters
+# included), gpu_bench.jsonl (one line a case as it finishes), cuda_arrays.log (its figures as JSON
+# lines in it), gpu_peers.log, gpu_peers.jsonl, and tests.done once the tests pass.
 set -uo pipefail
 mode=${1:?usage: gpu_machine.sh pack [BUILD] | run OUTDIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -60,7 +64,7 @@ export VK_LAYER_PATH=$pack/layers
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
 if [ -f "$icd" ]; then export VK_DRIVER_FILES=$icd VK_ICD_FILENAMES=$icd; fi
 export XDG_CACHE_HOME=/tmp/fastblur-cache
-steps=${FB_STEPS:-tests bench peers}
+steps=${FB_STEPS:-tests bench cuda peers}
 resume=${FB_RESUME:-}
 log=$out/run.log
 say() { echo "$*" | tee -a "$log"; }
@@ -70,7 +74,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,
 # The Python module for the peers step, compiled in the background while the GPU works (that
 # machine's Python 3.12 and numpy 2, pybind11 from its pip, linking the carried libfastblur.a).
 mod=/tmp/fastblur-py/fastblur
-if [[ " $steps " == *" peers "* ]]; then
+if [[ " $steps " == *" peers "* || " $steps " == *" cuda "* ]]; then
   mkdir -p "$mod" && cp python/fastblur/*.py "$mod"/
   ext=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
   ( ls python/src/*.cpp | xargs -P 8 -I{} sh -c 'g++ -O2 -DNDEBUG -std=c++20 -fPIC -fvisibility=hidden -fopenmp \
@@ -81,6 +85,12 @@ if [[ " $steps " == *" peers "* ]]; then
     >/tmp/fastblur-py/module_build.log 2>&1 &
   module_build=$!
 fi
+
+# The module's build, waited for once (the cuda and peers steps both need it).
+module_ready() {
+  if [ -z "${module_rc:-}" ]; then wait "$module_build"; module_rc=$?; fi
+  return "$module_rc"
+}
 
 for step in $steps; do
   case $step in
@@ -109,8 +119,17 @@ for step in $steps; do
       say "gpu bench rc=$? ($(wc -l <"$out"/gpu_bench.jsonl 2>/dev/null || echo 0) cases in gpu_bench.jsonl)"
       sed -n '/^device: .*$/,$p' "$out"/gpu_bench.log | sed -n '/^warm-up/,$p' | tee -a "$log"
       ;;
+    cuda)
+      # Issue 30: torch and CuPy arrays on the device (checks, then the figures against the peers).
+      module_ready || { say "module build failed"; tail -20 /tmp/fastblur-py/module_build.log | tee -a "$log"; continue; }
+      PYTHONPATH=/tmp/fastblur-py PYTHONUNBUFFERED=1 timeout "${FB_T_CUDA:-120}" python3 bench/gpu_cuda_arrays.py \
+        --bench-jsonl "$([ -f "$out"/gpu_bench.jsonl ] && echo "$out" || echo "${resume:-$out}")"/gpu_bench.jsonl \
+        ${FB_CUDA_ARGS:-} >"$out"/cuda_arrays.log 2>&1
+      say "cuda arrays rc=$? ($(grep -c '^FAIL' "$out"/cuda_arrays.log) failed checks)"
+      grep -E '^FAIL|^\{|^device|checks passed|failed:' "$out"/cuda_arrays.log | head -40 | tee -a "$log"
+      ;;
     peers)
-      wait "$module_build" || { say "module build failed"; tail -20 /tmp/fastblur-py/module_build.log | tee -a "$log"; continue; }
+      module_ready || { say "module build failed"; tail -20 /tmp/fastblur-py/module_build.log | tee -a "$log"; continue; }
       PYTHONPATH=/tmp/fastblur-py PYTHONUNBUFFERED=1 timeout "${FB_T_PEERS:-130}" python3 bench/gpu_peers.py \
         --jsonl "$out"/gpu_peers.jsonl ${FB_PEERS_ARGS:-} >"$out"/gpu_peers.log 2>&1
       say "gpu peers rc=$?"

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Issue 30 on a lent GPU: PyTorch and CuPy arrays blurred where they are (fastblur/cuda.hpp).
+
+Usage (the GPU machine; bench/gpu_machine.sh's `cuda` step):
+    PYTHONPATH=<module> python3 bench/gpu_cuda_arrays.py [--quick] [--jsonl FILE] [--bench-jsonl gpu_bench.jsonl]
+
+Part 1, checks (each printed PASS/FAIL, the run fails on any FAIL): for every algorithm, torch and
+CuPy arrays give the bits of the host path on the same Vulkan device (fastblur.gaussian_filter of
+the same data in host memory, device='vulkan'), in uint8/float16/float32 (CuPy: uint16 too), on
+C-ordered, transposed, cropped and strided arrays, an (N, C, H, W) batch, output= arrays, in place;
+work queued on a non-default stream just before the call is seen, and the result is there for work
+queued after it on that stream; an array that offers only DLPack (as JAX's do); the hundredth call
+imports nothing; a run under the Khronos validation layer prints no message.
+
+Part 2, figures (medians of CUDA-event times on the caller's stream, after a warm-up until the clock
+is steady): the issue's targets - a 3840x2160 RGBA32F tensor at exact k7 (whole call, against a
+device copy of the image and fastblur_gpu_bench's device time where --bench-jsonl has it); against
+torchvision's gaussian_blur at k7 and sigma 50; against CuPy's gaussian_filter on 1080p RGBA and a
+256^3 volume at k7/k35/k127; a 64x3x512x512 batch at sigma 2 in float16 and float32 against
+torchvision. Each figure is also one JSON line (--jsonl)."""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+import fastblur
+from fastblur import _core
+
+try:
+    import torch
+except ImportError:
+    torch = None
+try:
+    import cupy
+    import cupyx.scipy.ndimage as cupy_ndimage
+except ImportError:
+    cupy = cupy_ndimage = None
+try:
+    import torchvision.transforms.functional as TF
+except ImportError:
+    TF = None
+
+FAILS = []
+LINES = []
+
+
+def check(name, ok, detail=""):
+    print(f"{'PASS' if ok else 'FAIL'} {name}{(': ' + detail) if detail and not ok else ''}", flush=True)
+    if not ok:
+        FAILS.append(name)
+
+
+def attempt(name, fn):
+    try:
+        fn()
+    except Exception as e:  # a check that raised is a failed check, named, and the run goes on
+        check(name, False, f"{type(e).__name__}: {e}")
+
+
+def host(x):
+    return x.cpu().numpy() if torch is not None and isinstance(x, torch.Tensor) else cupy.asnumpy(x)
+
+
+def same_as_host(name, make, sigma, **kw):
+    """The device array's result against the host path's on the same Vulkan device."""
+    x = make()
+    data = host(x).copy()
+    try:
+        want = fastblur.gaussian_filter(np.ascontiguousarray(data) if not kw.pop("layout", False) else data, sigma,
+                                        device="vulkan", **kw)
+    except (NotImplementedError, ValueError) as e:
+        try:
+            fastblur.gaussian_filter(x, sigma, **kw)
+            check(name, False, f"the host path refuses ({e}) but the CUDA path ran")
+        except type(e):
+            check(name, True)
+        return
+    got = fastblur.gaussian_filter(x, sigma, **kw)
+    check(name, type(got) is type(x) and np.array_equal(host(got), want),
+          f"max |diff| {np.abs(host(got).astype(np.float64) - want).max()}")
+
+
+def checks(quick):
+    dev = torch.device("cuda")
+    algorithms = [a["name"] for a in fastblur.algorithms() if a["name"] not in ("auto", "correlate")]
+    g = torch.Generator(device="cpu").manual_seed(30)
+
+    def rand(shape, dtype, device=dev):
+        t = torch.rand(shape, generator=g)
+        t = (t * 255).to(dtype) if dtype == torch.uint8 else t.to(dtype)
+        return t.to(device)
+
+    for algorithm in algorithms:
+        tol = 0.0 if algorithm == "fir" else 0.05
+        attempt(f"torch {algorithm}", lambda: same_as_host(f"torch float32 {algorithm} 96x128x4",
+                                                           lambda: rand((96, 128, 4), torch.float32), (5.0, 5.0, 0),
+                                                           algorithm=algorithm, tolerance=tol))
+    for dtype in (torch.uint8, torch.float16, torch.float32):
+        for shape, sigma in (((77, 131), 2.0), ((45, 61, 3), (2.0, 3.0, 0)), ((24, 30, 36), 1.5)):
+            attempt(f"torch {dtype} {shape}", lambda: same_as_host(f"torch {dtype} {shape}", lambda: rand(shape, dtype), sigma))
+    base = rand((120, 160), torch.float32)
+    views = {"transposed": lambda: base.t(), "cropped": lambda: base[10:100, 7:150], "every other row": lambda: base[::2],
+             "every other column": lambda: base[:, ::2]}
+    for name, make in views.items():
+        attempt(f"torch {name}", lambda: same_as_host(f"torch {name}", make, 2.0, layout=True))
+
+    def batch():
+        b = rand((6, 3, 40, 52), torch.float32)
+        r = fastblur.gaussian_filter(b, (0, 0, 2.0, 2.0))
+        want = np.stack([np.stack([fastblur.gaussian_filter(host(b)[n, c], 2.0, device="vulkan") for c in range(3)])
+                         for n in range(6)])
+        check("torch NCHW batch", np.array_equal(host(r), want))
+    attempt("torch NCHW batch", batch)
+
+    def outputs():
+        x = rand((64, 64, 4), torch.float32)
+        want = fastblur.gaussian_filter(host(x), (2.0, 2.0, 0), device="vulkan")
+        out = torch.empty_like(x)
+        r = fastblur.gaussian_filter(x, (2.0, 2.0, 0), output=out)
+        check("torch output=", r is out and np.array_equal(host(out), want))
+        fastblur.gaussian_filter(x, (2.0, 2.0, 0), output=x)
+        check("torch in place", np.array_equal(host(x), want))
+    attempt("torch outputs", outputs)
+
+    def streams():
+        s = torch.cuda.Stream()
+        x = rand((1080, 1920, 4), torch.float32)
+        want = fastblur.gaussian_filter(host(x) * 2, (3.0, 3.0, 0), device="vulkan")
+        with torch.cuda.stream(s):
+            y = x * 2  # queued on s just before the call: the copy in must come after it
+            r = fastblur.gaussian_filter(y, (3.0, 3.0, 0))
+            z = r + 0  # queued after: must see the result
+        s.synchronize()
+        check("torch non-default stream", np.array_equal(host(z), want))
+    attempt("torch stream", streams)
+
+    class OnlyDLPack:  # as a JAX array: DLPack, no __cuda_array_interface__
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, stream=None):
+            return self.t.__dlpack__(stream=stream)
+
+        def __dlpack_device__(self):
+            return self.t.__dlpack_device__()
+
+        def __setitem__(self, key, value):
+            self.t[key] = value.t if isinstance(value, OnlyDLPack) else value
+
+    sys.modules[__name__].empty_like = lambda x: OnlyDLPack(torch.empty_like(x.t))
+
+    def dlpack_only():
+        x = rand((50, 70), torch.float32)
+        r = fastblur.gaussian_filter(OnlyDLPack(x), 2.0)
+        check("DLPack-only CUDA array", isinstance(r, OnlyDLPack) and
+              np.array_equal(host(r.t), fastblur.gaussian_filter(host(x), 2.0, device="vulkan")))
+    attempt("DLPack-only", dlpack_only)
+
+    if cupy is not None:
+        for dtype in (cupy.uint8, cupy.uint16, cupy.float16, cupy.float32):
+            def one(dtype=dtype):
+                a = (cupy.random.random((81, 97, 4)) * (250 if cupy.dtype(dtype).kind == "u" else 1)).astype(dtype)
+                same_as_host(f"cupy {cupy.dtype(dtype).name}", lambda: a, (2.5, 2.5, 0))
+            attempt(f"cupy {dtype}", one)
+        attempt("cupy volume", lambda: same_as_host("cupy 40^3 volume", lambda: cupy.random.random((40, 40, 40), dtype=cupy.float32), 2.0))
+    else:
+        check("cupy installed", False, "import cupy failed")
+
+    def pooling():
+        x = rand((256, 256, 4), torch.float32)
+        fastblur.gaussian_filter(x, (2.0, 2.0, 0))
+        before = _core.cuda_imports()
+        for _ in range(100):
+            fastblur.gaussian_filter(x, (2.0, 2.0, 0))
+        check("100 calls import nothing", _core.cuda_imports() == before, f"{_core.cuda_imports() - before} imports")
+    attempt("pooling", pooling)
+
+    code = textwrap.dedent("""
+        import torch, fastblur
+        x = torch.rand(300, 400, 4, device="cuda")
+        for algorithm in ("fir", "box", "iir", "kawase", "dual-kawase"):
+            fastblur.gaussian_filter(x, (4.0, 4.0, 0), algorithm=algorithm, tolerance=0 if algorithm == "fir" else 0.05)
+        torch.cuda.synchronize()
+        print("ran")
+    """)
+    p = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, FASTBLUR_VULKAN_VALIDATION="1"),
+                       capture_output=True, text=True, timeout=120)
+    messages = [l for l in p.stderr.splitlines() if l.startswith("[validation")]
+    check("validation: no messages", p.returncode == 0 and "ran" in p.stdout and not messages,
+          (p.stderr[-600:] if p.returncode else "; ".join(messages[:3])))
+
+
+def event_ms(fn, repeat, stream=None):
+    """Median ms of fn between CUDA events on the current torch stream, after two warm-up calls."""
+    fn(), fn()
+    times = []
+    for _ in range(repeat):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def cupy_ms(fn, repeat):
+    fn(), fn()
+    times = []
+    for _ in range(repeat):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, end))
+    return statistics.median(times)
+
+
+def figure(case, **values):
+    line = {"case": case, **{k: (round(v, 4) if isinstance(v, float) else v) for k, v in values.items()}}
+    LINES.append(line)
+    print(json.dumps(line), flush=True)
+
+
+def warm(seconds):
+    a = torch.empty(1 << 28, dtype=torch.uint8, device="cuda")
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        for _ in range(20):
+            a.clone()
+        torch.cuda.synchronize()
+
+
+def figures(quick, bench_jsonl):
+    repeat = 3 if quick else 15
+    warm(0.5 if quick else 2.0)
+    device_ms = {}
+    if bench_jsonl and os.path.exists(bench_jsonl):
+        for line in open(bench_jsonl):
+            try:
+                d = json.loads(line)
+                device_ms[d["name"]] = d.get("device_ms", d.get("real_time"))
+            except (ValueError, KeyError):
+                pass
+    h, w = (540, 960) if quick else (2160, 3840)
+    x = torch.rand(h, w, 4, device="cuda")
+    k7 = dict(sigma=1.0, truncate=3.0)  # radius 3: k7
+    call = event_ms(lambda: fastblur.gaussian_filter(x, (k7["sigma"], k7["sigma"], 0), truncate=k7["truncate"]), repeat)
+    copy = event_ms(lambda: x.clone(), repeat)
+    figure(f"torch RGBA32F {w}x{h} exact k7: whole call", ms=call, copy_ms=copy,
+           bench_device_ms=device_ms.get(f"fir/RGBA32F/{w}x{h}/k7/"),
+           note="target: call <= 2 x (device time + one copy)")
+    if TF is not None:
+        nchw = x.permute(2, 0, 1).unsqueeze(0).contiguous()
+        for label, k, sigma in (("k7", 7, 1.0), ("s50", 401, 50.0)):
+            ours = event_ms(lambda: fastblur.gaussian_filter(nchw, (0, 0, sigma, sigma),
+                                                             truncate=3.0 if k == 7 else 4.0), repeat)
+            theirs = event_ms(lambda: TF.gaussian_blur(nchw, [k, k], [sigma, sigma]), 3 if k > 7 else repeat)
+            figure(f"torch NCHW 1x4x{h}x{w} {label} vs torchvision", fastblur_ms=ours, torchvision_ms=theirs,
+                   ratio=theirs / ours, note="target: >= 3x at k7, >= 30x at sigma 50")
+        for dtype in (torch.float16, torch.float32):
+            b = torch.rand(16 if quick else 64, 3, 512, 512, device="cuda").to(dtype)
+            ours = event_ms(lambda: fastblur.gaussian_filter(b, (0, 0, 2.0, 2.0)), repeat)
+            theirs = event_ms(lambda: TF.gaussian_blur(b, [17, 17], [2.0, 2.0]), repeat)
+            figure(f"torch batch {tuple(b.shape)} {dtype} sigma 2 vs torchvision", fastblur_ms=ours, torchvision_ms=theirs,
+                   ratio=theirs / ours, note="target: >= 2x")
+    else:
+        check("torchvision installed", False, "import torchvision failed")
+    if cupy is not None:
+        img = cupy.random.random((540 if quick else 1080, 960 if quick else 1920, 4), dtype=cupy.float32)
+        vol = cupy.random.random((64, 64, 64) if quick else (256, 256, 256), dtype=cupy.float32)
+        for label, sigma in (("k7", 1.0), ("k35", 34 / 6), ("k127", 21.0)):  # sigma (k - 1) / 6, gpu_peers.py's grid
+            for name, a, s in (("RGBA32F 1080p", img, (sigma, sigma, 0)), ("256^3", vol, sigma)):
+                if name == "256^3" and label == "k127":
+                    continue
+                ours = cupy_ms(lambda: fastblur.gaussian_filter(a, s), repeat)
+                theirs = cupy_ms(lambda: cupy_ndimage.gaussian_filter(a, s), repeat)
+                figure(f"cupy {name} {label} vs cupyx gaussian_filter", fastblur_ms=ours, cupy_ms=theirs,
+                       ratio=theirs / ours, note="target: >= 2x")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--jsonl")
+    ap.add_argument("--bench-jsonl")
+    ap.add_argument("--skip-checks", action="store_true")
+    args = ap.parse_args()
+    if torch is None or not torch.cuda.is_available():
+        print("no CUDA device (torch.cuda.is_available() is False): nothing to run", file=sys.stderr)
+        return 2
+    print("device:", torch.cuda.get_device_name(0), "| fastblur on", _core.cuda_device_name(0), flush=True)
+    if not args.skip_checks:
+        checks(args.quick)
+    attempt("figures", lambda: figures(args.quick, args.bench_jsonl))
+    if args.jsonl:
+        with open(args.jsonl, "w") as f:
+            for line in LINES:
+                f.write(json.dumps(line) + "\n")
+    print(f"{len(FAILS)} failed: {FAILS}" if FAILS else "all checks passed", flush=True)
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
