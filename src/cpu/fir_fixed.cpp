@@ -46,7 +46,8 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
     src = View::packed(copy.data(), ElementType::u8, W, H, 1, src_in.channels);
   }
   const int threads = plan.schedule.threads;
-  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 2;  // output rows are made in pairs
+  constexpr std::int64_t kBlock = kFixedRowBlock;  // output rows made at once by the y pass
+  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + kBlock;
   std::int64_t band = std::max<std::int64_t>(std::max<std::int64_t>(16, 4 * ry), (H + 4 * threads - 1) / (4 * threads));
   band = std::min(band, H);
   const std::int64_t bands = (H + band - 1) / band;
@@ -60,7 +61,7 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
     s.ring.resize(ring_rows * L);
     s.padded.resize((static_cast<std::size_t>(W) + 2 * static_cast<std::size_t>(rx)) * C);
     s.in.resize(L);
-    s.out.resize(2 * L);
+    s.out.resize(kBlock * L);
     s.ptrs.resize(ring_rows);
   }
   const bool src_packed = src.stride[0] == static_cast<std::ptrdiff_t>(C);
@@ -93,20 +94,24 @@ void fir_fixed_u8(const Plan& plan, const View& src_in, const View& dst) {
       fixed_convolve_line(P + static_cast<std::size_t>(rx) * C, slot, L, wx.data(), rx, C);
     };
     for (std::int64_t j = y0 - ry; j < y0 + ry; ++j) x_row(j);
-    for (std::int64_t j = y0; j < y1; j += 2) {
-      const bool pair = j + 1 < y1;
-      x_row(j + ry);
-      if (pair) x_row(j + ry + 1);
+    for (std::int64_t j = y0; j < y1; j += kBlock) {
+      const std::int64_t count = std::min(kBlock, y1 - j);
+      for (std::int64_t m = 0; m < count; ++m) x_row(j + ry + m);
       for (std::size_t k = 0; k < ring_rows; ++k) s.ptrs[k] = s.ring.data() + slot_of(j - ry + static_cast<std::int64_t>(k)) * L;
-      auto* out0 = dst_packed ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j, 0)) : s.out.data();
-      if (pair) {
-        auto* out1 = dst_packed ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j + 1, 0)) : s.out.data() + L;
-        fixed_convolve_rows2_u8(s.ptrs.data(), out0, out1, L, wy.data(), ry);
+      std::uint8_t* out[kBlock];
+      for (std::int64_t m = 0; m < kBlock; ++m)
+        out[m] = dst_packed && m < count ? reinterpret_cast<std::uint8_t*>(dst.pixel(0, j + m, 0))
+                                         : s.out.data() + static_cast<std::size_t>(m) * L;
+      if (count == kBlock) {
+        fixed_convolve_rows_block_u8(s.ptrs.data(), out, L, wy.data(), ry);
       } else {
-        fixed_convolve_rows_u8(s.ptrs.data(), out0, L, wy.data(), ry);
+        std::int64_t m = 0;
+        for (; m + 2 <= count; m += 2)
+          fixed_convolve_rows2_u8(s.ptrs.data() + m, out[m], out[m + 1], L, wy.data(), ry);
+        if (m < count) fixed_convolve_rows_u8(s.ptrs.data() + m, out[m], L, wy.data(), ry);
       }
       if (!dst_packed)
-        for (std::int64_t row = j; row < j + (pair ? 2 : 1); ++row)
+        for (std::int64_t row = j; row < j + count; ++row)
           for (std::int64_t x = 0; x < W; ++x)
             std::memcpy(dst.pixel(x, row, 0), s.out.data() + static_cast<std::size_t>(row - j) * L + static_cast<std::size_t>(x) * C, C);
     }

@@ -36,4 +36,14 @@ void fixed_convolve_rows_u8(const std::int16_t* const* rows, std::uint8_t* out, 
 void fixed_convolve_rows2_u8(const std::int16_t* const* rows, std::uint8_t* out0, std::uint8_t* out1, std::size_t n,
                              const std::int16_t* w, int r);
 
+/// Output rows made at once by the y pass: 8 rows (24 of AVX-512's 32 vector registers for the rows
+/// and sums; two blocks of 4 on targets with 16) measured fastest at k35 on AVX-512 against 2, 4
+/// and 6 (bench/RESULTS.md, issue 28).
+inline constexpr int kFixedRowBlock = 8;
+
+/// Output rows j .. j + kFixedRowBlock - 1 (out[0] ..) from rows j - r .. j + r + kFixedRowBlock - 1
+/// (rows[0] is row j - r): the same sums, two rows loaded per tap for all the outputs.
+void fixed_convolve_rows_block_u8(const std::int16_t* const* rows, std::uint8_t* const* out, std::size_t n,
+                             const std::int16_t* w, int r);
+
 }  // namespace fastblur::cpu
