@@ -140,14 +140,18 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         output[...] = dst
 
 
-def _cuda_input(input, device):
-    """A CUDA array's description, after the checks a CUDA call adds: the input itself in CUDA
-    memory, and a device that does not name another GPU (it runs on the array's own)."""
+def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, device, threads, rounding, options):
+    """A filter call on CUDA arrays: the common checks, those a CUDA call adds (the input itself in
+    CUDA memory, a device that does not name another GPU: it runs on the array's own), the active
+    axes (active_of(ndim), SciPy's argument rules) and the blur on the array's GPU."""
+    tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     if not _foreign_arrays.on_cuda(input):
         raise TypeError("output is a CUDA array but input is not: give both in CUDA memory, or both in host memory")
     if device not in ("cpu", "vulkan"):
         raise ValueError(f"device={device!r}: a CUDA array is blurred on its own GPU; leave device out")
-    return _foreign_arrays.CudaArray(input)
+    src = _foreign_arrays.CudaArray(input)
+    return _foreign_arrays.cuda_filter(src, output, active_of(src.ndim), cval, float(truncate), algorithm, tolerance,
+                                       options, rounding, _requests)
 
 
 def _as_array(input):
@@ -239,11 +243,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     ``fastblur.plan()`` with the same arguments returns the plan this call runs.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
-        tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
-        src = _cuda_input(input, device)
-        active = active_axes(src.ndim, sigma, order, mode, truncate, radius, axes)
-        return _foreign_arrays.cuda_filter(src, output, active, cval, float(truncate), algorithm, tolerance, options,
-                                           rounding, _requests)
+        return _cuda_call(input, output, lambda ndim: active_axes(ndim, sigma, order, mode, truncate, radius, axes),
+                          cval, truncate, algorithm, tolerance, device, threads, rounding, options)
     like, given_output = input, output
     input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
@@ -277,11 +278,8 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
         The output array.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
-        tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
-        src = _cuda_input(input, device)
-        active = axis_1d(src.ndim, sigma, axis, order, mode, truncate, radius)
-        return _foreign_arrays.cuda_filter(src, output, active, cval, float(truncate), algorithm, tolerance, options,
-                                           rounding, _requests)
+        return _cuda_call(input, output, lambda ndim: axis_1d(ndim, sigma, axis, order, mode, truncate, radius),
+                          cval, truncate, algorithm, tolerance, device, threads, rounding, options)
     like, given_output = input, output
     input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)

@@ -9,16 +9,12 @@
 #include <string>
 
 #include "fastblur/error.hpp"
+#include "vulkan/dl_error.hpp"
 
 namespace fastblur::cu {
 namespace {
 
-std::string last_dlerror() {
-  const char* e = dlerror();
-  std::string text = e ? e : "";
-  if (text.size() > 200) text = text.substr(0, 197) + "...";
-  return text;
-}
+using vk::last_dlerror;
 
 // Empty on success, else the error's message. Never closed: CUDA's state lives to the process's end.
 std::string open_driver(Driver& d) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "fastblur/error.hpp"
+#include "vulkan/dl_error.hpp"
 
 namespace fastblur::vk {
 
@@ -17,13 +18,6 @@ FASTBLUR_VULKAN_FUNCTIONS(FASTBLUR_VULKAN_DEFINE)
 #undef FASTBLUR_VULKAN_DEFINE
 
 namespace {
-
-std::string last_dlerror() {
-  const char* e = dlerror();
-  std::string text = e ? e : "";
-  if (text.size() > 200) text = text.substr(0, 197) + "...";
-  return text;
-}
 
 // Empty on success, else the error's message. Never closed: the instance and the devices outlive
 // every caller, to the process's end.
