@@ -174,7 +174,8 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         read in place and the result is of its library; a CUDA array (PyTorch, CuPy,
         ``__cuda_array_interface__`` or DLPack on a CUDA device) is blurred on its own GPU by the
         Vulkan backend (uint8, uint16, float16 or float32; one device copy in and one out on the
-        library's current stream), and the result is an array of its library on that device.
+        library's current stream), and the result is an array of its library on that device;
+        ``fastblur.plan(shape, ..., device='vulkan')`` with the array's shape shows the plan it runs.
     sigma : scalar or sequence of scalars
         Standard deviation per axis (of ``axes``). Axes with sigma <= 1e-15 (zero, negative or NaN,
         as in SciPy) are left alone.

@@ -227,6 +227,9 @@ def test_the_cuda_plan_is_the_plan_run():
         planned = _core.plan_cuda_axes(iface, iface, 0, *args, 0.0, 4.0, "auto", tolerance, {}, "scipy")
         assert ran["algorithm"] == planned["algorithm"]
         assert {k: ran[k] for k in planned["schedule"]} == planned["schedule"]
+        # fastblur.plan for that shape on that GPU's Vulkan device is the same plan
+        public = fastblur.plan((50, 70), 6.0, dtype="float32", device="vulkan", tolerance=tolerance)
+        assert public["algorithm"] == ran["algorithm"] and {k: ran[k] for k in public["schedule"]} == public["schedule"]
 
 
 @needs_fake
