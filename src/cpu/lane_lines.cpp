@@ -13,6 +13,7 @@
 #include "core/overlap.hpp"
 #include "core/size.hpp"
 #include "cpu/iir_simd.hpp"
+#include "cpu/lane_rows_simd.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
@@ -98,6 +99,7 @@ void scatter_rows(const float* from, float* A, const std::size_t* base, std::siz
   }
 }
 void gather_rows(float* lanes, const float* A, const std::size_t* base, std::size_t V, std::size_t C, std::int64_t n) {
+  if (gather_rows_simd(lanes, A, base, V, C, n)) return;
   switch (C) {
     case 1: return gather_rows<1>(lanes, A, base, V, n);
     case 2: return gather_rows<2>(lanes, A, base, V, n);
@@ -110,6 +112,7 @@ void gather_rows(float* lanes, const float* A, const std::size_t* base, std::siz
   }
 }
 void scatter_rows(const float* lanes, float* A, const std::size_t* base, std::size_t V, std::size_t C, std::int64_t n) {
+  if (scatter_rows_simd(lanes, A, base, V, C, n)) return;
   switch (C) {
     case 1: return scatter_rows<1>(lanes, A, base, V, n);
     case 2: return scatter_rows<2>(lanes, A, base, V, n);
