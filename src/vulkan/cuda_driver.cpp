@@ -56,11 +56,12 @@ const Driver& driver() {
   return d;
 }
 
-ScopedContext::ScopedContext(const Driver& d, DeviceOrdinal device) : d_(d), device_(device) {
+ScopedContext::ScopedContext(const Driver& d, int ordinal) : d_(d) {
+  d.check(d.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
   ContextHandle ctx = nullptr;
-  d.check(d.cuDevicePrimaryCtxRetain(&ctx, device), "cuDevicePrimaryCtxRetain");
+  d.check(d.cuDevicePrimaryCtxRetain(&ctx, device_), "cuDevicePrimaryCtxRetain");
   if (const Result r = d.cuCtxPushCurrent(ctx); r != 0) {
-    d.cuDevicePrimaryCtxRelease(device);
+    d.cuDevicePrimaryCtxRelease(device_);
     d.check(r, "cuCtxPushCurrent");
   }
 }

@@ -111,18 +111,18 @@ struct Driver {
 /// naming cuInit's error (no CUDA device).
 const Driver& driver();
 
-/// The current device's primary context made current on this thread for a scope (what PyTorch and
-/// CuPy use, so pointers and streams of theirs are valid in it).
+/// CUDA device `ordinal`'s primary context made current on this thread for a scope (what PyTorch
+/// and CuPy use, so pointers and streams of theirs are valid in it).
 class ScopedContext {
  public:
-  ScopedContext(const Driver& d, DeviceOrdinal device);
+  ScopedContext(const Driver& d, int ordinal);
   ~ScopedContext();
   ScopedContext(const ScopedContext&) = delete;
   ScopedContext& operator=(const ScopedContext&) = delete;
 
  private:
   const Driver& d_;
-  DeviceOrdinal device_;
+  DeviceOrdinal device_ = 0;
 };
 
 }  // namespace fastblur::cu
