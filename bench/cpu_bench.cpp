@@ -387,6 +387,23 @@ int main(int argc, char** argv) {
         })->Unit(benchmark::kMillisecond)->UseRealTime();
       }
   }
+  // fir forced on float data at k7 (fused ring) and k35 (x pass, then the y pass in place), float32
+  // and float64 (issue 28, deliverable 3: the float y pass's inner loop).
+  const Format rgba64f{"RGBA64F", fastblur::ElementType::f64, 4, -1, VIPS_FORMAT_NOTSET};
+  for (const Format& f : {kFormats[2], rgba64f})
+    for (const Kernel& k : {kKernels[0], kKernels[1]}) {
+      const std::string id = "algo/fir/" + std::string(f.name) + "/1920x1080/" + k.name;
+      benchmark::RegisterBenchmark(id.c_str(), [f, sigma = k.sigma](benchmark::State& st) {
+        std::vector<std::byte>& src = image_of(f, Shape{1920, 1080, 1});
+        std::vector<std::byte> dst(src.size());
+        fastblur::BlurSpec spec = fastblur::BlurSpec::isotropic_2d(sigma);
+        spec.algorithm = fastblur::Algorithm::fir;
+        const auto in = fastblur::View::packed(src.data(), f.type, 1920, 1080, 1, f.channels);
+        const auto out = fastblur::View::packed(dst.data(), f.type, 1920, 1080, 1, f.channels);
+        fastblur::blur(in, out, spec);
+        for (auto _ : st) fastblur::blur(in, out, spec);
+      })->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   TableReporter reporter(copy_bandwidth_gbs());

@@ -110,7 +110,8 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
                const Shape& s, const std::vector<T>& w, int r, Border border, T cval, T* out,
                const View* dst, int axis, int threads, std::int64_t strip_columns) {
   const std::size_t L = s.row_len();
-  const std::size_t taps = 2 * static_cast<std::size_t>(r) + 1;
+  constexpr std::int64_t kB = kRowBlock;  // output rows made at once
+  const std::size_t taps = 2 * static_cast<std::size_t>(r) + kB;
   const std::size_t S = strip_width(s, strip_columns);
   const std::int64_t strips = static_cast<std::int64_t>((L + S - 1) / S);
   const std::int64_t block = std::min<std::int64_t>(N, std::max<std::int64_t>(64, 4 * static_cast<std::int64_t>(r)));
@@ -122,7 +123,7 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
   for (auto& sc : scratch) {
     sc.ptrs.resize(taps);
     if (!out) {
-      sc.b = allocate<T>(S, "row buffer");
+      sc.b = allocate<T>(kB * S, "row buffer");
       sc.bytes = allocate<std::byte>(S * element_size(dst->type), "row buffer");
     }
   }
@@ -135,35 +136,46 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
     const std::size_t x0 = static_cast<std::size_t>(strip) * S;
     const std::size_t len = std::min(S, L - x0);
     const T* base = in + static_cast<std::size_t>(m) * s_b + x0;
-    for (std::int64_t j = b * block; j < std::min(N, (b + 1) * block); ++j) {
-      for (std::size_t k = 0; k < taps; ++k) {
+    const std::int64_t end = std::min(N, (b + 1) * block);
+    for (std::int64_t j = b * block; j < end; j += kB) {
+      const std::int64_t count = std::min(kB, end - j);  // output rows j .. j + count - 1
+      for (std::size_t k = 0; k < 2 * static_cast<std::size_t>(r) + static_cast<std::size_t>(count); ++k) {
         const std::int64_t idx = core::border_index(j + static_cast<std::int64_t>(k) - r, N, border);
         sc.ptrs[k] = idx < 0 ? cval_row.data() : base + static_cast<std::size_t>(idx) * s_a;
       }
-      T* o = out ? out + static_cast<std::size_t>(m) * s_b + static_cast<std::size_t>(j) * s_a + x0 : sc.b.data();
-      convolve_rows(sc.ptrs.data(), o, len, w.data(), r);
-      if (!out) {
-        const std::int64_t y = axis == 1 ? j : m, z = axis == 1 ? m : j;
-        write_row(o, *dst, static_cast<std::int64_t>(x0) / s.C, y, z, static_cast<std::int64_t>(len) / s.C,
-                  sc.bytes.data());
-      }
+      T* o[kB];
+      for (std::int64_t q = 0; q < kB; ++q)
+        o[q] = out ? out + static_cast<std::size_t>(m) * s_b + static_cast<std::size_t>(j + std::min(q, count - 1)) * s_a + x0
+                   : sc.b.data() + static_cast<std::size_t>(q) * S;
+      if (count == kB) convolve_rows_block(sc.ptrs.data(), o, len, w.data(), r);
+      else
+        for (std::int64_t q = 0; q < count; ++q) convolve_rows(sc.ptrs.data() + q, o[q], len, w.data(), r);
+      if (!out)
+        for (std::int64_t q = 0; q < count; ++q) {
+          const std::int64_t y = axis == 1 ? j + q : m, z = axis == 1 ? m : j + q;
+          write_row(o[q], *dst, static_cast<std::int64_t>(x0) / s.C, y, z, static_cast<std::int64_t>(len) / s.C,
+                    sc.bytes.data());
+        }
     }
   }
 }
 
 // pass_rows in place on a packed working image (the caller's dst), for the same result with no
-// second image: each task walks one column strip of one outer index along the pass axis, and keeps
-// the originals of the r rows behind the output row in a ring (rows ahead of it are still
-// unwritten); under wrap the first r rows, which the last outputs need, are kept from the start.
+// second image: each task walks one column strip of one outer index along the pass axis, kRowBlock
+// output rows at a time, and keeps the originals of the r rows behind them in a ring (rows ahead
+// are still unwritten); under wrap the first r rows, which the last outputs need, are kept from the
+// start.
 template <class T>
 void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t N, std::int64_t M, const Shape& s,
                         const std::vector<T>& w, int r, Border border, T cval, int threads, std::int64_t strip_columns) {
   const std::size_t L = s.row_len();
-  const std::size_t taps = 2 * static_cast<std::size_t>(r) + 1;
+  constexpr std::int64_t kB = kRowBlock;  // output rows made at once
+  const std::size_t taps = 2 * static_cast<std::size_t>(r) + kB;
   const std::size_t S = strip_width(s, strip_columns);
   const std::int64_t strips = static_cast<std::int64_t>((L + S - 1) / S);
   const std::int64_t tasks = M * strips;
-  const std::int64_t ring_rows = r, edge_rows = border == Border::wrap ? std::min<std::int64_t>(r, N) : 0;
+  // The originals of the r rows behind a block and of the block itself (copied in before it is written).
+  const std::int64_t ring_rows = r + kB, edge_rows = border == Border::wrap ? std::min<std::int64_t>(r, N) : 0;
   std::vector<T> cval_row = allocate<T>(S, "border row");
   std::fill(cval_row.begin(), cval_row.end(), cval);
   struct RingScratch {
@@ -172,9 +184,9 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
   };
   std::vector<RingScratch> scratch(static_cast<std::size_t>(threads));
   for (auto& sc : scratch) {
-    sc.ring = allocate<T>(static_cast<std::size_t>(std::max<std::int64_t>(ring_rows, 1)) * S, "row ring");
+    sc.ring = allocate<T>(static_cast<std::size_t>(ring_rows) * S, "row ring");
     sc.edge = allocate<T>(static_cast<std::size_t>(std::max<std::int64_t>(edge_rows, 1)) * S, "wrapped rows");
-    sc.out = allocate<T>(S, "row buffer");
+    sc.out = allocate<T>(static_cast<std::size_t>(kB) * S, "row buffer");
     sc.ptrs.resize(taps);
   }
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
@@ -187,25 +199,32 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
     const auto row = [&](std::int64_t idx) { return base + static_cast<std::size_t>(idx) * s_a; };
     for (std::int64_t e = 0; e < edge_rows; ++e)
       std::copy(row(e), row(e) + len, sc.edge.data() + static_cast<std::size_t>(e) * S);
-    for (std::int64_t j = 0; j < N; ++j) {
-      for (std::size_t k = 0; k < taps; ++k) {
+    for (std::int64_t j = 0; j < N; j += kB) {
+      const std::int64_t count = std::min(kB, N - j);  // output rows j .. j + count - 1
+      for (std::size_t k = 0; k < 2 * static_cast<std::size_t>(r) + static_cast<std::size_t>(count); ++k) {
         const std::int64_t idx = core::border_index(j + static_cast<std::int64_t>(k) - r, N, border);
         if (idx < 0) sc.ptrs[k] = cval_row.data();
         else if (idx >= j) sc.ptrs[k] = row(idx);  // not yet written
         else if (idx >= j - ring_rows) sc.ptrs[k] = sc.ring.data() + static_cast<std::size_t>(idx % ring_rows) * S;
         else sc.ptrs[k] = sc.edge.data() + static_cast<std::size_t>(idx) * S;  // wrap: idx < r
       }
-      convolve_rows(sc.ptrs.data(), sc.out.data(), len, w.data(), r);
-      if (ring_rows > 0) std::copy(row(j), row(j) + len, sc.ring.data() + static_cast<std::size_t>(j % ring_rows) * S);
-      std::copy(sc.out.data(), sc.out.data() + len, row(j));
+      T* o[kB];
+      for (std::int64_t q = 0; q < kB; ++q) o[q] = sc.out.data() + static_cast<std::size_t>(q) * S;
+      if (count == kB) convolve_rows_block(sc.ptrs.data(), o, len, w.data(), r);
+      else
+        for (std::int64_t q = 0; q < count; ++q) convolve_rows(sc.ptrs.data() + q, o[q], len, w.data(), r);
+      for (std::int64_t q = 0; q < count; ++q) {
+        std::copy(row(j + q), row(j + q) + len, sc.ring.data() + static_cast<std::size_t>((j + q) % ring_rows) * S);
+        std::copy(o[q], o[q] + len, row(j + q));
+      }
     }
   }
 }
 
 // Both passes of a 2D blur fused by a rolling ring of rows (as OpenCV's FilterEngine): each thread
 // takes a band of output rows; every input row it needs is read once, in full and in order,
-// convolved along x into a ring of 2 ry + 1 rows, and each output row combines the ring's rows
-// along y straight into dst. No intermediate image crosses main memory: the image is read once and
+// convolved along x into a ring of 2 ry + kRowBlock rows, and each block of kRowBlock output rows
+// combines the ring's rows along y, then goes to dst. No intermediate image crosses main memory: the image is read once and
 // written once (plus 2 ry rows per band for the halos). For radii up to kFusedMaxRadius, where the
 // ring stays in cache; src and dst must not overlap.
 template <class T>
@@ -215,7 +234,8 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
   const std::size_t L = s.row_len();
   const T cval = static_cast<T>(plan.spec.cval);
   const Border bx = plan.spec.border[0], by = plan.spec.border[1];
-  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + 1;
+  constexpr std::int64_t kB = kRowBlock;  // output rows made at once
+  const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + kB;
   // Bands: a few per thread so uneven rows balance; at least 4 ry rows each, so the halo rows
   // recomputed at a band's start stay a small share.
   const std::int64_t planes_rows = s.H * s.D;
@@ -233,7 +253,7 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
   for (auto& sc : scratch) {
     sc.ring = allocate<T>(ring_rows * L, "row ring");
     sc.padded = allocate<T>((static_cast<std::size_t>(s.W) + 2 * static_cast<std::size_t>(rx)) * C, "padded row");
-    sc.out = allocate<T>(L, "row buffer");
+    sc.out = allocate<T>(kB * L, "row buffer");
     sc.bytes = allocate<std::byte>(L * 8, "row buffer");
     sc.ptrs.resize(ring_rows);
   }
@@ -257,16 +277,21 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
       convolve_line(P, slot, L, wx.data(), rx, C);
     };
     for (std::int64_t j = y0 - ry; j < y0 + ry; ++j) x_row(j);
-    for (std::int64_t j = y0; j < y1; ++j) {
-      x_row(j + ry);
+    for (std::int64_t j = y0; j < y1; j += kB) {
+      const std::int64_t count = std::min(kB, y1 - j);  // output rows j .. j + count - 1
+      for (std::int64_t q = 0; q < count; ++q) x_row(j + ry + q);
       for (std::size_t k = 0; k < ring_rows; ++k) {
         const std::int64_t row = j - ry + static_cast<std::int64_t>(k);
         sc.ptrs[k] = sc.ring.data() + static_cast<std::size_t>(((row % static_cast<std::int64_t>(ring_rows)) +
                                                                 static_cast<std::int64_t>(ring_rows)) %
                                                                static_cast<std::int64_t>(ring_rows)) * L;
       }
-      convolve_rows(sc.ptrs.data(), sc.out.data(), L, wy.data(), ry);
-      write_row(sc.out.data(), dst, 0, j, z, s.W, sc.bytes.data());
+      T* o[kB];
+      for (std::int64_t q = 0; q < kB; ++q) o[q] = sc.out.data() + static_cast<std::size_t>(q) * L;
+      if (count == kB) convolve_rows_block(sc.ptrs.data(), o, L, wy.data(), ry);
+      else
+        for (std::int64_t q = 0; q < count; ++q) convolve_rows(sc.ptrs.data() + q, o[q], L, wy.data(), ry);
+      for (std::int64_t q = 0; q < count; ++q) write_row(o[q], dst, 0, j + q, z, s.W, sc.bytes.data());
     }
   }
 }

@@ -22,6 +22,17 @@ void convolve_rows(const float* const* rows, float* out, std::size_t count, cons
 void convolve_rows(const double* const* rows, double* out, std::size_t count, const double* w,
                    int radius);
 
+/// Output rows made at once by the y and z passes (convolve_rows_block): 8 rows take 24 of AVX-512's
+/// 32 vector registers (two blocks of 4 on targets with 16); bench/RESULTS.md, issue 28.
+inline constexpr int kRowBlock = 8;
+
+/// kRowBlock output rows at once: out[m] (m < kRowBlock) is convolve_rows of rows + m, where `rows`
+/// holds 2 radius + kRowBlock rows (rows[0] is output row 0's row -radius). Two rows are loaded per
+/// tap for all the outputs; every output gets convolve_rows's arithmetic, so the same bits.
+void convolve_rows_block(const float* const* rows, float* const* out, std::size_t count, const float* w, int radius);
+void convolve_rows_block(const double* const* rows, double* const* out, std::size_t count, const double* w,
+                         int radius);
+
 /// Element conversion lives in core (the tiling and the Vulkan backend use it too); named here for
 /// the CPU backend's callers.
 using core::load_as_float;
