@@ -14,47 +14,18 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "vulkan/cuda_driver.hpp"
+
 extern "C" {
 
-typedef int CUresult;
+using CUresult = int;
 enum { OK = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, INVALID_DEVICE = 101, INVALID_HANDLE = 400 };
-
-typedef struct {
-  int type;
-  union {
-    int fd;
-    struct {
-      void* handle;
-      const void* name;
-    } win32;
-    const void* sci;
-  } handle;
-  unsigned long long size;
-  unsigned int flags;
-  unsigned int reserved[16];
-} HandleDesc;
-
-typedef struct {
-  unsigned long long offset, size;
-  unsigned int flags;
-  unsigned int reserved[16];
-} BufferDesc;
-
-typedef struct {
-  size_t src_x, src_y;
-  int src_type;
-  const void* src_host;
-  uint64_t src_device;
-  void* src_array;
-  size_t src_pitch;
-  size_t dst_x, dst_y;
-  int dst_type;
-  void* dst_host;
-  uint64_t dst_device;
-  void* dst_array;
-  size_t dst_pitch;
-  size_t width, height;
-} Copy2D;
+// The entry points take fastblur's declarations of the driver's types (src/vulkan/cuda_driver.hpp),
+// so that a call through the loaded pointers has the very function type UBSan checks it against.
+using fastblur::cu::ExternalMemoryHandleDesc;
+using fastblur::cu::ExternalMemoryBufferDesc;
+using fastblur::cu::Memcpy2D;
+using fastblur::cu::Uuid;
 
 typedef struct {
   void* base;
@@ -100,7 +71,8 @@ CUresult cuDeviceGetName(char* name, int len, int d) {
   return OK;
 }
 
-CUresult cuDeviceGetUuid(unsigned char* uuid, int d) {
+CUresult cuDeviceGetUuid(Uuid* id, int d) {
+  unsigned char* uuid = id->bytes;
   const char* hex = getenv("FASTBLUR_FAKE_CUDA_UUID");
   if (d != 0) return INVALID_DEVICE;
   memset(uuid, 0, 16);
@@ -139,7 +111,7 @@ CUresult cuPointerGetAttribute(void* out, int attribute, uint64_t ptr) {
   return OK;
 }
 
-CUresult cuImportExternalMemory(void** mem, const HandleDesc* desc) {
+CUresult cuImportExternalMemory(void** mem, const ExternalMemoryHandleDesc* desc) {
   if (current == 0) return NOT_INITIALIZED;
   if (desc->type != 1 || desc->handle.fd < 0 || desc->size == 0) return INVALID_VALUE;
   // Mesa's memory files (lavapipe's exports) start with a header - the file's size and the
@@ -166,7 +138,7 @@ CUresult cuImportExternalMemory(void** mem, const HandleDesc* desc) {
   return OK;
 }
 
-CUresult cuExternalMemoryGetMappedBuffer(uint64_t* ptr, void* mem, const BufferDesc* desc) {
+CUresult cuExternalMemoryGetMappedBuffer(uint64_t* ptr, void* mem, const ExternalMemoryBufferDesc* desc) {
   Mapping* m = static_cast<Mapping*>(mem);
   if (current == 0) return NOT_INITIALIZED;
   if (!m || m->offset + desc->offset + desc->size > m->size) return INVALID_VALUE;
@@ -185,13 +157,13 @@ CUresult cuDestroyExternalMemory(void* mem) {
 
 CUresult cuMemFree_v2(uint64_t ptr) { return ptr ? OK : INVALID_VALUE; }
 
-CUresult cuMemcpy2DAsync_v2(const Copy2D* c, void* stream) {
+CUresult cuMemcpy2DAsync_v2(const Memcpy2D* c, void* stream) {
   (void)stream;
   if (current == 0) return NOT_INITIALIZED;
-  if (c->src_type != 2 || c->dst_type != 2 || c->src_pitch < c->width || c->dst_pitch < c->width) return INVALID_VALUE;
-  const char* src = (const char*)(uintptr_t)c->src_device + c->src_y * c->src_pitch + c->src_x;
-  char* dst = (char*)(uintptr_t)c->dst_device + c->dst_y * c->dst_pitch + c->dst_x;
-  for (size_t r = 0; r < c->height; ++r) memmove(dst + r * c->dst_pitch, src + r * c->src_pitch, c->width);
+  if (c->src_memory_type != 2 || c->dst_memory_type != 2 || c->src_pitch < c->width_bytes || c->dst_pitch < c->width_bytes) return INVALID_VALUE;
+  const char* src = (const char*)(uintptr_t)c->src_device + c->src_y * c->src_pitch + c->src_x_bytes;
+  char* dst = (char*)(uintptr_t)c->dst_device + c->dst_y * c->dst_pitch + c->dst_x_bytes;
+  for (size_t r = 0; r < c->height; ++r) memmove(dst + r * c->dst_pitch, src + r * c->src_pitch, c->width_bytes);
   ++copies;
   return OK;
 }
