@@ -100,14 +100,19 @@ def is_complete(store):
 
 
 def blur_zarr(gaussian_filter, src, dst, sigma, *, chunks=None, overwrite=False, compressor="default",
-              progress=False, **kwargs):
+              progress=False, store_tasks=None, release=None, **kwargs):
     """Blurs the zarr array ``src`` into a new zarr array ``dst`` (a path or store) chunk by chunk with
     ``gaussian_filter`` (fastblur.dask's: a dask array in, a lazy dask array out); ``kwargs`` are its keywords (order, output, mode, cval, truncate,
     radius, axes, algorithm, tolerance, threads, rounding, options). ``chunks`` sets the chunks of the
     computation and of dst (default: src's); ``compressor`` dst's (zarr's default Blosc, or None).
     Runs on dask's current scheduler (a dask.distributed Client when one is active); ``progress``
     shows dask's progress bar. Resumes an incomplete dst written with the same parameters; refuses
-    another existing dst unless ``overwrite``. Returns dst opened read-only."""
+    another existing dst unless ``overwrite``. Returns dst opened read-only.
+
+    ``store_tasks(x, source, target, todo, sigma, kwargs)`` (fastblur.dask's) may return one task per
+    chunk of ``todo`` that reads its piece from the source itself and writes the chunk (the store
+    path: no chunk travels between tasks), or None for the graph of ``gaussian_filter``; ``release``
+    then frees the buffers those tasks kept, in this process and on the cluster's workers."""
     zarr = _zarr()
     unknown = set(kwargs) - set(_FILTER_KEYS)
     if unknown:
@@ -151,17 +156,43 @@ def blur_zarr(gaussian_filter, src, dst, sigma, *, chunks=None, overwrite=False,
     store = target.chunk_store if target.chunk_store is not None else target.store
     todo = [b for b in np.ndindex(*y.numblocks) if target._chunk_key(b) not in store]
     name = "fastblur-zarr-write-" + tokenize(y, record, todo)
+    tasks = store_tasks(x, source, target, todo, sigma, kwargs) if store_tasks is not None else None
     dsk = {}
-    for i, block in enumerate(todo):
-        region = tuple(slice(int(sum(c[:b])), int(sum(c[:b + 1]))) for c, b in zip(y.chunks, block))
-        dsk[(name, i)] = (_write_chunk, (y.name,) + tuple(block), target, region)
+    if tasks is not None:
+        # The store path: each task reads its chunk and halo from the source and writes its chunk.
+        for i, task in enumerate(tasks):
+            dsk[(name, i)] = task
+        dependencies = []
+    else:
+        for i, block in enumerate(todo):
+            region = tuple(slice(int(sum(c[:b])), int(sum(c[:b + 1]))) for c, b in zip(y.chunks, block))
+            dsk[(name, i)] = (_write_chunk, (y.name,) + tuple(block), target, region)
+        dependencies = [y]
     dsk[name] = (sum, [(name, i) for i in range(len(todo))])
-    done = Delayed(name, HighLevelGraph.from_collections(name, dsk, dependencies=[y]))
-    _run(done, progress)
+    done = Delayed(name, HighLevelGraph.from_collections(name, dsk, dependencies=dependencies))
+    try:
+        _run(done, progress)
+    finally:
+        if tasks is not None and release is not None:
+            _release(release)
     meta = dict(target.attrs["fastblur"])
     meta["complete"] = True
     target.attrs["fastblur"] = meta  # written last: the mark of a complete destination
     return zarr.open_array(dst, mode="r")
+
+
+def _release(release):
+    """Calls release here and on every worker of the current dask.distributed client (if any)."""
+    release()
+    try:
+        from distributed import default_client
+        client = default_client()
+    except (ImportError, ValueError):
+        return
+    try:
+        client.run(release)
+    except Exception:  # a worker gone: its buffers went with it
+        pass
 
 
 def _run(collection, progress):

@@ -19,6 +19,13 @@ shape (chunks smaller than the halo too: the halo spans as many neighbours as it
 Algorithms that are not shift-invariant start each piece on their block grid (downsample);
 planar ones that size their levels from the whole image (dual-kawase, mip-poisson) get whole
 axes, as the command line's streaming does.
+
+blur_zarr does not exchange halos through dask: each of its tasks reads its chunk's piece straight
+from the source store into buffers kept per thread from task to task, blurs it there and writes
+its output chunk (_zarr_chunks.py: no fresh memory per chunk, no chunk held for its neighbours or
+sent between workers), unless the pieces would decode far more of the source than they hold
+(computation chunks much smaller than the source's), where the graph above does it. Same pieces,
+same calls: the same bits.
 """
 import bisect
 import numbers
@@ -33,7 +40,7 @@ from dask.highlevelgraph import HighLevelGraph
 
 from . import _check_common, plan as _plan
 from . import gaussian_filter as _np_gaussian_filter
-from . import _zarr_store
+from . import _zarr_chunks, _zarr_store
 from ._gaussian_family import derivative as _family_derivative, sigma_per_axis
 from ._scipy_args import active_axes, axis_1d, check_axes, normalize_sequence
 from ._zarr_store import is_complete
@@ -240,8 +247,9 @@ def _nest(axis_pieces, key, halo_name, block, dsk):
     return build(0, [], [], [])
 
 
-def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype):
-    """The lazy blur of dask array x along `active` axes: (axis, sigma, order, mode, radius) each."""
+def _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype):
+    """Plans the whole array and returns the keywords every chunk's call takes, per axis the pieces of
+    each chunk (see _axis_plan) and the cluster's task slots per host."""
     h = _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, rounding)
     active = [(ax, s, o, m, r if h.radius[ax] is None else h.radius[ax]) for ax, s, o, m, r in active]
     # output as a string: a dtype object unpickled in a worker would not be NumPy's own (see _blur_piece).
@@ -254,6 +262,13 @@ def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, r
     for ax in range(x.ndim):
         per_axis.append(_axis_plan(x.chunks[ax], x.shape[ax], h.reach[ax], h.align[ax], modes.get(ax) == "wrap"))
     host_slots = _host_slots() if not threads else {}
+    return kwargs, per_axis, host_slots
+
+
+def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype):
+    """The lazy blur of dask array x along `active` axes: (axis, sigma, order, mode, radius) each."""
+    kwargs, per_axis, host_slots = _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options,
+                                           rounding, out_dtype)
     token = tokenize(x, kwargs, threads, host_slots)
     name, halo_name = "fastblur-gaussian-" + token, "fastblur-halo-" + token
     dsk = {}
@@ -271,6 +286,73 @@ def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, r
         dsk[(name,) + tuple(block)] = (_blur_piece, parts, tuple(crop), kwargs, threads, host_slots)
     graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
     return da.Array(graph, name, x.chunks, meta=np.empty((0,) * x.ndim, dtype=out_dtype))
+
+
+def _blur_store_chunk(source, target, coords, region, boxes, crop, kwargs, threads, host_slots):
+    """blur_zarr's task for one output chunk on the store path: reads the chunk with its halo straight
+    from the source zarr array into this thread's kept piece buffer, blurs it there, and writes the
+    chunk's part into the target zarr array; returns the bytes written."""
+    dtype = np.dtype(source.dtype.char)  # NumPy's own dtype object (see _blur_piece)
+    shape = tuple(sum(b - a for a, b in ivs) for ivs in boxes)
+    piece = _zarr_chunks.buffer("piece", shape, dtype)
+    # The piece is the product of each axis's intervals (several where a wrap halo comes from the far end).
+    offsets = []
+    for ivs in boxes:
+        at, offs = 0, []
+        for a, b in ivs:
+            offs.append(at)
+            at += b - a
+        offsets.append(offs)
+    for index in np.ndindex(*[len(ivs) for ivs in boxes]):
+        box = tuple(boxes[ax][i] for ax, i in enumerate(index))
+        dest = tuple(slice(offsets[ax][i], offsets[ax][i] + b - a) for ax, (i, (a, b)) in enumerate(zip(index, box)))
+        _zarr_chunks.read_box(source, box, piece[dest])
+    threads = _task_threads(threads, host_slots)
+    out_dtype = np.dtype(np.dtype(kwargs["output"]).char)
+    if dtype.kind == "f" and dtype.itemsize <= 4 and out_dtype == dtype:
+        out = piece  # in place, as _blur_piece blurs an assembled piece
+    else:
+        out = _zarr_chunks.buffer("out", shape, out_dtype)
+    _np_gaussian_filter(piece, threads=threads, **dict(kwargs, output=out))
+    return _zarr_chunks.write_chunk(target, coords, region, out[tuple(slice(a, b) for a, b in crop)])
+
+
+def _store_tasks(x, source, target, todo, sigma, kwargs):
+    """blur_zarr's store path: for each output chunk in `todo` (block coordinates of x, the source
+    zarr array `source` as dask array with the computation's chunks) a task reading its piece from
+    `source`, blurring it and writing `target`'s chunk; None where dask's halo exchange is the better
+    way (the pieces would decode far more of the source than they hold: computation chunks much
+    smaller than the source's) or there is nothing to filter."""
+    args = _checked(x, sigma, **kwargs)
+    if args is None or not source.dtype.isnative or not np.dtype(args[-1]).isnative:
+        return None
+    threads = args[5]
+    kw, per_axis, host_slots = _pieces(x, *args)
+    bounds = [np.concatenate([[0], np.cumsum(c)]).astype(int).tolist() for c in x.chunks]
+    tasks, decoded, held = [], 0, 0
+    for block in todo:
+        boxes, crop, region = [], [], []
+        for ax, b in enumerate(block):
+            pieces, c = per_axis[ax][b]
+            ivs = []
+            for j, s, e in pieces:
+                a, z = bounds[ax][j] + s, bounds[ax][j] + e
+                if ivs and ivs[-1][1] == a:
+                    ivs[-1] = (ivs[-1][0], z)
+                else:
+                    ivs.append((a, z))
+            boxes.append(tuple(ivs))
+            crop.append(c)
+            region.append(slice(bounds[ax][b], bounds[ax][b + 1]))
+        for index in np.ndindex(*[len(ivs) for ivs in boxes]):
+            box = tuple(boxes[ax][i] for ax, i in enumerate(index))
+            decoded += _zarr_chunks.decoded_size(source, box)
+            held += int(np.prod([b - a for a, b in box]))
+        tasks.append((_blur_store_chunk, source, target, tuple(block), tuple(region), tuple(boxes), tuple(crop), kw,
+                      threads, host_slots))
+    if decoded > 8 * held:
+        return None
+    return tasks
 
 
 def halo(x, sigma, order=0, mode="reflect", truncate=4.0, *, radius=None, axes=None, algorithm="auto",
@@ -299,6 +381,16 @@ def gaussian_filter(x, sigma, order=0, output=None, mode="reflect", cval=0.0, tr
     Results equal one call on the whole array: bit-identical for fir (and the exact default on float64
     and integer data), within the algorithm's tolerance for the approximations. Raises as the module
     does; TypeError for a non-dask x, ValueError for chunks of length 0."""
+    args = _checked(x, sigma, order, output, mode, cval, truncate, radius=radius, axes=axes, algorithm=algorithm,
+                    tolerance=tolerance, threads=threads, rounding=rounding, options=options)
+    if args is None:
+        return x.astype(_output_dtype(output, x))
+    return _filter(x, *args)
+
+
+def _checked(x, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None, axes=None,
+             algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None):
+    """gaussian_filter's arguments checked: _filter's after x, or None where no axis is filtered."""
     _check_dask(x)
     out_dtype = _output_dtype(output, x)
     tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
@@ -306,8 +398,8 @@ def gaussian_filter(x, sigma, order=0, output=None, mode="reflect", cval=0.0, tr
         cval = _check_cval(cval)
     active = active_axes(x.ndim, sigma, order, mode, truncate, radius, axes)
     if not active or x.size == 0:
-        return x.astype(out_dtype)
-    return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
+        return None
+    return (active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
 
 
 def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
@@ -370,4 +462,5 @@ def blur_zarr(src, dst, sigma, *, chunks=None, overwrite=False, compressor="defa
     progress bar. Resumes an incomplete dst written with the same parameters; refuses another
     existing dst unless ``overwrite``. Returns dst opened read-only."""
     return _zarr_store.blur_zarr(gaussian_filter, src, dst, sigma, chunks=chunks, overwrite=overwrite,
-                                 compressor=compressor, progress=progress, **kwargs)
+                                 compressor=compressor, progress=progress, store_tasks=_store_tasks,
+                                 release=_zarr_chunks.release, **kwargs)

@@ -145,3 +145,108 @@ def test_command(source, tmp_path):
     r = run_command("blur", str(tmp_path / "none.zarr"), str(tmp_path / "x.zarr"), "--sigma", "2")
     assert r.returncode == 1 and "no zarr array" in r.stderr
     assert not os.path.exists(tmp_path / "x.zarr")
+
+
+# The store path (fastblur/_zarr_chunks.py): blur_zarr's tasks read their chunk and halo from the
+# source store themselves into buffers kept per thread and write their chunk; the same bits as the
+# graph of halo exchanges and as one call, whatever the layout.
+
+@pytest.fixture
+def store_path_used(monkeypatch):
+    """Records whether each blur_zarr call took the store path."""
+    used = []
+    original = fbd._store_tasks
+
+    def spy(*args, **kwargs):
+        tasks = original(*args, **kwargs)
+        used.append(tasks is not None)
+        return tasks
+    monkeypatch.setattr(fbd, "_store_tasks", spy)
+    return used
+
+
+def make_source(path, a, chunks, **kwargs):
+    z = zarr.open_array(path, mode="w", shape=a.shape, chunks=chunks, dtype=a.dtype, **kwargs)
+    z[...] = a
+    return z
+
+
+@pytest.mark.parametrize("mode", ["reflect", "mirror", "nearest", "wrap", "constant"])
+def test_store_path_equals_one_call(tmp_path, rng, store_path_used, mode):
+    from fastblur import _zarr_chunks
+    a = rng.random((40, 21, 18)).astype(np.float32)
+    src = str(tmp_path / "in.zarr")
+    make_source(src, a, (16, 21, 18))  # halo planes of a neighbour: blosc's partial decompression
+    want = fastblur.gaussian_filter(a, (2.0, 1.0, 1.5), mode=mode, cval=0.5, algorithm="fir")
+    out = fbd.blur_zarr(src, str(tmp_path / "out.zarr"), (2.0, 1.0, 1.5), mode=mode, cval=0.5, algorithm="fir")
+    assert np.array_equal(out[...], want)
+    # Other computation chunks (edge chunks written whole, padded with the fill value), float64 out.
+    out = fbd.blur_zarr(src, str(tmp_path / "out2.zarr"), (2.0, 1.0, 1.5), mode=mode, cval=0.5, algorithm="fir",
+                        chunks=(12, 8, 18), output="float64")
+    assert np.array_equal(out[...], fastblur.gaussian_filter(a, (2.0, 1.0, 1.5), mode=mode, cval=0.5, algorithm="fir",
+                                                             output=np.float64))
+    assert store_path_used == [True, True]
+    assert not _zarr_chunks._kept  # the kept buffers freed at the end
+
+
+def test_store_path_layouts(tmp_path, rng, store_path_used):
+    """Sources and destinations the fast reads and writes do not cover go through zarr itself."""
+    from numcodecs import Delta, Zstd
+    a = (rng.random((24, 30, 20)) * 60000).astype(np.uint16)
+    want = fastblur.gaussian_filter(a, 2.0, mode="mirror")
+    sources = {
+        "zstd": dict(compressor=Zstd()),
+        "raw": dict(compressor=None),
+        "filters": dict(filters=[Delta(dtype="u2")]),
+        "nested": dict(dimension_separator="/"),
+        "fortran": dict(order="F"),
+    }
+    for name, kwargs in sources.items():
+        src = str(tmp_path / f"{name}.zarr")
+        make_source(src, a, (10, 12, 20), **kwargs)
+        out = fbd.blur_zarr(src, str(tmp_path / f"{name}_out.zarr"), 2.0, mode="mirror")
+        assert np.array_equal(out[...], want), name
+    # Missing source chunks read as the fill value, as zarr reads them.
+    src = str(tmp_path / "sparse.zarr")
+    z = zarr.open_array(src, mode="w", shape=a.shape, chunks=(10, 12, 20), dtype=a.dtype, fill_value=7)
+    z[:10] = a[:10]
+    out = fbd.blur_zarr(src, str(tmp_path / "sparse_out.zarr"), 2.0, mode="mirror")
+    assert np.array_equal(out[...], fastblur.gaussian_filter(z[...], 2.0, mode="mirror"))
+    # A destination in memory: stored as bytes of its own, not the kept buffer.
+    dst = zarr.storage.MemoryStore()
+    out = fbd.blur_zarr(str(tmp_path / "raw.zarr"), dst, 2.0, mode="mirror")
+    assert np.array_equal(out[...], want)
+    assert all(store_path_used)
+
+
+def test_store_path_direct_writes(tmp_path, rng, monkeypatch):
+    """Chunk files written with O_DIRECT (every size here): the same bytes as zarr's own writes,
+    tails shorter than a block included, no temporary file left."""
+    from fastblur import _zarr_chunks
+    monkeypatch.setattr(_zarr_chunks, "_DIRECT_MIN", 0)
+    a = rng.random((64, 40, 36)).astype(np.float32)
+    src = str(tmp_path / "in.zarr")
+    make_source(src, a, (32, 40, 36))
+    for compressor in ("default", None):
+        dst = str(tmp_path / f"out_{compressor}.zarr")
+        out = fbd.blur_zarr(src, dst, 1.5, algorithm="fir", compressor=compressor)
+        assert np.array_equal(out[...], fastblur.gaussian_filter(a, 1.5, algorithm="fir"))
+        assert not [f for f in os.listdir(dst) if f.endswith(".partial")]
+        # The files are what zarr writes for these values.
+        ref = zarr.open_array(str(tmp_path / "ref.zarr"), mode="w", shape=a.shape, chunks=(32, 40, 36), dtype="f4",
+                              fill_value=np.nan, **({} if compressor == "default" else {"compressor": None}))
+        ref[...] = out[...]
+        for key in ("0.0.0", "1.0.0"):
+            with open(os.path.join(dst, key), "rb") as f, open(str(tmp_path / "ref.zarr" / key), "rb") as g:
+                assert f.read() == g.read(), key
+
+
+def test_store_path_declined(tmp_path, rng, store_path_used):
+    """Computation chunks far smaller than the source's: each piece would decode whole source chunks
+    for a few voxels, so the graph of halo exchanges does it (decoding each chunk once)."""
+    a = rng.random((64, 64, 64)).astype(np.float32)
+    src = str(tmp_path / "in.zarr")
+    make_source(src, a, (64, 64, 64))
+    out = fbd.blur_zarr(src, str(tmp_path / "out.zarr"), 1.0, algorithm="fir", chunks=(8, 8, 8))
+    assert np.array_equal(out[...], fastblur.gaussian_filter(a, 1.0, algorithm="fir"))
+    assert store_path_used == [False]
