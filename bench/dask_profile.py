@@ -49,6 +49,21 @@ def stream_summary(stream):
     return [f"{p:40s} {a:10s} n {c['n']:4d}  {c['s']:7.2f} s" for (p, a), c in sorted(per.items())]
 
 
+def profiled(client, label, run):
+    """Runs `run` once, printing its time, the workers' resource use and dask's task stream."""
+    import distributed
+    u0 = worker_usage(client)
+    with distributed.get_task_stream(client) as ts:
+        t = time.perf_counter()
+        run()
+        t = time.perf_counter() - t
+    print(f"{label} {t:.2f} s", flush=True)
+    for line in usage_delta(u0, worker_usage(client)):
+        print("  worker:", line)
+    for line in stream_summary(ts.data):
+        print("  ", line)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=1024)
@@ -74,29 +89,11 @@ def main():
         write_volume(src, n, args.chunks)
         for _ in range(args.repeat):
             copy = os.path.join(work, "copy.zarr")
-            u0 = worker_usage(client)
-            with distributed.get_task_stream(client) as ts:
-                t = time.perf_counter()
-                da.from_zarr(src).to_zarr(copy, overwrite=True)
-                t = time.perf_counter() - t
-            print(f"{n}^3 zarr copy {t:.2f} s", flush=True)
-            for line in usage_delta(u0, worker_usage(client)):
-                print("  worker:", line)
-            for line in stream_summary(ts.data):
-                print("  ", line)
+            profiled(client, f"{n}^3 zarr copy", lambda: da.from_zarr(src).to_zarr(copy, overwrite=True))
             shutil.rmtree(copy)
             for sigma in args.sigmas:
                 dst = os.path.join(work, "out.zarr")
-                u0 = worker_usage(client)
-                with distributed.get_task_stream(client) as ts:
-                    t = time.perf_counter()
-                    fbd.blur_zarr(src, dst, sigma, overwrite=True)
-                    t = time.perf_counter() - t
-                print(f"{n}^3 sigma {sigma:g} blur_zarr {t:.2f} s", flush=True)
-                for line in usage_delta(u0, worker_usage(client)):
-                    print("  worker:", line)
-                for line in stream_summary(ts.data):
-                    print("  ", line)
+                profiled(client, f"{n}^3 sigma {sigma:g} blur_zarr", lambda: fbd.blur_zarr(src, dst, sigma, overwrite=True))
                 shutil.rmtree(dst)
     finally:
         client.close()

@@ -21,26 +21,20 @@
 #include "fastblur/vulkan.hpp"
 #include "front_door.hpp"
 #include "vulkan/context.hpp"
+#include "vulkan/context_devices.hpp"
 #include "vulkan/cuda_driver.hpp"
-#include "vulkan/exported_buffer.hpp"
+#include "vulkan/buffer.hpp"
 
 namespace fastblur::cuda {
 namespace {
 
 std::atomic<std::uint64_t> import_count{0};
 
-std::string hex(const unsigned char (&bytes)[16]) {
-  static const char* const digits = "0123456789abcdef";
-  std::string s;
-  for (unsigned char b : bytes) s += {digits[b >> 4], digits[b & 15]};
-  return s;
-}
-
 // One device's buffer that both APIs see, kept between calls. `done` is recorded on the caller's
 // stream after each copy out: the next call's copy in waits for it (its stream may be another one)
 // and a replacement of the buffer waits for it on the host.
 struct Mapped {
-  std::unique_ptr<vk::ExportedBuffer> buffer;
+  std::unique_ptr<vk::Buffer> buffer;  // Kind::exported
   cu::ExternalMemory memory = nullptr;
   cu::DevicePtr pointer = 0;
   cu::Event done = nullptr;
@@ -103,7 +97,7 @@ Device find_vulkan_device(int ordinal) {
   d.check(d.cuDeviceGetUuid(&uuid, dev), "cuDeviceGetUuid");
   char name[256] = {};
   d.cuDeviceGetName(name, sizeof name, dev);
-  const std::string want = hex(uuid.bytes);
+  const std::string want = vk::uuid_text(uuid.bytes);
   std::vector<DeviceInfo> devices;
   try {
     devices = vulkan_devices();
@@ -146,14 +140,16 @@ void check_view(const DeviceView& v, const char* what) {
   if (v.type != ElementType::u8 && v.type != ElementType::u16 && v.type != ElementType::f16 && v.type != ElementType::f32)
     throw Unsupported(w + ": " + numpy_name(v.type) +
                       " CUDA arrays are not supported (the GPU path takes uint8, uint16, float16 and float32)");
+  // Each layout refusal ends in the same words, which Python's front end answers with C-ordered copies.
+  const auto refuse = [&](const std::string& why) { throw InvalidArgument(w + ": " + why + ": a layout the copies cannot take"); };
   const std::int64_t pixel = v.channels * static_cast<std::int64_t>(element_size(v.type));
   if (v.stride[0] != pixel)
-    throw InvalidArgument(w + ": pixels must be packed along the last axis (stride " + std::to_string(v.stride[0]) +
-                          " bytes, not " + std::to_string(pixel) + ")");
+    refuse("pixels must be packed along the last axis (stride " + std::to_string(v.stride[0]) + " bytes, not " +
+           std::to_string(pixel) + ")");
   if (v.extent[1] > 1 && v.stride[1] < v.extent[0] * pixel)
-    throw InvalidArgument(w + ": rows overlap or run backwards (row pitch " + std::to_string(v.stride[1]) + " bytes)");
+    refuse("rows overlap or run backwards (row pitch " + std::to_string(v.stride[1]) + " bytes)");
   if (v.extent[2] > 1 && v.stride[2] < v.stride[1] * (v.extent[1] - 1) + v.extent[0] * pixel)
-    throw InvalidArgument(w + ": planes overlap or run backwards (plane pitch " + std::to_string(v.stride[2]) + " bytes)");
+    refuse("planes overlap or run backwards (plane pitch " + std::to_string(v.stride[2]) + " bytes)");
 }
 
 std::uint64_t packed_bytes(const DeviceView& v) {
@@ -187,7 +183,7 @@ void copy(const cu::Driver& d, const DeviceView& v, cu::DevicePtr packed, bool i
 void ensure(const cu::Driver& d, Slot& s, std::uint64_t bytes) {
   if (s.mapped.buffer && s.mapped.buffer->size() >= bytes) return;
   s.mapped.release(d);
-  auto buffer = std::make_unique<vk::ExportedBuffer>(DeviceAccess::context(s.device), bytes + bytes / 4);
+  auto buffer = std::make_unique<vk::Buffer>(DeviceAccess::context(s.device), bytes + bytes / 4, vk::Buffer::Kind::exported);
   cu::ExternalMemoryHandleDesc desc;
   desc.type = cu::kHandleTypeOpaqueFd;
   desc.handle.fd = buffer->export_fd();

@@ -290,6 +290,19 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     return _foreign_arrays.give_back(output, like, given_output)
 
 
+def _family_call(name, order, square, input, output, mode, cval, sigma, kwargs, axes):
+    """gaussian_laplace (order 2) and gaussian_gradient_magnitude (order 1, squared): SciPy's
+    composition of gaussian_filter calls, on host arrays (CPU tensors read in place and given back)."""
+    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        raise NotImplementedError(f"{name} takes host arrays (NumPy's, or CPU tensors); CUDA arrays go to "
+                                  "gaussian_filter and gaussian_filter1d")
+    like, given_output = input, output
+    input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
+    result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, order), output, mode, cval,
+                                      sigma, kwargs, axes, square=square)
+    return _foreign_arrays.give_back(result, like, given_output)
+
+
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
     """Multidimensional Laplace filter using Gaussian second derivatives, a drop-in for
     ``scipy.ndimage.gaussian_laplace`` (SciPy's bits, as :func:`gaussian_filter` gives them).
@@ -299,14 +312,7 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     and fastblur's ``algorithm``, ``tolerance``, ``device``, ``threads``, ``rounding``, ``options``.
     As SciPy: one second-derivative filter a filtered axis (sigma on every filtered axis), summed by
     NumPy in the output dtype."""
-    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
-        raise NotImplementedError("gaussian_laplace takes host arrays (NumPy's, or CPU tensors); CUDA arrays go to "
-                                  "gaussian_filter and gaussian_filter1d")
-    like, given_output = input, output
-    input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
-    result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 2), output, mode, cval,
-                                      sigma, kwargs, axes, square=False)
-    return _foreign_arrays.give_back(result, like, given_output)
+    return _family_call("gaussian_laplace", 2, False, input, output, mode, cval, sigma, kwargs, axes)
 
 
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
@@ -314,14 +320,7 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     ``scipy.ndimage.gaussian_gradient_magnitude`` (SciPy's bits, as :func:`gaussian_filter` gives
     them): the first derivatives along each filtered axis squared, summed and square-rooted by NumPy in
     the output dtype, as SciPy does. Keywords as :func:`gaussian_laplace`."""
-    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
-        raise NotImplementedError("gaussian_gradient_magnitude takes host arrays (NumPy's, or CPU tensors); CUDA arrays go to "
-                                  "gaussian_filter and gaussian_filter1d")
-    like, given_output = input, output
-    input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
-    result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, 1), output, mode, cval,
-                                      sigma, kwargs, axes, square=True)
-    return _foreign_arrays.give_back(result, like, given_output)
+    return _family_call("gaussian_gradient_magnitude", 1, True, input, output, mode, cval, sigma, kwargs, axes)
 
 
 def patch_scipy():

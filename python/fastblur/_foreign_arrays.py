@@ -15,6 +15,7 @@ import numpy as np
 from . import _core
 
 _CPU, _CUDA, _CUDA_HOST, _CUDA_MANAGED = 1, 2, 3, 13  # DLPack's device types
+_LAYOUT_REFUSED = "a layout the copies cannot take"  # the core's words (src/cuda_arrays.cpp, check_view)
 _OTHER_DEVICES = {4: "OpenCL", 7: "Vulkan", 8: "Metal", 9: "VPI", 10: "ROCm", 11: "ROCm host", 12: "an extension device",
                   14: "oneAPI"}
 
@@ -105,8 +106,7 @@ class CudaArray:
         self.shape = tuple(int(n) for n in self.interface["shape"])
         self.ndim = len(self.shape)
         self.dtype = np.dtype(self.interface["typestr"])
-        if self.interface.get("strides") is None:
-            self.interface["strides"] = None
+        self.interface.setdefault("strides", None)  # absent: C order
 
     def _library_stream(self):
         """The current stream of the array's library on its device (the caller's stream), if known."""
@@ -120,14 +120,16 @@ class CudaArray:
                 return int(cupy.cuda.get_current_stream().ptr)
         return None
 
-    def packed_enough(self):
-        """Whether the core can copy it as it is: every stride positive and the smallest one an item
-        (the core takes the axes in memory order; what it still refuses goes through contiguous())."""
-        strides = self.interface["strides"]
-        if strides is None or not self.shape:
+    def c_ordered(self):
+        """Whether its elements lie in C order with no gaps."""
+        strides, step = self.interface["strides"], self.dtype.itemsize
+        if strides is None:
             return True
-        steps = [s for s, n in zip(strides, self.shape) if n > 1]
-        return all(s > 0 for s in steps) and (not steps or min(steps) == self.dtype.itemsize)
+        for n, stride in zip(reversed(self.shape), reversed(strides)):
+            if n > 1 and stride != step:
+                return False
+            step *= n
+        return True
 
     def empty_like(self, dtype=None):
         """A new array of the same library, shape and device (C order)."""
@@ -174,19 +176,17 @@ def cuda_filter(src, output, active, cval, truncate, algorithm, tolerance, optio
             _core.check_axes(*requests(active, with_weights=False)[:5])
         dst.obj[...] = src.obj
         return dst.obj
-    if not src.packed_enough():
-        src = src.contiguous()
-    work = dst if dst.packed_enough() else CudaArray(dst.empty_like())
+    work = dst
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         args = (*requests(active[start:start + 3]), cval, truncate, algorithm, tolerance, options, rounding)
         source = src if start == 0 else work
         try:
             _core.blur_cuda_axes(source.interface, work.interface, src.ordinal, src.stream, *args)
-        except ValueError as e:  # pixels not packed along the core's x axis: the library's C-ordered copies
-            if "must be packed" not in str(e) or start > 0:
+        except ValueError as e:  # a layout the core's copies cannot take: C-ordered copies by the library
+            if _LAYOUT_REFUSED not in str(e) or start > 0:
                 raise
-            src = src.contiguous()
-            work = work if work.interface["strides"] is None else CudaArray(dst.empty_like())
+            src = src if src.c_ordered() else src.contiguous()
+            work = dst if dst.c_ordered() else CudaArray(dst.empty_like())
             _core.blur_cuda_axes(src.interface, work.interface, src.ordinal, src.stream, *args)
     if work is not dst:
         dst.obj[...] = work.obj

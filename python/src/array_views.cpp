@@ -168,6 +168,24 @@ Layout lay_out_call(const ArrayShape& src, const ArrayShape& dst, const std::vec
   return Layout{spec, sv, dv, batch};
 }
 
+// Calls fn(source offset, destination offset), in bytes, for each blur of the batch: every index of
+// the batch axes (one call where there are none).
+template <class Fn>
+void for_each_blur(const std::vector<int>& batch, const ArrayShape& s, const ArrayShape& d, Fn fn) {
+  std::vector<std::int64_t> index(batch.size(), 0);
+  for (;;) {
+    std::ptrdiff_t so = 0, d_o = 0;
+    for (std::size_t b = 0; b < batch.size(); ++b) so += index[b] * s.strides(batch[b]), d_o += index[b] * d.strides(batch[b]);
+    fn(so, d_o);
+    std::size_t b = 0;
+    for (; b < batch.size(); ++b) {
+      if (++index[b] < s.shape(batch[b])) break;
+      index[b] = 0;
+    }
+    if (b == batch.size()) return;
+  }
+}
+
 }  // namespace
 
 Plan plan_arrays(const py::array& src, const py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
@@ -180,34 +198,16 @@ Plan plan_arrays(const py::array& src, const py::array& dst, const std::vector<A
 void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
                  const Device& device) {
   if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
-  Layout l = lay_out_call(ArrayShape::of(src), ArrayShape::of(dst), axes, base, device);
-  const BlurSpec& spec = l.spec;
-  View& sv = l.sv;
-  View& dv = l.dv;
-  const std::vector<int>& batch = l.batch;
+  const ArrayShape s = ArrayShape::of(src), d = ArrayShape::of(dst);
+  Layout l = lay_out_call(s, d, axes, base, device);
   const auto* src_base = static_cast<const std::byte*>(src.data());
   auto* dst_base = static_cast<std::byte*>(dst.mutable_data());
-  std::vector<py::ssize_t> index(batch.size(), 0);
-  std::vector<py::ssize_t> extent(batch.size()), s_stride(batch.size()), d_stride(batch.size());
-  for (std::size_t b = 0; b < batch.size(); ++b) {
-    extent[b] = src.shape(batch[b]);
-    s_stride[b] = src.strides(batch[b]);
-    d_stride[b] = dst.strides(batch[b]);
-  }
   py::gil_scoped_release release;
-  for (;;) {
-    std::ptrdiff_t so = 0, d_o = 0;
-    for (std::size_t b = 0; b < batch.size(); ++b) so += index[b] * s_stride[b], d_o += index[b] * d_stride[b];
-    sv.data = const_cast<std::byte*>(src_base + so);
-    dv.data = dst_base + d_o;
-    blur(sv, dv, spec, device);
-    std::size_t b = 0;
-    for (; b < batch.size(); ++b) {
-      if (++index[b] < extent[b]) break;
-      index[b] = 0;
-    }
-    if (b == batch.size()) break;
-  }
+  for_each_blur(l.batch, s, d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) {
+    l.sv.data = const_cast<std::byte*>(src_base + so);
+    l.dv.data = dst_base + d_o;
+    blur(l.sv, l.dv, l.spec, device);
+  });
 }
 
 namespace {
@@ -235,51 +235,54 @@ void merge_unfiltered(ArrayShape& a, ArrayShape& b, std::vector<AxisRequest>& ax
   }
 }
 
+// A layout's view at a CUDA pointer. Axes of extent 1 get the packed stride, whatever the array's
+// (the copies read a pitch only where there is more than one row or plane).
 cuda::DeviceView device_view(const View& v, std::uint64_t data) {
   cuda::DeviceView d;
   d.data = data;
   d.extent = v.extent;
-  for (std::size_t i = 0; i < 3; ++i) d.stride[i] = v.extent[i] > 1 ? v.stride[i] : (i == 0 ? v.channels * static_cast<std::ptrdiff_t>(element_size(v.type)) : d.stride[i - 1] * d.extent[i - 1]);
   d.channels = v.channels;
   d.type = v.type;
+  std::ptrdiff_t packed = v.channels * static_cast<std::ptrdiff_t>(element_size(v.type));
+  for (std::size_t i = 0; i < 3; ++i) {
+    d.stride[i] = v.extent[i] > 1 ? v.stride[i] : packed;
+    packed = d.stride[i] * d.extent[i];
+  }
   return d;
+}
+
+// A call on CUDA arrays laid out: the arrays with unfiltered neighbours merged, and their layout.
+struct CudaLayout {
+  ArrayShape s, d;
+  Layout l;
+};
+
+CudaLayout lay_out_cuda(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                        const BlurSpec& base, int ordinal) {
+  ArrayShape s = src.shape, d = dst.shape;
+  std::vector<AxisRequest> merged = axes;
+  merge_unfiltered(s, d, merged);
+  Layout l = lay_out_call(s, d, merged, base, cuda::vulkan_device_for(ordinal));
+  return CudaLayout{std::move(s), std::move(d), std::move(l)};
 }
 
 }  // namespace
 
 Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
                       const BlurSpec& base, int ordinal) {
-  ArrayShape s = src.shape, d = dst.shape;
-  std::vector<AxisRequest> merged = axes;
-  merge_unfiltered(s, d, merged);
-  const Device device = cuda::vulkan_device_for(ordinal);
-  Layout l = lay_out_call(s, d, merged, base, device);
+  const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
   py::gil_scoped_release release;
-  return cuda::plan(device_view(l.sv, src.data), l.dv.type, l.spec, ordinal);
+  return cuda::plan(device_view(c.l.sv, src.data), c.l.dv.type, c.l.spec, ordinal);
 }
 
 void blur_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
                       const BlurSpec& base, int ordinal, std::uintptr_t stream) {
-  ArrayShape s = src.shape, d = dst.shape;
-  std::vector<AxisRequest> merged = axes;
-  merge_unfiltered(s, d, merged);
-  const Device device = cuda::vulkan_device_for(ordinal);
-  Layout l = lay_out_call(s, d, merged, base, device);
-  std::vector<std::int64_t> index(l.batch.size(), 0);
+  const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
   py::gil_scoped_release release;
-  for (;;) {
-    std::ptrdiff_t so = 0, d_o = 0;
-    for (std::size_t b = 0; b < l.batch.size(); ++b)
-      so += index[b] * s.strides(l.batch[b]), d_o += index[b] * d.strides(l.batch[b]);
-    cuda::blur(device_view(l.sv, src.data + static_cast<std::uint64_t>(so)),
-               device_view(l.dv, dst.data + static_cast<std::uint64_t>(d_o)), l.spec, ordinal, stream);
-    std::size_t b = 0;
-    for (; b < l.batch.size(); ++b) {
-      if (++index[b] < s.shape(l.batch[b])) break;
-      index[b] = 0;
-    }
-    if (b == l.batch.size()) break;
-  }
+  for_each_blur(c.l.batch, c.s, c.d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) {
+    cuda::blur(device_view(c.l.sv, src.data + static_cast<std::uint64_t>(so)),
+               device_view(c.l.dv, dst.data + static_cast<std::uint64_t>(d_o)), c.l.spec, ordinal, stream);
+  });
 }
 
 }  // namespace fastblur::python

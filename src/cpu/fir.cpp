@@ -105,6 +105,17 @@ std::size_t strip_width(const Shape& s, std::int64_t strip_columns) {
 // Along y (axis 1) or z (axis 2) of a packed working image: output row j of outer index m is the
 // weighted sum of input rows j-r..j+r. `s_a` steps along the pass axis, `s_b` along the outer one.
 // The plan's `strip` columns at a time (sized so the strip's 2r + 1 rows stay in L2).
+// `count` (1 to kRowBlock) output rows from 2 r + count rows (rows[0] is output row 0's row -r):
+// kRowBlock at once where the block is whole, one by one for a band's last rows (the same bits).
+template <class T>
+void convolve_row_group(const T* const* rows, T* const* out, std::int64_t count, std::size_t n, const T* w, int r) {
+  if (count == kRowBlock) {
+    convolve_rows_block(rows, out, n, w, r);
+    return;
+  }
+  for (std::int64_t q = 0; q < count; ++q) convolve_rows(rows + q, out[q], n, w, r);
+}
+
 template <class T>
 void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, std::int64_t M,
                const Shape& s, const std::vector<T>& w, int r, Border border, T cval, T* out,
@@ -147,9 +158,7 @@ void pass_rows(const T* in, std::size_t s_a, std::size_t s_b, std::int64_t N, st
       for (std::int64_t q = 0; q < kB; ++q)
         o[q] = out ? out + static_cast<std::size_t>(m) * s_b + static_cast<std::size_t>(j + std::min(q, count - 1)) * s_a + x0
                    : sc.b.data() + static_cast<std::size_t>(q) * S;
-      if (count == kB) convolve_rows_block(sc.ptrs.data(), o, len, w.data(), r);
-      else
-        for (std::int64_t q = 0; q < count; ++q) convolve_rows(sc.ptrs.data() + q, o[q], len, w.data(), r);
+      convolve_row_group(sc.ptrs.data(), o, count, len, w.data(), r);
       if (!out)
         for (std::int64_t q = 0; q < count; ++q) {
           const std::int64_t y = axis == 1 ? j + q : m, z = axis == 1 ? m : j + q;
@@ -210,9 +219,7 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
       }
       T* o[kB];
       for (std::int64_t q = 0; q < kB; ++q) o[q] = sc.out.data() + static_cast<std::size_t>(q) * S;
-      if (count == kB) convolve_rows_block(sc.ptrs.data(), o, len, w.data(), r);
-      else
-        for (std::int64_t q = 0; q < count; ++q) convolve_rows(sc.ptrs.data() + q, o[q], len, w.data(), r);
+      convolve_row_group(sc.ptrs.data(), o, count, len, w.data(), r);
       for (std::int64_t q = 0; q < count; ++q) {
         std::copy(row(j + q), row(j + q) + len, sc.ring.data() + static_cast<std::size_t>((j + q) % ring_rows) * S);
         std::copy(o[q], o[q] + len, row(j + q));
@@ -288,9 +295,7 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
       }
       T* o[kB];
       for (std::int64_t q = 0; q < kB; ++q) o[q] = sc.out.data() + static_cast<std::size_t>(q) * L;
-      if (count == kB) convolve_rows_block(sc.ptrs.data(), o, L, wy.data(), ry);
-      else
-        for (std::int64_t q = 0; q < count; ++q) convolve_rows(sc.ptrs.data() + q, o[q], L, wy.data(), ry);
+      convolve_row_group(sc.ptrs.data(), o, count, L, wy.data(), ry);
       for (std::int64_t q = 0; q < count; ++q) write_row(o[q], dst, 0, j + q, z, s.W, sc.bytes.data());
     }
   }

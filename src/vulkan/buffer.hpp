@@ -1,5 +1,7 @@
 #pragma once
-// A VkBuffer with its own memory: device-local for the work, host-visible for transfers.
+// A VkBuffer with its own memory: device-local for the work, host-visible for transfers, or
+// device-local in a dedicated allocation another API on the same GPU maps through an opaque file
+// descriptor (CUDA: fastblur/cuda.hpp).
 #include "vulkan/loader.hpp"
 
 #include <cstdint>
@@ -11,8 +13,9 @@ class Context;
 
 class Buffer {
  public:
-  enum class Kind { device, upload, download };
-  /// Throws OutOfMemory when the device cannot hold it. This form keeps the context alive.
+  enum class Kind { device, upload, download, exported };
+  /// Throws OutOfMemory when the device cannot hold it; Unsupported for Kind::exported on a context
+  /// opened without VK_KHR_external_memory_fd. This form keeps the context alive.
   Buffer(std::shared_ptr<Context> context, std::uint64_t bytes, Kind kind);
   /// For the context's own pool (which the context outlives; a shared_ptr would be a cycle).
   Buffer(Context& context, std::uint64_t bytes, Kind kind);
@@ -29,6 +32,10 @@ class Buffer {
   /// that is not coherent).
   void flush() const;
   void invalidate() const;
+  /// Kind::exported: a new file descriptor for the memory, which the caller owns (an importer that
+  /// succeeds takes it), and the allocation's size the importer must be told (at least size()).
+  int export_fd() const;
+  std::uint64_t allocation_size() const noexcept { return allocation_; }
 
  private:
   std::shared_ptr<Context> owner_;
@@ -36,7 +43,7 @@ class Buffer {
   Kind kind_;
   VkBuffer buffer_ = VK_NULL_HANDLE;
   VkDeviceMemory memory_ = VK_NULL_HANDLE;
-  std::uint64_t bytes_;
+  std::uint64_t bytes_, allocation_ = 0;
   void* mapped_ = nullptr;
   bool coherent_ = true;
 };

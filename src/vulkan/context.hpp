@@ -75,7 +75,7 @@ class Context {
   void set_float64(bool use) noexcept { float64_ = use && float64_supported_; }
   /// vkGetMemoryFdKHR where the device was opened with VK_KHR_external_memory_fd (a device fastblur
   /// opened, on a driver that has it); null otherwise. CUDA arrays travel through such memory
-  /// (exported_buffer.hpp).
+  /// (Buffer::Kind::exported).
   PFN_vkGetMemoryFdKHR get_memory_fd() const noexcept { return get_memory_fd_; }
 
 

@@ -62,6 +62,13 @@ std::vector<VkPhysicalDevice> physical_devices() {
   return out;
 }
 
+std::string uuid_text(const std::uint8_t* bytes) {
+  static const char* const hex = "0123456789abcdef";
+  std::string s(2 * VK_UUID_SIZE, '0');
+  for (std::size_t i = 0; i < VK_UUID_SIZE; ++i) s[2 * i] = hex[bytes[i] >> 4], s[2 * i + 1] = hex[bytes[i] & 15];
+  return s;
+}
+
 DeviceInfo describe(VkPhysicalDevice pd, int index) {
   VkPhysicalDeviceIDProperties ids{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_ID_PROPERTIES};
   VkPhysicalDeviceSubgroupProperties sub{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
@@ -91,8 +98,7 @@ DeviceInfo describe(VkPhysicalDevice pd, int index) {
   info.max_shared_memory = p.limits.maxComputeSharedMemorySize;
   info.subgroup_size = sub.subgroupSize;
   info.max_storage_buffer_range = p.limits.maxStorageBufferRange;
-  static const char* const hex = "0123456789abcdef";
-  for (std::uint8_t byte : ids.deviceUUID) info.uuid += {hex[byte >> 4], hex[byte & 15]};
+  info.uuid = uuid_text(ids.deviceUUID);
   return info;
 }
 

@@ -4,6 +4,7 @@
 #include "vulkan/loader.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "fastblur/device.hpp"
@@ -15,6 +16,10 @@ VkInstance instance();
 /// The physical devices with a compute queue, in the loader's order.
 std::vector<VkPhysicalDevice> physical_devices();
 DeviceInfo describe(VkPhysicalDevice device, int index);
+
+/// A device UUID (VK_UUID_SIZE bytes, Vulkan's deviceUUID or CUDA's cuDeviceGetUuid) as the 32 hex
+/// digits of DeviceInfo::uuid.
+std::string uuid_text(const std::uint8_t* bytes);
 
 /// The queue family of `device` that supports compute, or UINT32_MAX.
 std::uint32_t compute_family(VkPhysicalDevice device);
