@@ -246,7 +246,7 @@ def figures(quick, bench_jsonl):
         for line in open(bench_jsonl):
             try:
                 d = json.loads(line)
-                device_ms[d["name"]] = d.get("device_ms", d.get("real_time"))
+                device_ms[d["name"]] = d["dev_ms"]  # fastblur_gpu_bench's FB_JSONL line
             except (ValueError, KeyError):
                 pass
     h, w = (540, 960) if quick else (2160, 3840)
@@ -255,7 +255,7 @@ def figures(quick, bench_jsonl):
     call = event_ms(lambda: fastblur.gaussian_filter(x, (k7["sigma"], k7["sigma"], 0), truncate=k7["truncate"]), repeat)
     copy = event_ms(lambda: x.clone(), repeat)
     figure(f"torch RGBA32F {w}x{h} exact k7: whole call", ms=call, copy_ms=copy,
-           bench_device_ms=device_ms.get(f"fir/RGBA32F/{w}x{h}/k7/"),
+           bench_device_ms=device_ms.get(f"fir/RGBA32F/{w}x{h}/k7"),
            note="target: call <= 2 x (device time + one copy)")
     if TF is not None:
         nchw = x.permute(2, 0, 1).unsqueeze(0).contiguous()
