@@ -257,6 +257,18 @@ def figures(quick, bench_jsonl):
     figure(f"torch RGBA32F {w}x{h} exact k7: whole call", ms=call, copy_ms=copy,
            bench_device_ms=device_ms.get(f"fir/RGBA32F/{w}x{h}/k7"),
            note="target: call <= 2 x (device time + one copy)")
+    # Where the whole call's time goes (fastblur/cuda.hpp's CallTiming of each call, medians), and
+    # the Python layer's share: the host's wall time of the call less the C++ call's.
+    parts, walls = [], []
+    for _ in range(repeat):
+        torch.cuda.synchronize()
+        t = time.perf_counter()
+        fastblur.gaussian_filter(x, (k7["sigma"], k7["sigma"], 0), truncate=k7["truncate"])
+        walls.append((time.perf_counter() - t) * 1e3)
+        parts.append(_core.cuda_last_timing())
+    med = {k: statistics.median(p[k] for p in parts) for k in parts[0]}
+    figure(f"torch RGBA32F {w}x{h} exact k7: where the call goes", host_wall_ms=statistics.median(walls),
+           python_ms=statistics.median(wl - p["total_ms"] for wl, p in zip(walls, parts)), **med)
     if TF is not None:
         nchw = x.permute(2, 0, 1).unsqueeze(0).contiguous()
         for label, k, sigma in (("k7", 7, 1.0), ("s50", 401, 50.0)):

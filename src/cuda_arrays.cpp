@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -24,11 +25,13 @@
 #include "vulkan/context_devices.hpp"
 #include "vulkan/cuda_driver.hpp"
 #include "vulkan/buffer.hpp"
+#include "vulkan/interop_timed.hpp"
 
 namespace fastblur::cuda {
 namespace {
 
 std::atomic<std::uint64_t> import_count{0};
+thread_local CallTiming last_call;
 
 // One device's buffer that both APIs see, kept between calls. `done` is recorded on the caller's
 // stream after each copy out: the next call's copy in waits for it (its stream may be another one)
@@ -247,6 +250,10 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
   check_view(dst, "destination");
   if (src.extent != dst.extent || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
+  using clock = std::chrono::steady_clock;
+  const auto ms = [](clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
+  const auto t0 = clock::now();
+  CallTiming timing;
   const Device device = vulkan_device_for(ordinal);
   const cu::Driver& d = cu::driver();
   Slot& s = slot_for(ordinal);
@@ -260,17 +267,37 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
   ensure(d, s, out_offset + out_bytes);
   const cu::DevicePtr base = s.mapped.pointer;
   d.check(d.cuStreamWaitEvent(cu_stream, s.mapped.done, 0), "cuStreamWaitEvent");
+  const auto t1 = clock::now();
   copy(d, src, base, true, cu_stream);
   d.check(d.cuEventRecord(s.mapped.done, cu_stream), "cuEventRecord");
   d.check(d.cuEventSynchronize(s.mapped.done), "cuEventSynchronize");
+  const auto t2 = clock::now();
   const vulkan::BufferImage in = buffer_image(s.mapped.buffer->handle(), src, 0, src.type);
   const vulkan::BufferImage out = buffer_image(s.mapped.buffer->handle(), src, out_offset, dst.type);
   const Plan plan = vulkan::plan(device, in, out, spec);
   front_door::record_run(plan);
-  vulkan::blur(device, in, out, plan);
+  const auto t3 = clock::now();
+  vulkan::BufferBlurTiming run;
+  vulkan::blur_timed(device, in, out, plan, run);
   copy(d, dst, base + out_offset, false, cu_stream);
   d.check(d.cuEventRecord(s.mapped.done, cu_stream), "cuEventRecord");
+  timing.copy_in_wait_ms = ms(t2 - t1);
+  timing.plan_ms = ms(t3 - t2);
+  timing.record_ms = run.record_ms;
+  timing.run_ms = run.run_ms;
+  const auto at = [&](const char* label) {
+    for (const auto& [name, t] : run.device)
+      if (name == label) return t;
+    return 0.0;
+  };
+  timing.convert_in_ms = at("converted in") - at("start");
+  timing.algorithm_ms = at("blurred") - at("converted in");
+  timing.convert_out_ms = at("converted out") - at("blurred");
+  timing.total_ms = ms(clock::now() - t0);
+  last_call = timing;
 }
+
+CallTiming last_timing() { return last_call; }
 
 std::uint64_t imports() { return import_count.load(); }
 
@@ -287,6 +314,7 @@ Device vulkan_device_for(int) { no_backend(); }
 Plan plan(const DeviceView&, ElementType, const BlurSpec&, int) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const BlurSpec&, int, std::uintptr_t) { no_backend(); }
 std::uint64_t imports() { return 0; }
+CallTiming last_timing() { return {}; }
 }  // namespace fastblur::cuda
 
 #endif

@@ -52,6 +52,20 @@ Plan plan(const DeviceView& src, ElementType destination, const BlurSpec& spec, 
 /// Unsupported for an element type the device lacks, DeviceError as vulkan_device_for.
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal, std::uintptr_t stream);
 
+/// Where the time of this thread's last blur() went, on the host and on the device (ms): the
+/// fixed cost of a call taken apart (bench/gpu_cuda_arrays.py prints it).
+struct CallTiming {
+  double total_ms = 0.0;          ///< host: the whole blur() call
+  double copy_in_wait_ms = 0.0;   ///< host: the copy in queued, then waited for (with the caller's earlier work)
+  double plan_ms = 0.0;           ///< host: vulkan::plan
+  double record_ms = 0.0;         ///< host: the Vulkan commands recorded
+  double run_ms = 0.0;            ///< host: their submission until the fence woke us
+  double convert_in_ms = 0.0;     ///< device: the packed image into float work
+  double algorithm_ms = 0.0;      ///< device: the plan's passes
+  double convert_out_ms = 0.0;    ///< device: float work back into the packed image
+};
+CallTiming last_timing();
+
 /// How many times this process has allocated and imported a CUDA-mapped buffer (tests: the
 /// hundredth call of a size imports nothing).
 std::uint64_t imports();

@@ -196,6 +196,19 @@ PYBIND11_MODULE(_core, m) {
   m.def("import_dlpack", &python::import_dlpack, py::arg("capsule"));
   m.def("cuda_device_of", [](std::uint64_t pointer) { return cuda::device_of(pointer); }, py::arg("pointer"));
   m.def("cuda_imports", [] { return cuda::imports(); });
+  m.def("cuda_last_timing", [] {
+    const cuda::CallTiming t = cuda::last_timing();
+    py::dict d;
+    d["total_ms"] = t.total_ms;
+    d["copy_in_wait_ms"] = t.copy_in_wait_ms;
+    d["plan_ms"] = t.plan_ms;
+    d["record_ms"] = t.record_ms;
+    d["run_ms"] = t.run_ms;
+    d["convert_in_ms"] = t.convert_in_ms;
+    d["algorithm_ms"] = t.algorithm_ms;
+    d["convert_out_ms"] = t.convert_out_ms;
+    return d;
+  });
   m.def(
       "cuda_device_name",
       [](int ordinal) { return cuda::vulkan_device_for(ordinal).description(); }, py::arg("ordinal"));

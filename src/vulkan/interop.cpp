@@ -3,6 +3,7 @@
 #include "fastblur/vulkan.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 #include "device_access.hpp"
@@ -11,6 +12,7 @@
 #include "vulkan/buffer.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
+#include "vulkan/interop_timed.hpp"
 #include "vulkan/job.hpp"
 #include "vulkan/shaders.hpp"
 #include "vulkan/work.hpp"
@@ -89,7 +91,8 @@ Plan plan_buffers(const vk::Context& ctx, const BufferImage& src, const BufferIm
   return planner::plan_for(spec, planner_shape(ctx, src, dst), planner::Prediction::to_run);
 }
 
-void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
+// `stamps`: device timestamps between the conversions and the algorithm (blur_timed).
+void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan, bool stamps = false) {
   vk::Context& ctx = job.context();
   if (!src.buffer) throw InvalidArgument("source: the buffer is null");
   if (!dst.buffer) throw InvalidArgument("destination: the buffer is null");
@@ -103,12 +106,17 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
                       std::to_string(ctx.piece_limit()) + " bytes as float32)");
   const std::uint64_t count = static_cast<std::uint64_t>(shape.pixels() * shape.channels);
   const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
+  const auto stamp = [&](const char* label) { if (stamps) job.timestamp(label); };
   job.barrier_from_outside();
   job.acquire(src.buffer, src.owner_family);
   if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
+  stamp("start");
   convert_caller(job, src, in.buffer, count, false);
+  stamp("converted in");
   vk::record_algorithm(job, in, out, plan);
+  stamp("blurred");
   convert_caller(job, dst, out.buffer, count, true);
+  stamp("converted out");
   job.barrier_to_outside();
   if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
   job.release(dst.buffer, dst.owner_family);
@@ -197,6 +205,21 @@ void blur(const Device& device, const BufferImage& src, const BufferImage& dst, 
   vk::Job job(context_of(device));
   record_buffers(job, src, dst, plan);
   job.run();
+}
+
+void blur_timed(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan,
+                BufferBlurTiming& timing) {
+  using clock = std::chrono::steady_clock;
+  const auto ms = [](clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
+  const auto t0 = clock::now();
+  vk::Job job(context_of(device));
+  record_buffers(job, src, dst, plan, true);
+  const auto t1 = clock::now();
+  job.run();
+  const auto t2 = clock::now();
+  timing.record_ms = ms(t1 - t0);
+  timing.run_ms = ms(t2 - t1);
+  timing.device = job.timestamps();
 }
 
 void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec) {

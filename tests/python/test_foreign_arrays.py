@@ -217,6 +217,17 @@ def test_the_hundredth_call_imports_nothing_and_copies_once_each_way():
 
 
 @needs_fake
+def test_a_cuda_calls_time_is_taken_apart():
+    fastblur.gaussian_filter(CudaArray(rng().random((96, 128, 4), dtype=np.float32)), (3.0, 3.0, 0))
+    t = _core.cuda_last_timing()
+    host = ("copy_in_wait_ms", "plan_ms", "record_ms", "run_ms")
+    assert all(t[k] >= 0 for k in t) and t["record_ms"] > 0 and t["run_ms"] > 0
+    assert sum(t[k] for k in host) <= t["total_ms"]
+    # The device's spans (lavapipe has timestamps) lie within the submission's wait.
+    assert t["algorithm_ms"] > 0 and t["convert_in_ms"] + t["algorithm_ms"] + t["convert_out_ms"] <= t["run_ms"]
+
+
+@needs_fake
 def test_the_cuda_plan_is_the_plan_run():
     a = CudaArray(rng().random((50, 70), dtype=np.float32))
     for tolerance in (0.0, 1e-2):

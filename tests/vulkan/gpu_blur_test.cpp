@@ -332,7 +332,9 @@ TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
         }
         ctx.set_piece_limit(0);
         ctx.set_float64(true);
-        EXPECT_EQ(tiled.bytes, lanes.bytes) << channels << " channels, " << to_string(border) << (v.float64 ? ", float64" : "");
+        EXPECT_EQ(tiled.bytes, lanes.bytes) << channels << " channels, " << to_string(border) << ", "
+                                            << test::iir_name(v.variant) << (v.float64 ? ", float64" : "") << ", w " << w
+                                            << ": max |tiled - lanes| " << test::max_difference(tiled.view, lanes.view);
         blur(src.view, cpu.view, spec);
         EXPECT_LE(test::max_difference(tiled.view, cpu.view), 2e-5) << channels << " channels, " << to_string(border);
         ++compared;
