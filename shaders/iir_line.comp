@@ -57,6 +57,7 @@ layout(push_constant) uniform Params {
   int pad;
   int first_lane;  // TILED: a multiple of GROUP_LINES CHANNELS
   int sample_stride, line_stride;  // scratch sample j of a lane at j * sample_stride + lane * line_stride
+  int lane_end;  // the batch's end: threads past it (a batch that ends inside a workgroup) take no lane
 } p;
 
 // Sample s of the block of thread t at s * 64 + t: its inputs, its causal values (scratch) and,
@@ -81,7 +82,7 @@ void load_block(int lo, int count) {
     return;
   }
   barrier();  // the previous block's readers of xs and flushers of ys are done
-  int lines = p.extent.w / CHANNELS;
+  int lines = p.lane_end / CHANNELS;
   for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
     int l = q / (count * CHANNELS), rest = q % (count * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
     int line = g_first_line + l;
@@ -109,7 +110,7 @@ void put(int i, float v) {
 void flush_block(int lo, int hi) {
   if (!TILED) return;
   barrier();
-  int lines = p.extent.w / CHANNELS, count = hi - lo + 1;
+  int lines = p.lane_end / CHANNELS, count = hi - lo + 1;
   for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
     int l = q / (count * CHANNELS), rest = q % (count * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
     int line = g_first_line + l, i = lo + s;
@@ -124,7 +125,9 @@ void main() {
   int local_lane = TILED ? group * GROUP_LINES * CHANNELS + lid : group * 64 + lid;  // in the batch
   int lane = p.first_lane + local_lane;
   // Threads past the lanes (or past GROUP_LINES lines) still take part in the blocks' barriers.
-  bool live = lane < p.extent.w && (!TILED || lid < GROUP_LINES * CHANNELS);
+  // A batch's scratch holds its own lanes alone: a thread past its end would write into its
+  // neighbours' samples (interleaved) or past the buffer, and race the next batch for its lanes.
+  bool live = lane < p.lane_end && (!TILED || lid < GROUP_LINES * CHANNELS);
   if (!TILED && !live) return;
   int line = lane / CHANNELS, c = lane % CHANNELS;
   int n = p.extent[p.axis];

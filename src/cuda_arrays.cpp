@@ -290,6 +290,7 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
       if (name == label) return t;
     return 0.0;
   };
+  timing.device_ms = at("end") - at("begin");
   timing.convert_in_ms = at("converted in") - at("start");
   timing.algorithm_ms = at("blurred") - at("converted in");
   timing.convert_out_ms = at("converted out") - at("blurred");

@@ -60,6 +60,7 @@ struct CallTiming {
   double plan_ms = 0.0;           ///< host: vulkan::plan
   double record_ms = 0.0;         ///< host: the Vulkan commands recorded
   double run_ms = 0.0;            ///< host: their submission until the fence woke us
+  double device_ms = 0.0;         ///< device: the commands from first to last (acquire and release included)
   double convert_in_ms = 0.0;     ///< device: the packed image into float work
   double algorithm_ms = 0.0;      ///< device: the plan's passes
   double convert_out_ms = 0.0;    ///< device: float work back into the packed image

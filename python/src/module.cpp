@@ -204,6 +204,7 @@ PYBIND11_MODULE(_core, m) {
     d["plan_ms"] = t.plan_ms;
     d["record_ms"] = t.record_ms;
     d["run_ms"] = t.run_ms;
+    d["device_ms"] = t.device_ms;
     d["convert_in_ms"] = t.convert_in_ms;
     d["algorithm_ms"] = t.algorithm_ms;
     d["convert_out_ms"] = t.convert_out_ms;

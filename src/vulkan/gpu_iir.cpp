@@ -27,6 +27,7 @@ struct IirParams {
   float cval;
   std::int32_t pad, first_lane;
   std::int32_t sample_stride, line_stride;  // the scratch's layout (Schedule::gpu_interleave_scratch)
+  std::int32_t lane_end;  // first_lane + the batch's lanes
 };
 
 }  // namespace
@@ -97,13 +98,13 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                       static_cast<std::uint32_t>(tiled ? 64 / C : 1), block, tiled ? block * 64 : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));
     for (std::int64_t first = 0; first < lanes; first += batch) {
+      const std::int64_t todo = std::min(batch, lanes - first);
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
                           static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lanes)},
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
                          interleave ? static_cast<std::int32_t>(batch) : 1,
-                         interleave ? 1 : static_cast<std::int32_t>(per_lane / real)};
-      const std::int64_t todo = std::min(batch, lanes - first);
+                         interleave ? 1 : static_cast<std::int32_t>(per_lane / real), static_cast<std::int32_t>(first + todo)};
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
                        Binding::storage(coefficients)},
                    ip, spread_groups(static_cast<std::uint64_t>((todo + group_lanes - 1) / group_lanes)));

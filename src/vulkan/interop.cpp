@@ -107,6 +107,7 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   const std::uint64_t count = static_cast<std::uint64_t>(shape.pixels() * shape.channels);
   const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
   const auto stamp = [&](const char* label) { if (stamps) job.timestamp(label); };
+  stamp("begin");
   job.barrier_from_outside();
   job.acquire(src.buffer, src.owner_family);
   if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
@@ -120,6 +121,7 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   job.barrier_to_outside();
   if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
   job.release(dst.buffer, dst.owner_family);
+  stamp("end");
 }
 
 const char* write_format(VkFormat f) {

@@ -12,7 +12,8 @@ namespace fastblur::vulkan {
 struct BufferBlurTiming {
   double record_ms = 0.0;  ///< host: the job's command buffer recorded (descriptors, barriers)
   double run_ms = 0.0;     ///< host: submission until the fence woke us
-  /// Device timestamps (ms since the first): "start", "converted in", "blurred", "converted out".
+  /// Device timestamps (ms since the first): "begin", "start" (the buffers acquired), "converted in",
+  /// "blurred", "converted out", "end" (released).
   std::vector<std::pair<std::string, double>> device;
 };
 
