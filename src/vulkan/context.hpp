@@ -115,6 +115,8 @@ class Context {
   VkCommandBuffer submit_part(Frame& frame, VkCommandBuffer cb, VkFence& fence);
   /// Waits for a fence submit_part gave (it stays signalled until the frame is given back).
   void wait(VkFence fence);
+  /// The fence signalled (VK_SUCCESS) or the error: polled a short while on a GPU, then slept on.
+  VkResult wait_fence(VkFence fence);
 
   /// A memory type index with `required` properties among `type_bits` (preferring `preferred`
   /// too), or throws Unsupported.

@@ -1,6 +1,11 @@
 // Job frames and queue submission: the command pools, command buffers, fences, descriptor pools
 // and query pools a job records into, reused across jobs, and the submissions (whole or in parts)
 // that share the one queue. Split from context.cpp (issue 26).
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <thread>
+
 #include "vulkan/context.hpp"
 #include "vulkan/vk_error.hpp"
 
@@ -142,9 +147,29 @@ VkCommandBuffer Context::submit_part(Frame& f, VkCommandBuffer cb, VkFence& fenc
   return f.cb;
 }
 
-void Context::wait(VkFence fence) {
-  check(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX), "running the blur's commands");
+// How long a wait polls the fence before it sleeps in vkWaitForFences: waking from that sleep took
+// about 0.25 ms on an H200 (NVIDIA 580, bench/RESULTS.md), more than a 1080p blur. Not on a CPU
+// device (lavapipe), whose workers need the core. FASTBLUR_FENCE_SPIN_US overrides (0: never poll).
+std::chrono::microseconds fence_spin(const DeviceInfo& info) {
+  if (const char* e = std::getenv("FASTBLUR_FENCE_SPIN_US")) return std::chrono::microseconds(std::atol(e));
+  return std::chrono::microseconds(info.type == "cpu" ? 0 : 2000);
 }
+
+VkResult Context::wait_fence(VkFence fence) {
+  const std::chrono::microseconds spin = fence_spin(info_);
+  if (spin.count() > 0) {
+    const auto until = std::chrono::steady_clock::now() + spin;
+    for (;;) {
+      const VkResult r = vkGetFenceStatus(device_, fence);
+      if (r != VK_NOT_READY) return r;
+      if (std::chrono::steady_clock::now() >= until) break;
+      std::this_thread::yield();
+    }
+  }
+  return vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX);
+}
+
+void Context::wait(VkFence fence) { check(wait_fence(fence), "running the blur's commands"); }
 
 void Context::submit_and_wait(Frame& f) {
   check(vkEndCommandBuffer(f.cb), "vkEndCommandBuffer");
@@ -157,7 +182,7 @@ void Context::submit_and_wait(Frame& f) {
     r = vkQueueSubmit(queue_, 1, &si, f.fence);
   }
   check(r, "submitting the blur's commands");
-  r = vkWaitForFences(device_, 1, &f.fence, VK_TRUE, UINT64_MAX);
+  r = wait_fence(f.fence);
   if (r == VK_SUCCESS) r = vkResetFences(device_, 1, &f.fence);
   check(r, "running the blur's commands");
 }

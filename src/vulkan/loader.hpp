@@ -84,7 +84,8 @@
   X(vkResetFences) \
   X(vkUnmapMemory) \
   X(vkUpdateDescriptorSets) \
-  X(vkWaitForFences)
+  X(vkWaitForFences) \
+  X(vkGetFenceStatus)
 
 namespace fastblur::vk {
 
