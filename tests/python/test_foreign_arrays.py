@@ -216,6 +216,29 @@ def test_the_hundredth_call_imports_nothing_and_copies_once_each_way():
     assert _core.cuda_imports() == imports + 1 and fake.fake_cuda_live_imports() == 1
 
 
+class CountedCudaArray(CudaArray):
+    """As a PyTorch or CuPy array: a DLPack device too, and an interface that costs to build."""
+    reads = 0
+
+    @property
+    def __cuda_array_interface__(self):
+        CountedCudaArray.reads += 1
+        return CudaArray.__cuda_array_interface__.fget(self)
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+
+@needs_fake
+def test_a_call_builds_each_arrays_cuda_interface_once():
+    a = rng().random((40, 50, 4), dtype=np.float32)
+    x, out = CountedCudaArray(a.copy()), CountedCudaArray(np.empty_like(a))
+    CountedCudaArray.reads = 0
+    r = fastblur.gaussian_filter(x, (2.0, 2.0, 0), output=out)
+    assert r is out and np.array_equal(out.a, on_gpu(a, (2.0, 2.0, 0)))
+    assert CountedCudaArray.reads == 2  # once for the input, once for the output
+
+
 @needs_fake
 def test_a_cuda_calls_time_is_taken_apart():
     fastblur.gaussian_filter(CudaArray(rng().random((96, 128, 4), dtype=np.float32)), (3.0, 3.0, 0))
