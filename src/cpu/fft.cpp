@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/size.hpp"
 #include "cpu/fft_spectrum.hpp"
 #include "cpu/fftw_plans.hpp"
 #include "cpu/line_driver.hpp"
@@ -128,6 +129,9 @@ LineFilter line_filter(const std::vector<double>& half, std::int64_t n, Border b
 }  // namespace
 
 void fft_blur(const Plan& plan, const View& src, const View& dst) {
+  // The line driver's working image is refused before FFTW plans transforms of the lines' lengths
+  // (for a 2^24-sample line its tables alone are seconds of work and hundreds of MiB).
+  core::packed_bytes(src, plan.schedule.intermediate, "working image");
   std::array<std::optional<LineFilter>, 3> filters;
   for (int a = 0; a < 3; ++a) {
     const auto axis = static_cast<std::size_t>(a);
