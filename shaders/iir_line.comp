@@ -51,13 +51,12 @@ layout(std430, binding = 2) buffer Scratch { real scratch[]; };
 layout(std430, binding = 3) readonly buffer Coefficients { real k[]; };
 
 layout(push_constant) uniform Params {
-  ivec4 extent;  // W, H, D, lanes along this axis (lines times channels)
+  ivec4 extent;  // W, H, D, and the batch's end: lanes (lines times channels) below it, from first_lane
   int axis, border;
   float cval;
   int pad;
   int first_lane;  // TILED: a multiple of GROUP_LINES CHANNELS
   int sample_stride, line_stride;  // scratch sample j of a lane at j * sample_stride + lane * line_stride
-  int lane_end;  // the batch's end: threads past it (a batch that ends inside a workgroup) take no lane
 } p;
 
 // Sample s of the block of thread t at s * 64 + t: its inputs, its causal values (scratch) and,
@@ -82,7 +81,7 @@ void load_block(int lo, int count) {
     return;
   }
   barrier();  // the previous block's readers of xs and flushers of ys are done
-  int lines = p.lane_end / CHANNELS;
+  int lines = p.extent.w / CHANNELS;
   for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
     int l = q / (count * CHANNELS), rest = q % (count * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
     int line = g_first_line + l;
@@ -110,7 +109,7 @@ void put(int i, float v) {
 void flush_block(int lo, int hi) {
   if (!TILED) return;
   barrier();
-  int lines = p.lane_end / CHANNELS, count = hi - lo + 1;
+  int lines = p.extent.w / CHANNELS, count = hi - lo + 1;
   for (int q = g_lid; q < GROUP_LINES * count * CHANNELS; q += 64) {
     int l = q / (count * CHANNELS), rest = q % (count * CHANNELS), s = rest / CHANNELS, c = rest % CHANNELS;
     int line = g_first_line + l, i = lo + s;
@@ -127,7 +126,7 @@ void main() {
   // Threads past the lanes (or past GROUP_LINES lines) still take part in the blocks' barriers.
   // A batch's scratch holds its own lanes alone: a thread past its end would write into its
   // neighbours' samples (interleaved) or past the buffer, and race the next batch for its lanes.
-  bool live = lane < p.lane_end && (!TILED || lid < GROUP_LINES * CHANNELS);
+  bool live = lane < p.extent.w && (!TILED || lid < GROUP_LINES * CHANNELS);
   if (!TILED && !live) return;
   int line = lane / CHANNELS, c = lane % CHANNELS;
   int n = p.extent[p.axis];

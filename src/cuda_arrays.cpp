@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -26,6 +25,7 @@
 #include "vulkan/cuda_driver.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/interop_timed.hpp"
+#include "vulkan/stopwatch.hpp"
 
 namespace fastblur::cuda {
 namespace {
@@ -250,9 +250,7 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
   check_view(dst, "destination");
   if (src.extent != dst.extent || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
-  using clock = std::chrono::steady_clock;
-  const auto ms = [](clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
-  const auto t0 = clock::now();
+  const auto start = vk::Clock::now();
   CallTiming timing;
   const Device device = vulkan_device_for(ordinal);
   const cu::Driver& d = cu::driver();
@@ -267,34 +265,28 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
   ensure(d, s, out_offset + out_bytes);
   const cu::DevicePtr base = s.mapped.pointer;
   d.check(d.cuStreamWaitEvent(cu_stream, s.mapped.done, 0), "cuStreamWaitEvent");
-  const auto t1 = clock::now();
+  auto t = vk::Clock::now();
   copy(d, src, base, true, cu_stream);
   d.check(d.cuEventRecord(s.mapped.done, cu_stream), "cuEventRecord");
   d.check(d.cuEventSynchronize(s.mapped.done), "cuEventSynchronize");
-  const auto t2 = clock::now();
+  timing.copy_in_wait_ms = vk::ms_since(t);
+  t = vk::Clock::now();
   const vulkan::BufferImage in = buffer_image(s.mapped.buffer->handle(), src, 0, src.type);
   const vulkan::BufferImage out = buffer_image(s.mapped.buffer->handle(), src, out_offset, dst.type);
   const Plan plan = vulkan::plan(device, in, out, spec);
   front_door::record_run(plan);
-  const auto t3 = clock::now();
+  timing.plan_ms = vk::ms_since(t);
   vulkan::BufferBlurTiming run;
-  vulkan::blur_timed(device, in, out, plan, run);
+  vulkan::run_buffers(device, in, out, plan, &run);
   copy(d, dst, base + out_offset, false, cu_stream);
   d.check(d.cuEventRecord(s.mapped.done, cu_stream), "cuEventRecord");
-  timing.copy_in_wait_ms = ms(t2 - t1);
-  timing.plan_ms = ms(t3 - t2);
   timing.record_ms = run.record_ms;
   timing.run_ms = run.run_ms;
-  const auto at = [&](const char* label) {
-    for (const auto& [name, t] : run.device)
-      if (name == label) return t;
-    return 0.0;
-  };
-  timing.device_ms = at("end") - at("begin");
-  timing.convert_in_ms = at("converted in") - at("start");
-  timing.algorithm_ms = at("blurred") - at("converted in");
-  timing.convert_out_ms = at("converted out") - at("blurred");
-  timing.total_ms = ms(clock::now() - t0);
+  timing.device_ms = run.device_ms;
+  timing.convert_in_ms = run.convert_in_ms;
+  timing.algorithm_ms = run.algorithm_ms;
+  timing.convert_out_ms = run.convert_out_ms;
+  timing.total_ms = vk::ms_since(start);
   last_call = timing;
 }
 

@@ -5,6 +5,7 @@
 #include "vulkan/context.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -33,6 +34,14 @@ bool has_device_extension(VkPhysicalDevice pd, const char* name) {
   return std::any_of(all.begin(), all.end(), [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
+// How long a fence wait polls before it sleeps in vkWaitForFences: waking from that sleep took
+// about 0.25 ms on an H200 (NVIDIA 580, bench/RESULTS.md), more than a 1080p blur. Not on a CPU
+// device (lavapipe), whose workers need the core. FASTBLUR_FENCE_SPIN_US overrides (0: never poll).
+std::chrono::microseconds fence_spin(const DeviceInfo& info) {
+  if (const char* e = std::getenv("FASTBLUR_FENCE_SPIN_US")) return std::chrono::microseconds(std::atol(e));
+  return std::chrono::microseconds(info.type == "cpu" ? 0 : 2000);
+}
+
 }  // namespace
 
 Context::Context(int index) {
@@ -43,6 +52,7 @@ Context::Context(int index) {
                       std::to_string(devices.size()) + " (see `fastblur devices`)");
   physical_ = devices[static_cast<std::size_t>(index)];
   info_ = describe(physical_, index);
+  fence_spin_ = fence_spin(info_);
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(physical_, &props);
   limits_ = props.limits;
@@ -95,6 +105,7 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
     throw InvalidArgument("adopting a Vulkan device: queue family " + std::to_string(queue_family) +
                           " does not support compute");
   info_ = describe(physical_, -1);
+  fence_spin_ = fence_spin(info_);
   VkPhysicalDeviceProperties props;
   vkGetPhysicalDeviceProperties(physical_, &props);
   limits_ = props.limits;

@@ -12,6 +12,7 @@
 #include "vulkan/loader.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -115,8 +116,6 @@ class Context {
   VkCommandBuffer submit_part(Frame& frame, VkCommandBuffer cb, VkFence& fence);
   /// Waits for a fence submit_part gave (it stays signalled until the frame is given back).
   void wait(VkFence fence);
-  /// The fence signalled (VK_SUCCESS) or the error: polled a short while on a GPU, then slept on.
-  VkResult wait_fence(VkFence fence);
 
   /// A memory type index with `required` properties among `type_bits` (preferring `preferred`
   /// too), or throws Unsupported.
@@ -163,6 +162,10 @@ class Context {
   VkPhysicalDeviceMemoryProperties memory_{};
   VkPhysicalDeviceLimits limits_{};
   DeviceInfo info_;
+  /// How long a fence wait polls before it sleeps in vkWaitForFences (set with info_).
+  std::chrono::microseconds fence_spin_{0};
+  /// The fence signalled (VK_SUCCESS) or the error: polled for fence_spin_, then slept on.
+  VkResult wait_fence(VkFence fence);
   bool owns_device_ = true;
   VkSampler linear_sampler_ = VK_NULL_HANDLE;
   std::uint64_t piece_limit_override_ = 0;

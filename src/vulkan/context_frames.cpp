@@ -2,8 +2,6 @@
 // and query pools a job records into, reused across jobs, and the submissions (whole or in parts)
 // that share the one queue. Split from context.cpp (issue 26).
 #include <chrono>
-#include <cstdlib>
-#include <string>
 #include <thread>
 
 #include "vulkan/context.hpp"
@@ -147,18 +145,9 @@ VkCommandBuffer Context::submit_part(Frame& f, VkCommandBuffer cb, VkFence& fenc
   return f.cb;
 }
 
-// How long a wait polls the fence before it sleeps in vkWaitForFences: waking from that sleep took
-// about 0.25 ms on an H200 (NVIDIA 580, bench/RESULTS.md), more than a 1080p blur. Not on a CPU
-// device (lavapipe), whose workers need the core. FASTBLUR_FENCE_SPIN_US overrides (0: never poll).
-std::chrono::microseconds fence_spin(const DeviceInfo& info) {
-  if (const char* e = std::getenv("FASTBLUR_FENCE_SPIN_US")) return std::chrono::microseconds(std::atol(e));
-  return std::chrono::microseconds(info.type == "cpu" ? 0 : 2000);
-}
-
 VkResult Context::wait_fence(VkFence fence) {
-  const std::chrono::microseconds spin = fence_spin(info_);
-  if (spin.count() > 0) {
-    const auto until = std::chrono::steady_clock::now() + spin;
+  if (fence_spin_.count() > 0) {  // polled first: fence_spin() in context.cpp says why
+    const auto until = std::chrono::steady_clock::now() + fence_spin_;
     for (;;) {
       const VkResult r = vkGetFenceStatus(device_, fence);
       if (r != VK_NOT_READY) return r;

@@ -8,7 +8,6 @@
 #include "vulkan/gpu_blur.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -26,13 +25,12 @@
 #include "vulkan/context.hpp"
 #include "vulkan/job.hpp"
 #include "vulkan/shaders.hpp"
+#include "vulkan/stopwatch.hpp"
 #include "vulkan/work.hpp"
 
 namespace fastblur::vk {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
 // Host rows [first, last) of `v` (any layout; rows numbered z H + y) to the packed bytes of its
 // wire type (ToWire), or back; row r at wire + r * row bytes. f64 and NumPy's other types travel as f32,

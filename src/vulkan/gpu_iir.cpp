@@ -27,7 +27,6 @@ struct IirParams {
   float cval;
   std::int32_t pad, first_lane;
   std::int32_t sample_stride, line_stride;  // the scratch's layout (Schedule::gpu_interleave_scratch)
-  std::int32_t lane_end;  // first_lane + the batch's lanes
 };
 
 }  // namespace
@@ -100,11 +99,11 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     for (std::int64_t first = 0; first < lanes; first += batch) {
       const std::int64_t todo = std::min(batch, lanes - first);
       const IirParams ip{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
-                          static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lanes)},
+                          static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(first + todo)},
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
                          interleave ? static_cast<std::int32_t>(batch) : 1,
-                         interleave ? 1 : static_cast<std::int32_t>(per_lane / real), static_cast<std::int32_t>(first + todo)};
+                         interleave ? 1 : static_cast<std::int32_t>(per_lane / real)};
       job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
                        Binding::storage(coefficients)},
                    ip, spread_groups(static_cast<std::uint64_t>((todo + group_lanes - 1) / group_lanes)));

@@ -3,7 +3,6 @@
 #include "fastblur/vulkan.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "device_access.hpp"
@@ -15,6 +14,7 @@
 #include "vulkan/interop_timed.hpp"
 #include "vulkan/job.hpp"
 #include "vulkan/shaders.hpp"
+#include "vulkan/stopwatch.hpp"
 #include "vulkan/work.hpp"
 
 namespace fastblur::vulkan {
@@ -91,7 +91,7 @@ Plan plan_buffers(const vk::Context& ctx, const BufferImage& src, const BufferIm
   return planner::plan_for(spec, planner_shape(ctx, src, dst), planner::Prediction::to_run);
 }
 
-// `stamps`: device timestamps between the conversions and the algorithm (blur_timed).
+// `stamps`: device timestamps around the conversions and the algorithm (run_buffers' timing).
 void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan, bool stamps = false) {
   vk::Context& ctx = job.context();
   if (!src.buffer) throw InvalidArgument("source: the buffer is null");
@@ -204,24 +204,32 @@ void blur(const Device& device, const BufferImage& src, const BufferImage& dst, 
 }
 
 void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
-  vk::Job job(context_of(device));
-  record_buffers(job, src, dst, plan);
-  job.run();
+  run_buffers(device, src, dst, plan, nullptr);
 }
 
-void blur_timed(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan,
-                BufferBlurTiming& timing) {
-  using clock = std::chrono::steady_clock;
-  const auto ms = [](clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); };
-  const auto t0 = clock::now();
+void run_buffers(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan,
+                 BufferBlurTiming* timing) {
+  auto t = vk::Clock::now();
   vk::Job job(context_of(device));
-  record_buffers(job, src, dst, plan, true);
-  const auto t1 = clock::now();
+  record_buffers(job, src, dst, plan, timing != nullptr);
+  if (!timing) {
+    job.run();
+    return;
+  }
+  timing->record_ms = vk::ms_since(t);
+  t = vk::Clock::now();
   job.run();
-  const auto t2 = clock::now();
-  timing.record_ms = ms(t1 - t0);
-  timing.run_ms = ms(t2 - t1);
-  timing.device = job.timestamps();
+  timing->run_ms = vk::ms_since(t);
+  const auto stamps = job.timestamps();  // record_buffers' labels, in order
+  const auto at = [&](const char* label) {
+    for (const auto& [name, ms] : stamps)
+      if (name == label) return ms;
+    return 0.0;
+  };
+  timing->device_ms = at("end") - at("begin");
+  timing->convert_in_ms = at("converted in") - at("start");
+  timing->algorithm_ms = at("blurred") - at("converted in");
+  timing->convert_out_ms = at("converted out") - at("blurred");
 }
 
 void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec) {
