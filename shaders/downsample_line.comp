@@ -1,7 +1,9 @@
 #version 450
 // downsample (seed 002; cpu/downsample.cpp) along one axis, as three parallel passes over a
 // line's padded samples (pad = f (r + 3), blocks anchored at the padded line's first sample):
-//  MODE 0: low[b] = the mean of block b's f samples (read through the border mode);
+//  MODE 0: low[b] = the tent onto block b's centre b f + (f-1)/2: the 2f padded samples within f of
+//          it, each by (1 - |x - centre| / f) / f (read through the border mode; those past the
+//          padded line's ends left out, as no output reads their blocks);
 //  MODE 1: blurred[b] = the low-resolution Gaussian (weights w[0..2r]) of low, for r <= b < blocks - r;
 //  MODE 2: out[i] = linear interpolation of blurred between the blocks around position i.
 // Low-resolution buffers hold `blocks` samples of every channel per line.
@@ -34,11 +36,15 @@ void main() {
   for (int c = 0; c < CHANNELS; ++c) {
     if (MODE == 0) {
       float sum = 0.0;
-      for (int k = 0; k < p.factor; ++k) {
-        int j = border_index(i * p.factor + k - p.pad, n, p.border);
-        sum += j < 0 ? p.cval : src[offset_of(line, j, p.axis, p.extent.xyz, CHANNELS) + c];
+      int len = n + 2 * p.pad;
+      for (int k = -p.factor / 2; k < 3 * p.factor / 2; ++k) {
+        int x = i * p.factor + k;
+        if (x < 0 || x >= len) continue;
+        int j = border_index(x - p.pad, n, p.border);
+        float weight = (1.0 - abs(float(k) - 0.5 * float(p.factor - 1)) / float(p.factor)) / float(p.factor);
+        sum += weight * (j < 0 ? p.cval : src[offset_of(line, j, p.axis, p.extent.xyz, CHANNELS) + c]);
       }
-      dst[low + i * CHANNELS + c] = sum / float(p.factor);
+      dst[low + i * CHANNELS + c] = sum;
     } else if (MODE == 1) {
       if (i < p.radius || i >= p.blocks - p.radius) { dst[low + i * CHANNELS + c] = 0.0; continue; }
       float sum = 0.0;

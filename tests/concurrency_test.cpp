@@ -65,7 +65,7 @@ TEST(Concurrency, EightThreadsOfMixedBlursMatchSerialRuns) {
       job.src = &in;
       job.dst_type = test::all_types()[static_cast<std::size_t>(k) % 5];
       job.spec.algorithm = info.id;
-      job.spec.sigma = {1.5 + (k % 4), 2.0 + (k % 3), in.view.depth() > 1 ? 1.2 : 0.0};
+      job.spec.sigma = {1.5 + (k % 4), 2.0 + (k % 3), in.view.depth() > 1 ? 1.3 : 0.0};
       job.spec.border = {test::all_borders()[k % 5], test::all_borders()[(k + 2) % 5], Border::nearest};
       job.spec.cval = 0.25;
       job.spec.threads = k % 3;  // 0: every core, 1: the calling thread, 2

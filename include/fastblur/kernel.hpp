@@ -109,17 +109,21 @@ inline constexpr double kKawaseTargetError = 0.025;
 /// Max |k - g| / max g of the schedule's 1D kernel k against the sampled Gaussian g of sigma.
 double kawase_schedule_error(const std::vector<double>& offsets, double sigma);
 
-/// Seed 002's reduced-resolution blur along one axis: average blocks of `factor` samples, blur the
+/// Seed 002's reduced-resolution blur along one axis: reduce the line onto block centres (one per
+/// `factor` samples) with the tent, the transpose of the linear interpolation (each sample shared
+/// between the two centres around it by distance: [1, 3, 3, 1] / 8 at f = 2), blur the
 /// low-resolution line with `low_sigma` (in low-resolution samples), interpolate linearly back.
-/// Its variance, averaged over the factor's phases, is (f^2 - 1)/12 (the block average) +
-/// f^2 low_sigma^2 + f^2 mean(t (1 - t)) (the interpolation: 0.75 at f = 2, 2.75 at f = 4).
+/// The tent keeps an impulse's centre where it is; a block average would move it to its block's
+/// centre, an error of (f - 1) / 2 samples that dominated the chain's. Its variance, averaged over
+/// the factor's phases, is f^2 low_sigma^2 + 2 f^2 mean(t (1 - t)) (the tent and the
+/// interpolation alike: 1.5 at f = 2, 5.5 at f = 4).
 double downsample_added_variance(int factor);
 /// low_sigma whose sampled, truncated kernel (gaussian_weights at radius_from_truncate) has the
 /// variance that makes the whole chain's variance sigma^2 - the sampled kernel's variance, not
 /// low_sigma^2, which it falls well short of below low_sigma 1. Throws InvalidArgument when sigma
 /// is too small for the factor (sigma^2 must exceed downsample_added_variance(factor)).
 double downsample_low_sigma(double sigma, int factor, double truncate = 4.0);
-/// The factor chosen for sigma when none is given: 4 from sigma 12, else 2.
+/// The factor chosen for sigma when none is given: 4 from sigma 20, else 2.
 int downsample_factor_for(double sigma);
 /// The radius of the low-resolution kernel: radius_from_truncate(low_sigma, truncate), at least 1.
 int downsample_low_radius(double low_sigma, double truncate);

@@ -32,6 +32,8 @@ enum class CpuDriver {
   lanes,        ///< line filters in SIMD across lane_width() lines at a time, in float (O(1) filters)
   lines,        ///< line filters one line at a time in double (float64 data; the filters without lanes)
   planar,       ///< 2D algorithms: the image extended by its borders, then whole neighbourhoods per pixel
+  chain,        ///< downsample on 2D images in float: both axes reduced at once, blurred at low resolution,
+                ///< interpolated back (one read and one write at full resolution)
   fixed_point,  ///< fir on 8-bit 2D images: both passes fused, 16-bit fixed point (each output within 1 of
                 ///< the correctly rounded result)
   scipy_order,  ///< fir with Rounding::scipy: scipy.ndimage's arithmetic (its weights and summation order in

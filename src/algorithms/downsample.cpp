@@ -1,7 +1,8 @@
-// downsample (seed 002): per axis, average blocks of f = 2 or 4 samples, blur the low-resolution line
-// with the compensated sigma, interpolate linearly back. Operators on different axes commute, so this
-// equals downsampling the image, blurring and upsampling it. Not shift-invariant: the response
-// depends on a position's phase within its block (blocks start at the line's first sample).
+// downsample (seed 002): per axis, reduce the line onto the centres of blocks of f = 2 or 4 samples
+// with the tent (the transpose of the linear interpolation), blur the low-resolution line with the
+// compensated sigma, interpolate linearly back. Operators on different axes commute, so this equals
+// downsampling the image, blurring and upsampling it. Not shift-invariant: the response depends on a
+// position's phase within its block (blocks start at the line's first sample).
 #include "algorithms/downsample.hpp"
 
 #include <algorithm>
@@ -14,9 +15,16 @@
 namespace fastblur::algo {
 namespace {
 
-// CPU: the block average, the low-resolution fir (one tap pair per f samples, in double), the
+// CPU: the tent, the low-resolution fir (one tap pair per f samples, in double), the
 // interpolation.
 constexpr double kPerLowTapPair = 10.0;
+// The 2D chain (cpu/downsample_chain.cpp), per full-resolution sample and axis, fitted to
+// bench/cpu_bench.cpp's algo/downsample/RGBA32F/1920x1080/s5, s20, s50 against the iir rows of the
+// same run (bench/RESULTS.md): a fixed part, the tent's and the interpolation's work that grows
+// with the factor, and the low-resolution Gaussian's tap pairs over the blocks.
+constexpr double kChainPerSample = 4.2;
+constexpr double kChainPerFactor = 1.5;
+constexpr double kChainPerLowTapPair = 2.75;
 
 int factor_for(const BlurSpec& spec, double sigma) {
   const int factor = option_int(spec, "downsample_factor");
@@ -29,14 +37,15 @@ class Downsample final : public Descriptor {
       : Descriptor(
             {Algorithm::downsample, "downsample",
              "blur at 1/2 or 1/4 resolution and interpolate back (seed 002), sigma compensated for the resampling",
-             "Seed 002's reduced-resolution blur: blocks of 2 or 4 samples averaged, the low-resolution line blurred "
-             "with the sigma that makes the whole chain's variance sigma^2 (the block average and the linear "
-             "interpolation add their own), interpolated back. A quarter or a sixteenth of the taps; not "
-             "shift-invariant (each phase of a block has its own response). sigma must exceed what the resampling "
-             "alone adds (1 at factor 2, 2 at factor 4).",
+             "Seed 002's reduced-resolution blur: the line reduced onto the centres of blocks of 2 or 4 samples "
+             "by the tent (each sample shared between the two centres around it by distance, [1, 3, 3, 1] / 8 at "
+             "factor 2: two linear fetches), the low-resolution line blurred with the sigma that makes the whole "
+             "chain's variance sigma^2 (the tent and the linear interpolation add their own), interpolated back. "
+             "A quarter or a sixteenth of the taps; not shift-invariant (each phase of a block has its own "
+             "response). sigma must exceed what the resampling alone adds (1.22 at factor 2, 2.35 at factor 4).",
              Capabilities{.separable = true, .max_dimensions = 3}},
             {option({.key = "downsample_factor", .flag = "factor", .kind = ParameterInfo::Kind::integer,
-                    .doc = "the resolution factor", .default_text = "4 from sigma 12, else 2", .min = 2,
+                    .doc = "the resolution factor", .default_text = "4 from sigma 20, else 2", .min = 2,
                     .max = 4, .multiple_of = 2, .zero_chooses = true})}) {}
 
   void check(const BlurSpec& spec, const Shape& shape) const override {
@@ -69,6 +78,15 @@ class Downsample final : public Descriptor {
     plan.resolved = std::move(r);
   }
 
+  // 2D images and stacks of them in float: the chain (both axes reduced at once, one read and one
+  // write at full resolution); volumes blurred along z, a single axis and float64 on the line driver.
+  void schedule(Plan& plan, const Shape& shape) const override {
+    const auto& r = resolved_as<DownsampleResolved>(plan);
+    const bool chain = shape.backend == Backend::cpu && r.axes[0].factor > 0 && r.axes[1].factor > 0 &&
+                       r.axes[2].factor == 0 && float_lanes_allowed(plan.spec, shape);
+    plan.schedule.driver = chain ? CpuDriver::chain : CpuDriver::lines;
+  }
+
   // Not shift-invariant: the response of the phase farthest from the Gaussian.
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
     const double sigma = spec.sigma[static_cast<std::size_t>(axis)];
@@ -89,19 +107,33 @@ class Downsample final : public Descriptor {
     const DownsampleAxis& d = resolved_as<DownsampleResolved>(plan).axes[static_cast<std::size_t>(axis)];
     const double f = d.factor;
     if (plan.schedule.backend == Backend::vulkan) return 2.0 + (1.0 + 0.02 * (d.radius + 1)) / f;
+    if (plan.schedule.driver == CpuDriver::chain) {
+      // Per full-resolution sample and axis: the tent and the interpolation, and the low-resolution
+      // Gaussian's tap pairs over the blocks of both axes (f^2 samples each in 2D).
+      const auto& r = resolved_as<DownsampleResolved>(plan);
+      const double blocks = static_cast<double>(r.axes[0].factor) * static_cast<double>(r.axes[1].factor);
+      return kChainPerSample + kChainPerFactor * f + kChainPerLowTapPair * (d.radius + 1) / blocks;
+    }
     return cost::kLineDriver + f + kPerLowTapPair * (d.radius + 1) / f + 3.0;
   }
 
-  // A candidate where every filtered axis's sigma exceeds what the resampling alone adds.
+  // A candidate per factor (the error falls with sigma / f, the cost with f) where every filtered
+  // axis's sigma exceeds what that factor's resampling alone adds.
   std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape& shape) const override {
     if (spec.tolerance <= 0.0) return {};
-    for (int a = 0; a < 3; ++a) {
-      const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-      if (axis_active(spec, shape, a) &&
-          !(sigma > std::sqrt(kernel::downsample_added_variance(kernel::downsample_factor_for(sigma)))))
-        return {};
+    std::vector<BlurSpec> out;
+    for (int f : {2, 4}) {
+      bool fits = true;
+      for (int a = 0; a < 3; ++a)
+        if (axis_active(spec, shape, a) &&
+            !(spec.sigma[static_cast<std::size_t>(a)] > std::sqrt(kernel::downsample_added_variance(f))))
+          fits = false;
+      if (!fits) continue;
+      BlurSpec d = with_algorithm(spec, Algorithm::downsample);
+      set_option(d, "downsample_factor", std::int64_t{f});
+      out.push_back(d);
     }
-    return {with_algorithm(spec, Algorithm::downsample)};
+    return out;
   }
 };
 

@@ -1,5 +1,6 @@
-// downsample on the CPU (seed 002): per axis, the blocks averaged, the low-resolution line blurred
-// with the plan's compensated sigma, interpolated linearly back, on the line driver.
+// downsample on the CPU (seed 002): per axis, the line reduced onto block centres by the tent, the
+// low-resolution line blurred with the plan's compensated sigma, interpolated linearly back, on the
+// line driver.
 #include "algorithms/downsample.hpp"
 #include "cpu/execute.hpp"
 
@@ -16,18 +17,28 @@ namespace {
 LineFilter downsample_line_filter(const algo::DownsampleAxis& d) {
   const int r = d.radius, f = d.factor;
   const std::vector<double> w = kernel::gaussian_weights(d.low_sigma, r);
+  std::vector<double> tent(2 * static_cast<std::size_t>(f));
+  for (int k = -f / 2; k < 3 * f / 2; ++k)
+    tent[static_cast<std::size_t>(k + f / 2)] = (1.0 - std::abs(k - (f - 1) / 2.0) / f) / f;
   LineFilter filter;
   // Blocks are anchored at the line's first sample; pad is a whole number of blocks and covers
   // the low-resolution kernel plus the block and the interpolation on either side.
   filter.pad = d.pad;
-  filter.apply = [w, r, f, pad = filter.pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
+  filter.apply = [w, tent, r, f, pad = filter.pad](const double* in, double* out, std::int64_t n, LineScratch& s) {
     const std::int64_t blocks = (n + 2 * pad) / f;
     s.a.resize(static_cast<std::size_t>(blocks));
     s.b.resize(static_cast<std::size_t>(blocks));
+    // The tent onto block b's centre c = b f + (f - 1)/2: the 2f samples within f of it, each by
+    // (1 - |x - c| / f) / f (exact binary fractions at f = 2 and 4), those past the padded line's
+    // ends left out (no output reads their blocks).
+    const std::int64_t len = n + 2 * pad;
     for (std::int64_t b = 0; b < blocks; ++b) {
       double sum = 0.0;
-      for (int k = 0; k < f; ++k) sum += in[b * f + k];
-      s.a[static_cast<std::size_t>(b)] = sum / f;
+      for (int k = -f / 2; k < 3 * f / 2; ++k) {
+        const std::int64_t x = b * f + k;
+        if (x >= 0 && x < len) sum += tent[static_cast<std::size_t>(k + f / 2)] * in[x];
+      }
+      s.a[static_cast<std::size_t>(b)] = sum;
     }
     for (std::int64_t b = r; b < blocks - r; ++b) {
       double sum = 0.0;
@@ -48,6 +59,7 @@ LineFilter downsample_line_filter(const algo::DownsampleAxis& d) {
 }  // namespace
 
 void downsample_blur(const Plan& plan, const View& src, const View& dst) {
+  if (plan.schedule.driver == CpuDriver::chain) return downsample_chain_blur(plan, src, dst);
   const auto& r = algo::resolved_as<algo::DownsampleResolved>(plan);
   std::array<std::optional<LineFilter>, 3> filters;
   for (std::size_t a = 0; a < 3; ++a)

@@ -1,4 +1,4 @@
-// Sigma compensation for blurring at reduced resolution (seed 002).
+// Sigma compensation and the impulse response of blurring at reduced resolution (seed 002).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -10,14 +10,15 @@ namespace fastblur::kernel {
 
 double downsample_added_variance(int f) {
   if (f != 2 && f != 4) throw InvalidArgument("downsample factor must be 2 or 4, got " + std::to_string(f));
-  // Full-resolution sample i reads low-resolution position u = (i - (f-1)/2) / f; the linear
-  // interpolation at fraction t = u - floor(u) has variance t (1 - t) f^2.
+  // Full-resolution sample i sits at low-resolution position u = (i - (f-1)/2) / f, a fraction
+  // t = u - floor(u) past a block centre. The tent shares it between the two centres around it and
+  // the interpolation reads it back from them: each by weights 1 - t and t, variance t (1 - t) f^2.
   double interp = 0.0;
   for (int i = 0; i < f; ++i) {
     const double u = (i - (f - 1) / 2.0) / f, t = u - std::floor(u);
     interp += t * (1.0 - t) * f * f / f;
   }
-  return (f * f - 1.0) / 12.0 + interp;
+  return 2.0 * interp;
 }
 
 int downsample_low_radius(double low_sigma, double truncate) {
@@ -56,10 +57,14 @@ std::vector<double> downsample_impulse_response(double sigma, int f, double trun
   const double low = downsample_low_sigma(sigma, f, truncate);
   const int r = downsample_low_radius(low, truncate);
   const std::vector<double> w = gaussian_weights(low, r);
-  // The impulse sits at `phase` in block 0, whose average is 1/f; the low-resolution blur spreads
-  // it to blocks -r..r; position i interpolates between blocks floor(u) and floor(u) + 1 at
-  // u = (i - (f-1)/2) / f, as the filter does.
-  const auto blurred = [&](std::int64_t b) { return std::abs(b) > r ? 0.0 : w[static_cast<std::size_t>(b + r)] / f; };
+  // The impulse sits at `phase` in block 0, at low-resolution position u0 = (phase - (f-1)/2) / f:
+  // the tent gives the centres around it (1 - t0) / f and t0 / f; the low-resolution blur spreads
+  // each to r blocks either side; position i interpolates between blocks floor(u) and floor(u) + 1
+  // at u = (i - (f-1)/2) / f, as the filter does.
+  const double u0 = (phase - (f - 1) / 2.0) / f, fb0 = std::floor(u0), t0 = u0 - fb0;
+  const auto b0 = static_cast<std::int64_t>(fb0);
+  const auto kernel_at = [&](std::int64_t d) { return std::abs(d) > r ? 0.0 : w[static_cast<std::size_t>(d + r)]; };
+  const auto blurred = [&](std::int64_t b) { return ((1.0 - t0) * kernel_at(b - b0) + t0 * kernel_at(b - b0 - 1)) / f; };
   std::vector<double> h(2 * static_cast<std::size_t>(half) + 1);
   for (int j = -half; j <= half; ++j) {
     const double u = (phase + j - (f - 1) / 2.0) / f, fb = std::floor(u), t = u - fb;
@@ -69,8 +74,9 @@ std::vector<double> downsample_impulse_response(double sigma, int f, double trun
   return h;
 }
 
-// Quality follows sigma / f (the low-resolution sigma): factor 4 at sigma 10 is worse than factor 2
-// at sigma 5; from sigma 12 (low sigma about 3) it is as good, at a quarter of the samples.
-int downsample_factor_for(double sigma) { return sigma >= 12.0 ? 4 : 2; }
+// Quality follows sigma / f (the low-resolution sigma): with the tent, factor 4 reaches factor 2's
+// error at sigma 5.8 (about 3e-3 in 2D) from sigma 20, at a quarter of the low-resolution samples
+// (bench/downsample_prefilter_error.py).
+int downsample_factor_for(double sigma) { return sigma >= 20.0 ? 4 : 2; }
 
 }  // namespace fastblur::kernel

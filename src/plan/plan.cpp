@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -30,6 +31,7 @@ std::string_view to_string(CpuDriver driver) noexcept {
     case CpuDriver::fused_rows: return "fused-rows";
     case CpuDriver::axis_passes: return "axis-passes";
     case CpuDriver::lanes: return "lanes";
+    case CpuDriver::chain: return "chain";
     case CpuDriver::lines: return "lines";
     case CpuDriver::planar: return "planar";
     case CpuDriver::fixed_point: return "fixed-point";
@@ -195,8 +197,8 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
   p.schedule.backend = shape.backend;
   p.schedule.intermediate = shape.wants_double() ? ElementType::f64 : ElementType::f32;
   d.schedule(p, shape);
-  if (shape.backend == Backend::cpu && p.schedule.driver == CpuDriver::lanes)
-    p.schedule.intermediate = ElementType::f32;  // the lanes compute in float
+  if (shape.backend == Backend::cpu && (p.schedule.driver == CpuDriver::lanes || p.schedule.driver == CpuDriver::chain))
+    p.schedule.intermediate = ElementType::f32;  // the lanes and the chain compute in float
   for (int a = 0; a < 3; ++a)
     if (p.axes[static_cast<std::size_t>(a)].active) p.predicted_cost += d.axis_cost(p, shape, a);
   if (shape.backend == Backend::cpu) {
@@ -244,6 +246,18 @@ std::string line(const Plan& p) {
           name += " " + *s;
         }
       }
+  }
+  // A per-axis integer option the same on every axis it was resolved for (downsample's factor).
+  for (const ParameterInfo& param : info.parameters) {
+    std::optional<std::int64_t> value;
+    bool same = true;
+    for (const PlanParameter& q : p.parameters)
+      if (q.axis >= 0 && q.key == param.key)
+        if (const auto* i = std::get_if<std::int64_t>(&q.value)) {
+          same = same && (!value || *value == *i);
+          value = *i;
+        }
+    if (value && same) name += " " + std::string(param.flag) + " " + std::to_string(*value);
   }
   if (!radius.empty()) name += " radius" + radius;
   char buf[320];

@@ -1,4 +1,4 @@
-// downsample on the GPU: per axis, block average, low-resolution Gaussian and linear interpolation
+// downsample on the GPU: per axis, the tent onto block centres, low-resolution Gaussian and linear interpolation
 // as three parallel passes (downsample_line.comp), with the factor, compensated sigma and padding
 // of the plan (src/algorithms/downsample.hpp), as cpu/downsample.cpp.
 #include <algorithm>

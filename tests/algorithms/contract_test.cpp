@@ -47,7 +47,7 @@ std::vector<Device> devices() {
 
 BlurSpec spec_for(const AlgorithmInfo& a, const Shape& s, Border border, ElementType type) {
   BlurSpec spec;
-  // A sigma every algorithm takes (dual-kawase needs 1, downsample more than 1, iir 0.5), another on y.
+  // A sigma every algorithm takes (dual-kawase needs 1, downsample more than 1.22, iir 0.5), another on y.
   spec.sigma = {2.5, 1.75, s.d > 1 ? 1.5 : 0.0};
   spec.with_border(border);
   spec.cval = 0.3 * test::type_scale(type);

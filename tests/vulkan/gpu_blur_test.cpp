@@ -51,7 +51,7 @@ double buffer_tolerance(const Variant& v, ElementType type) {
 bool runs(const Variant& v, const Shape& s) {
   for (double sigma : {s.sx, s.sy, s.sz}) {
     if (v.algorithm == Algorithm::iir && sigma > 0 && sigma < 0.5) return false;  // iir needs sigma >= 0.5
-    if (v.algorithm == Algorithm::downsample && sigma > 0 && sigma <= 1.0) return false;  // below the resampling's own
+    if (v.algorithm == Algorithm::downsample && sigma > 0 && sigma <= 1.23) return false;  // below the resampling's own
   }
   return true;
 }

@@ -1,0 +1,12 @@
+#pragma once
+// A weighted sum of a few rows, out[i] = sum_k w[k] rows[k][i], in SIMD (Highway, dispatched at
+// run time): the reductions and interpolations of downsample's chain (cpu/downsample_chain.cpp),
+// whose rows are the image's rows, or one row at shifted offsets for the same along x.
+#include <cstddef>
+
+namespace fastblur::cpu {
+
+/// out[i] = sum_{k < count} w[k] rows[k][i] for i < n, summed in order of k (count <= 8).
+void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n);
+
+}  // namespace fastblur::cpu
