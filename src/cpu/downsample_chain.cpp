@@ -59,19 +59,36 @@ struct ChainAxis {
   }
 };
 
-// Each worker's rows, kept from call to call (allocated afresh, they cost page faults every call).
-struct ChainRows {
-  std::vector<float> ring, acc, filtered, out;
-  std::vector<std::int64_t> ring_row;
-  std::vector<std::byte> bytes;
+// Each worker's rows. Their memory is kept by the calling thread from one blur to the next (fresh
+// pages every call cost page faults; and a vector resized up again memsets what it regrows), and
+// reserved before the parallel regions: an allocation that fails there throws OutOfMemory to the
+// caller, where inside a region it would terminate the process.
+struct WorkerMemory {
+  RetainedBuffer ring, acc, filtered, out, bytes;
 };
-thread_local ChainRows t_rows;
-
-// Grows only: the steps need different sizes, and a vector resized up again value-initialises
-// (memsets) what it regrows every call.
-template <class T>
-void at_least(std::vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
+thread_local std::vector<WorkerMemory> t_chain_memory;
+struct ChainRows {
+  float *ring = nullptr, *acc = nullptr, *filtered = nullptr, *out = nullptr;
+  std::byte* bytes = nullptr;
+  std::vector<std::int64_t> ring_row;
+};
+std::vector<ChainRows> worker_rows(int threads, std::size_t ring, std::size_t acc, std::size_t filtered,
+                                   std::size_t out, std::vector<WorkerMemory>& temporary) {
+  const std::size_t largest = std::max({ring, acc, filtered, out}) * sizeof(float) * 2;
+  std::vector<WorkerMemory>& memory = largest > kRetainLimit ? temporary : t_chain_memory;
+  if (memory.size() < static_cast<std::size_t>(threads)) memory.resize(static_cast<std::size_t>(threads));
+  std::vector<ChainRows> rows(static_cast<std::size_t>(threads));
+  const auto floats = [](RetainedBuffer& b, std::size_t n) {
+    return reinterpret_cast<float*>(b.reserve(n * sizeof(float), "downsample's rows"));
+  };
+  for (std::size_t t = 0; t < rows.size(); ++t) {
+    rows[t].ring = floats(memory[t].ring, ring);
+    rows[t].acc = floats(memory[t].acc, acc);
+    rows[t].filtered = floats(memory[t].filtered, filtered);
+    rows[t].out = floats(memory[t].out, out);
+    rows[t].bytes = memory[t].bytes.reserve(out * 8, "downsample's rows");
+  }
+  return rows;
 }
 
 // to[i C + c] = from[i step C + c]: every step-th pixel of a row (C known for the usual counts).
@@ -137,27 +154,28 @@ void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_
   // 1. Reduce: each low row is the tent over 2f padded rows (each read, converted and extended
   // along x once per worker and kept in a ring while the next low row needs it), then the tent
   // along x onto the block centres.
+  const std::int64_t per_phase = (W + ax.f - 1) / ax.f;
+  std::vector<WorkerMemory> temporary;
+  std::vector<ChainRows> workers =
+      worker_rows(threads, static_cast<std::size_t>(ring_rows) * x_row, std::max(x_row, blur_row),
+                  std::max(x_row, static_cast<std::size_t>(per_phase) * C), static_cast<std::size_t>(W) * C, temporary);
+  for (ChainRows& w : workers) w.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
 #pragma omp parallel num_threads(threads)
   {
-    ChainRows& s = t_rows;
-    at_least(s.ring, static_cast<std::size_t>(ring_rows) * x_row);
-    s.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
-    at_least(s.acc, x_row);
-    at_least(s.filtered, x_row);
-    at_least(s.bytes, static_cast<std::size_t>(W) * C * 8);
+    ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
     const float* rows[8];
     const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
     const std::size_t filtered = x_row - (x_taps - 1) * C;
     const auto padded_row = [&](std::int64_t Y) -> const float* {
       const std::size_t slot = static_cast<std::size_t>(((Y % ring_rows) + ring_rows) % ring_rows);
-      float* row = s.ring.data() + slot * x_row;
+      float* row = s.ring + slot * x_row;
       if (s.ring_row[slot] == Y) return row;
       s.ring_row[slot] = Y;
       const std::int64_t y = core::border_index(Y - ay.pad, H, by);
       if (y < 0) {
         std::fill(row, row + x_row, cval);
       } else {
-        read_row(src, 0, y, z, W, row + static_cast<std::size_t>(before) * C, s.bytes.data());
+        read_row(src, 0, y, z, W, row + static_cast<std::size_t>(before) * C, s.bytes);
         core::extend_line(row, W, before, after, C, bx, cval);
       }
       return row;
@@ -166,12 +184,12 @@ void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_
     for (std::int64_t j = 0; j < ay.low_count(); ++j) {
       const std::int64_t b = ay.low_lo + j;
       for (int k = 0; k < 2 * ay.f; ++k) rows[k] = padded_row(b * ay.f + k - ay.f / 2);
-      weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc.data(), x_row);
+      weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc, x_row);
       // Along x the tent at every position (the row at shifted offsets), then every f-th: block
       // bb's tent starts at padded position bb f - f/2, acc's pixel (bb - low_lo) f.
-      for (std::size_t k = 0; k < x_taps; ++k) rows[k] = s.acc.data() + k * C;
-      weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered.data(), filtered);
-      every_nth_pixel(s.filtered.data(), low + static_cast<std::size_t>(j) * low_row, ax.low_count(),
+      for (std::size_t k = 0; k < x_taps; ++k) rows[k] = s.acc + k * C;
+      weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
+      every_nth_pixel(s.filtered, low + static_cast<std::size_t>(j) * low_row, ax.low_count(),
                       static_cast<std::size_t>(ax.f), C);
     }
   }
@@ -207,12 +225,7 @@ void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_
   const bool direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
 #pragma omp parallel num_threads(threads)
   {
-    ChainRows& s = t_rows;
-    at_least(s.acc, blur_row);
-    const std::int64_t per_phase = (W + ax.f - 1) / ax.f;
-    at_least(s.filtered, static_cast<std::size_t>(per_phase) * C);
-    at_least(s.out, static_cast<std::size_t>(W) * C);
-    at_least(s.bytes, static_cast<std::size_t>(W) * C * 8);
+    ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(static)
     for (std::int64_t y = 0; y < H; ++y) {
       std::int64_t b;
@@ -221,19 +234,19 @@ void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_
       const float* r0 = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
       const float* pair[2] = {r0, r0 + blur_row};
       const float wy[2] = {1.0f - t, t};
-      weighted_rows(pair, wy, 2, s.acc.data(), blur_row);
-      float* out = direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.out.data();
+      weighted_rows(pair, wy, 2, s.acc, blur_row);
+      float* out = direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.out;
       for (int p = 0; p < ax.f && p < W; ++p) {
         const float tx = frac[static_cast<std::size_t>(p)];
-        const float* a = s.acc.data() + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
+        const float* a = s.acc + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
         const float* shifted[2] = {a, a + C};
         const float wx[2] = {1.0f - tx, tx};
         const std::int64_t count = (W - p + ax.f - 1) / ax.f;
-        weighted_rows(shifted, wx, 2, s.filtered.data(), static_cast<std::size_t>(count) * C);
-        into_every_nth_pixel(s.filtered.data(), out + static_cast<std::size_t>(p) * C, count,
+        weighted_rows(shifted, wx, 2, s.filtered, static_cast<std::size_t>(count) * C);
+        into_every_nth_pixel(s.filtered, out + static_cast<std::size_t>(p) * C, count,
                              static_cast<std::size_t>(ax.f), C);
       }
-      if (!direct) write_row(s.out.data(), dst, 0, y, z, W, s.bytes.data());
+      if (!direct) write_row(s.out, dst, 0, y, z, W, s.bytes);
     }
   }
 }
