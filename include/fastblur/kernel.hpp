@@ -127,6 +127,10 @@ double downsample_low_sigma(double sigma, int factor, double truncate = 4.0);
 int downsample_factor_for(double sigma);
 /// The radius of the low-resolution kernel: radius_from_truncate(low_sigma, truncate), at least 1.
 int downsample_low_radius(double low_sigma, double truncate);
+/// The tent's 2 factor weights onto a block centre, for the padded samples at offsets -f/2 ..
+/// 3f/2 - 1 from the block's first: (1 - |x - centre| / f) / f, exact binary fractions ([1, 3, 3, 1]
+/// / 8 at f = 2). The one definition the CPU drivers use (the shader computes the same).
+std::vector<double> downsample_tent(int factor);
 /// The whole chain's response to a unit impulse at `phase` (0..factor-1) within its block, at
 /// offsets -half..half from the impulse: the reduced-resolution blur is not shift-invariant, each
 /// phase has its own response. Blocks start at multiples of the factor.

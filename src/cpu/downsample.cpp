@@ -17,9 +17,7 @@ namespace {
 LineFilter downsample_line_filter(const algo::DownsampleAxis& d) {
   const int r = d.radius, f = d.factor;
   const std::vector<double> w = kernel::gaussian_weights(d.low_sigma, r);
-  std::vector<double> tent(2 * static_cast<std::size_t>(f));
-  for (int k = -f / 2; k < 3 * f / 2; ++k)
-    tent[static_cast<std::size_t>(k + f / 2)] = (1.0 - std::abs(k - (f - 1) / 2.0) / f) / f;
+  const std::vector<double> tent = kernel::downsample_tent(f);
   LineFilter filter;
   // Blocks are anchored at the line's first sample; pad is a whole number of blocks and covers
   // the low-resolution kernel plus the block and the interpolation on either side.
@@ -28,9 +26,8 @@ LineFilter downsample_line_filter(const algo::DownsampleAxis& d) {
     const std::int64_t blocks = (n + 2 * pad) / f;
     s.a.resize(static_cast<std::size_t>(blocks));
     s.b.resize(static_cast<std::size_t>(blocks));
-    // The tent onto block b's centre c = b f + (f - 1)/2: the 2f samples within f of it, each by
-    // (1 - |x - c| / f) / f (exact binary fractions at f = 2 and 4), those past the padded line's
-    // ends left out (no output reads their blocks).
+    // The tent onto block b's centre b f + (f - 1)/2: the 2f samples within f of it, those past
+    // the padded line's ends left out (no output reads their blocks).
     const std::int64_t len = n + 2 * pad;
     for (std::int64_t b = 0; b < blocks; ++b) {
       double sum = 0.0;

@@ -32,14 +32,14 @@ namespace {
 // pad; block b's centre at b f + (f - 1)/2).
 struct ChainAxis {
   int f = 0, r = 0;
-  std::int64_t n = 0, pad = 0;
+  std::int64_t pad = 0;
   std::int64_t blur_lo = 0, blur_hi = 0;  // the blurred blocks the outputs interpolate between
   std::int64_t low_lo = 0, low_hi = 0;    // the reduced blocks their Gaussian reads
   std::int64_t x_lo = 0, x_hi = 0;        // the padded positions the tent reads for those
   std::vector<float> gauss_half;          // w[0..r] of the low-resolution Gaussian
   std::vector<float> tent;                // the 2f tent weights, offsets -f/2 .. 3f/2 - 1
 
-  ChainAxis(const algo::DownsampleAxis& d, std::int64_t length) : f(d.factor), r(d.radius), n(length), pad(d.pad) {
+  ChainAxis(const algo::DownsampleAxis& d, std::int64_t n) : f(d.factor), r(d.radius), pad(d.pad) {
     const auto floor_div = [](double v) { return static_cast<std::int64_t>(std::floor(v)); };
     blur_lo = floor_div((static_cast<double>(pad) - (f - 1) / 2.0) / f);
     blur_hi = floor_div((static_cast<double>(pad + n - 1) - (f - 1) / 2.0) / f) + 1;
@@ -47,7 +47,7 @@ struct ChainAxis {
     x_lo = low_lo * f - f / 2, x_hi = low_hi * f + 3 * f / 2 - 1;
     const std::vector<double> w = kernel::gaussian_weights(d.low_sigma, r);
     for (int k = 0; k <= r; ++k) gauss_half.push_back(static_cast<float>(w[static_cast<std::size_t>(r + k)]));
-    for (int k = -f / 2; k < 3 * f / 2; ++k) tent.push_back(static_cast<float>((1.0 - std::abs(k - (f - 1) / 2.0) / f) / f));
+    for (double t : kernel::downsample_tent(f)) tent.push_back(static_cast<float>(t));
   }
   std::int64_t low_count() const { return low_hi - low_lo + 1; }
   std::int64_t blur_count() const { return blur_hi - blur_lo + 1; }
@@ -91,41 +91,26 @@ std::vector<ChainRows> worker_rows(int threads, std::size_t ring, std::size_t ac
   return rows;
 }
 
-// to[i C + c] = from[i step C + c]: every step-th pixel of a row (C known for the usual counts).
+// to[i to_step C + c] = from[i from_step C + c] for `pixels` pixels of C channels: every f-th pixel of
+// a row gathered, or a phase's pixels put in their places (C known for the usual counts).
 template <std::size_t C>
-void every_nth_pixel(const float* from, float* to, std::int64_t pixels, std::size_t step) {
-  for (std::int64_t i = 0; i < pixels; ++i)
-    for (std::size_t c = 0; c < C; ++c) to[static_cast<std::size_t>(i) * C + c] = from[static_cast<std::size_t>(i) * step * C + c];
+void copy_pixels(const float* from, std::size_t from_step, float* to, std::size_t to_step, std::int64_t pixels) {
+  for (std::size_t i = 0; i < static_cast<std::size_t>(pixels); ++i)
+    for (std::size_t c = 0; c < C; ++c) to[i * to_step * C + c] = from[i * from_step * C + c];
 }
-void every_nth_pixel(const float* from, float* to, std::int64_t pixels, std::size_t step, std::size_t C) {
+void copy_pixels(const float* from, std::size_t from_step, float* to, std::size_t to_step, std::int64_t pixels,
+                 std::size_t C) {
   switch (C) {
-    case 1: return every_nth_pixel<1>(from, to, pixels, step);
-    case 2: return every_nth_pixel<2>(from, to, pixels, step);
-    case 3: return every_nth_pixel<3>(from, to, pixels, step);
-    default: return every_nth_pixel<4>(from, to, pixels, step);
-  }
-}
-// to[(i step + phase) C + c] = from[i C + c]: a phase's pixels into their places in a row.
-template <std::size_t C>
-void into_every_nth_pixel(const float* from, float* to, std::int64_t pixels, std::size_t step) {
-  for (std::int64_t i = 0; i < pixels; ++i)
-    for (std::size_t c = 0; c < C; ++c) to[static_cast<std::size_t>(i) * step * C + c] = from[static_cast<std::size_t>(i) * C + c];
-}
-void into_every_nth_pixel(const float* from, float* to, std::int64_t pixels, std::size_t step, std::size_t C) {
-  switch (C) {
-    case 1: return into_every_nth_pixel<1>(from, to, pixels, step);
-    case 2: return into_every_nth_pixel<2>(from, to, pixels, step);
-    case 3: return into_every_nth_pixel<3>(from, to, pixels, step);
-    default: return into_every_nth_pixel<4>(from, to, pixels, step);
+    case 1: return copy_pixels<1>(from, from_step, to, to_step, pixels);
+    case 2: return copy_pixels<2>(from, from_step, to, to_step, pixels);
+    case 3: return copy_pixels<3>(from, from_step, to, to_step, pixels);
+    default: return copy_pixels<4>(from, from_step, to, to_step, pixels);
   }
 }
 
 }  // namespace
 
-namespace {
-
-// One plane z of a stack (a volume whose z axis is not blurred): each plane is the image it is.
-void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_t z) {
+void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const auto& resolved = algo::resolved_as<algo::DownsampleResolved>(plan);
   const ChainAxis ax(resolved.axes[0], src.width()), ay(resolved.axes[1], src.height());
   const std::int64_t W = src.width(), H = src.height();
@@ -134,7 +119,7 @@ void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_
   const float cval = static_cast<float>(plan.spec.cval);
   const int threads = plan.schedule.threads;
 
-  // The reduced image (low_count x low_count blocks) and its x-blurred rows; the y-blurred image
+  // The reduced image (ay.low_count() rows of ax.low_count() blocks) and its x-blurred rows; the y-blurred image
   // reuses the first (the reduced one is read for the last time by the x pass).
   const std::size_t low_row = static_cast<std::size_t>(ax.low_count()) * C;
   const std::size_t blur_row = static_cast<std::size_t>(ax.blur_count()) * C;
@@ -151,111 +136,112 @@ void chain_plane(const Plan& plan, const View& src, const View& dst, std::int64_
   if (before < 0 || after < 0) throw std::logic_error("downsample chain: the padding does not cover the tent's reach");
   const int ring_rows = 2 * ay.f;
 
-  // 1. Reduce: each low row is the tent over 2f padded rows (each read, converted and extended
-  // along x once per worker and kept in a ring while the next low row needs it), then the tent
-  // along x onto the block centres.
+  // Each worker's rows: the ring, the tent's sums (then an interpolated row), a row filtered along x
+  // (then one phase's pixels), an output row.
   const std::int64_t per_phase = (W + ax.f - 1) / ax.f;
   std::vector<WorkerMemory> temporary;
   std::vector<ChainRows> workers =
       worker_rows(threads, static_cast<std::size_t>(ring_rows) * x_row, std::max(x_row, blur_row),
                   std::max(x_row, static_cast<std::size_t>(per_phase) * C), static_cast<std::size_t>(W) * C, temporary);
-  for (ChainRows& w : workers) w.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
-#pragma omp parallel num_threads(threads)
-  {
-    ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
-    const float* rows[8];
-    const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
-    const std::size_t filtered = x_row - (x_taps - 1) * C;
-    const auto padded_row = [&](std::int64_t Y) -> const float* {
-      const std::size_t slot = static_cast<std::size_t>(((Y % ring_rows) + ring_rows) % ring_rows);
-      float* row = s.ring + slot * x_row;
-      if (s.ring_row[slot] == Y) return row;
-      s.ring_row[slot] = Y;
-      const std::int64_t y = core::border_index(Y - ay.pad, H, by);
-      if (y < 0) {
-        std::fill(row, row + x_row, cval);
-      } else {
-        read_row(src, 0, y, z, W, row + static_cast<std::size_t>(before) * C, s.bytes);
-        core::extend_line(row, W, before, after, C, bx, cval);
-      }
-      return row;
-    };
-#pragma omp for schedule(static)
-    for (std::int64_t j = 0; j < ay.low_count(); ++j) {
-      const std::int64_t b = ay.low_lo + j;
-      for (int k = 0; k < 2 * ay.f; ++k) rows[k] = padded_row(b * ay.f + k - ay.f / 2);
-      weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc, x_row);
-      // Along x the tent at every position (the row at shifted offsets), then every f-th: block
-      // bb's tent starts at padded position bb f - f/2, acc's pixel (bb - low_lo) f.
-      for (std::size_t k = 0; k < x_taps; ++k) rows[k] = s.acc + k * C;
-      weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
-      every_nth_pixel(s.filtered, low + static_cast<std::size_t>(j) * low_row, ax.low_count(),
-                      static_cast<std::size_t>(ax.f), C);
-    }
-  }
-
-  // 2. The low-resolution Gaussian: along x (fir's SIMD line), then across rows into `low`.
-  std::vector<const float*> rows(static_cast<std::size_t>(ay.low_count()));
-#pragma omp parallel for num_threads(threads) schedule(static)
+  std::vector<const float*> xblur_rows(static_cast<std::size_t>(ay.low_count()));
   for (std::int64_t j = 0; j < ay.low_count(); ++j)
-    convolve_line(low + static_cast<std::size_t>(j) * low_row, xblur + static_cast<std::size_t>(j) * low_row,
-                  blur_row, ax.gauss_half.data(), ax.r, C);
-  for (std::int64_t j = 0; j < ay.low_count(); ++j) rows[static_cast<std::size_t>(j)] = xblur + static_cast<std::size_t>(j) * low_row;
-  float* blurred = low;  // blur_count rows of blur_row floats
-  const std::int64_t blocks = (ay.blur_count() + kRowBlock - 1) / kRowBlock;
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t g = 0; g < blocks; ++g) {
-    const std::int64_t j0 = g * kRowBlock;
-    float* out[kRowBlock];
-    for (int m = 0; m < kRowBlock; ++m) out[m] = blurred + static_cast<std::size_t>(j0 + m) * blur_row;
-    if (j0 + kRowBlock <= ay.blur_count()) {
-      convolve_rows_block(rows.data() + j0, out, blur_row, ay.gauss_half.data(), ay.r);
-    } else {
-      for (std::int64_t j = j0; j < ay.blur_count(); ++j)
-        convolve_rows(rows.data() + j, out[j - j0], blur_row, ay.gauss_half.data(), ay.r);
-    }
-  }
-
-  // 3. Interpolate: two blurred rows per output row, then along x; each output phase of a block
-  // (x = f m + p) has one pair of weights, so it is a lerp of shifted blocks, then interleaved.
+    xblur_rows[static_cast<std::size_t>(j)] = xblur + static_cast<std::size_t>(j) * low_row;
+  float* blurred = low;  // blur_count rows of blur_row floats, once the x pass has read `low`
+  const std::int64_t row_blocks = (ay.blur_count() + kRowBlock - 1) / kRowBlock;
+  // Each output phase of a block (x = f m + p) interpolates blocks first[p] + m and the next at frac[p].
   std::vector<std::int64_t> first(static_cast<std::size_t>(ax.f));
   std::vector<float> frac(static_cast<std::size_t>(ax.f));
   for (int p = 0; p < ax.f; ++p) ax.at(p, first[static_cast<std::size_t>(p)], frac[static_cast<std::size_t>(p)]);
   // A packed float destination is written in place; any other through a row and write_row.
   const bool direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+
+  // A stack (a volume whose z axis is not blurred) plane by plane: each plane is the image it is,
+  // read whole before it is written, so in place holds.
+  for (std::int64_t z = 0; z < src.depth(); ++z) {
+    // 1. Reduce: each low row is the tent over 2f padded rows (each read, converted and extended
+    // along x once per worker and kept in a ring while the next low row needs it), then the tent
+    // along x onto the block centres.
+    for (ChainRows& w : workers) w.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
 #pragma omp parallel num_threads(threads)
-  {
-    ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
+    {
+      ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
+      const float* rows[8];
+      const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
+      const std::size_t filtered = x_row - (x_taps - 1) * C;
+      const auto padded_row = [&](std::int64_t Y) -> const float* {
+        const std::size_t slot = static_cast<std::size_t>(((Y % ring_rows) + ring_rows) % ring_rows);
+        float* row = s.ring + slot * x_row;
+        if (s.ring_row[slot] == Y) return row;
+        s.ring_row[slot] = Y;
+        const std::int64_t y = core::border_index(Y - ay.pad, H, by);
+        if (y < 0) {
+          std::fill(row, row + x_row, cval);
+        } else {
+          read_row(src, 0, y, z, W, row + static_cast<std::size_t>(before) * C, s.bytes);
+          core::extend_line(row, W, before, after, C, bx, cval);
+        }
+        return row;
+      };
 #pragma omp for schedule(static)
-    for (std::int64_t y = 0; y < H; ++y) {
-      std::int64_t b;
-      float t;
-      ay.at(y, b, t);
-      const float* r0 = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
-      const float* pair[2] = {r0, r0 + blur_row};
-      const float wy[2] = {1.0f - t, t};
-      weighted_rows(pair, wy, 2, s.acc, blur_row);
-      float* out = direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.out;
-      for (int p = 0; p < ax.f && p < W; ++p) {
-        const float tx = frac[static_cast<std::size_t>(p)];
-        const float* a = s.acc + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
-        const float* shifted[2] = {a, a + C};
-        const float wx[2] = {1.0f - tx, tx};
-        const std::int64_t count = (W - p + ax.f - 1) / ax.f;
-        weighted_rows(shifted, wx, 2, s.filtered, static_cast<std::size_t>(count) * C);
-        into_every_nth_pixel(s.filtered, out + static_cast<std::size_t>(p) * C, count,
-                             static_cast<std::size_t>(ax.f), C);
+      for (std::int64_t j = 0; j < ay.low_count(); ++j) {
+        const std::int64_t b = ay.low_lo + j;
+        for (int k = 0; k < 2 * ay.f; ++k) rows[k] = padded_row(b * ay.f + k - ay.f / 2);
+        weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc, x_row);
+        // Along x the tent at every position (the row at shifted offsets), then every f-th: block
+        // bb's tent starts at padded position bb f - f/2, acc's pixel (bb - low_lo) f.
+        for (std::size_t k = 0; k < x_taps; ++k) rows[k] = s.acc + k * C;
+        weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
+        copy_pixels(s.filtered, static_cast<std::size_t>(ax.f), low + static_cast<std::size_t>(j) * low_row, 1,
+                    ax.low_count(), C);
       }
-      if (!direct) write_row(s.out, dst, 0, y, z, W, s.bytes);
+    }
+
+    // 2. The low-resolution Gaussian: along x (fir's SIMD line), then across rows into `low`.
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t j = 0; j < ay.low_count(); ++j)
+      convolve_line(low + static_cast<std::size_t>(j) * low_row, xblur + static_cast<std::size_t>(j) * low_row,
+                    blur_row, ax.gauss_half.data(), ax.r, C);
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (std::int64_t g = 0; g < row_blocks; ++g) {
+      const std::int64_t j0 = g * kRowBlock;
+      float* out[kRowBlock];
+      for (int m = 0; m < kRowBlock; ++m) out[m] = blurred + static_cast<std::size_t>(j0 + m) * blur_row;
+      if (j0 + kRowBlock <= ay.blur_count()) {
+        convolve_rows_block(xblur_rows.data() + j0, out, blur_row, ay.gauss_half.data(), ay.r);
+      } else {
+        for (std::int64_t j = j0; j < ay.blur_count(); ++j)
+          convolve_rows(xblur_rows.data() + j, out[j - j0], blur_row, ay.gauss_half.data(), ay.r);
+      }
+    }
+
+    // 3. Interpolate: two blurred rows per output row, then along x phase by phase (one pair of
+    // weights each: a lerp of shifted blocks), each phase's pixels put in their places.
+#pragma omp parallel num_threads(threads)
+    {
+      ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+      for (std::int64_t y = 0; y < H; ++y) {
+        std::int64_t b;
+        float t;
+        ay.at(y, b, t);
+        const float* r0 = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
+        const float* pair[2] = {r0, r0 + blur_row};
+        const float wy[2] = {1.0f - t, t};
+        weighted_rows(pair, wy, 2, s.acc, blur_row);
+        float* out = direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.out;
+        for (int p = 0; p < ax.f && p < W; ++p) {
+          const float tx = frac[static_cast<std::size_t>(p)];
+          const float* a = s.acc + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
+          const float* shifted[2] = {a, a + C};
+          const float wx[2] = {1.0f - tx, tx};
+          const std::int64_t count = (W - p + ax.f - 1) / ax.f;
+          weighted_rows(shifted, wx, 2, s.filtered, static_cast<std::size_t>(count) * C);
+          copy_pixels(s.filtered, 1, out + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
+        }
+        if (!direct) write_row(s.out, dst, 0, y, z, W, s.bytes);
+      }
     }
   }
-}
-
-}  // namespace
-
-void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
-  // Every plane is read whole before it is written, and a plane reads only itself: in place holds.
-  for (std::int64_t z = 0; z < src.depth(); ++z) chain_plane(plan, src, dst, z);
 }
 
 }  // namespace fastblur::cpu

@@ -35,13 +35,8 @@ void WeightedRowsK(const float* const* rows, const float* w, float* HWY_RESTRICT
 
 void WeightedRows(const float* const* rows, const float* w, int count, float* out, size_t n) {
   switch (count) {
-    case 1: return WeightedRowsK<1>(rows, w, out, n);
     case 2: return WeightedRowsK<2>(rows, w, out, n);
-    case 3: return WeightedRowsK<3>(rows, w, out, n);
     case 4: return WeightedRowsK<4>(rows, w, out, n);
-    case 5: return WeightedRowsK<5>(rows, w, out, n);
-    case 6: return WeightedRowsK<6>(rows, w, out, n);
-    case 7: return WeightedRowsK<7>(rows, w, out, n);
     default: return WeightedRowsK<8>(rows, w, out, n);
   }
 }
@@ -55,7 +50,8 @@ namespace fastblur::cpu {
 HWY_EXPORT(WeightedRows);
 
 void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n) {
-  if (count < 1 || count > 8) throw InvalidArgument("weighted_rows: 1 to 8 rows, got " + std::to_string(count));
+  if (count != 2 && count != 4 && count != 8)
+    throw InvalidArgument("weighted_rows: 2, 4 or 8 rows, got " + std::to_string(count));
   HWY_DYNAMIC_DISPATCH(WeightedRows)(rows, w, count, out, n);
 }
 }  // namespace fastblur::cpu

@@ -6,7 +6,8 @@
 
 namespace fastblur::cpu {
 
-/// out[i] = sum_{k < count} w[k] rows[k][i] for i < n, summed in order of k (count <= 8).
+/// out[i] = sum_{k < count} w[k] rows[k][i] for i < n, summed in order of k. count is 2 (the
+/// interpolation) or 2f (the tent at factor 2 or 4): 2, 4 or 8.
 void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n);
 
 }  // namespace fastblur::cpu

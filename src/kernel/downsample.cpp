@@ -51,6 +51,13 @@ double downsample_low_sigma(double sigma, int f, double truncate) {
   return 0.5 * (lo + hi);
 }
 
+std::vector<double> downsample_tent(int f) {
+  (void)downsample_added_variance(f);  // refuses factors other than 2 and 4
+  std::vector<double> tent;
+  for (int k = -f / 2; k < 3 * f / 2; ++k) tent.push_back((1.0 - std::abs(k - (f - 1) / 2.0) / f) / f);
+  return tent;
+}
+
 std::vector<double> downsample_impulse_response(double sigma, int f, double truncate, int phase, int half) {
   if (phase < 0 || phase >= f) throw InvalidArgument("downsample_impulse_response: phase must be 0 to factor - 1");
   if (half < 0) throw InvalidArgument("downsample_impulse_response: half must be >= 0");

@@ -3,7 +3,6 @@
 // channels, both factors and a different one per axis, in place and not, every element type.
 #include <gtest/gtest.h>
 #include <malloc.h>
-#include <sys/resource.h>
 
 #include <cmath>
 #include <cstdio>
@@ -106,12 +105,6 @@ TEST(DownsampleChain, ThePlanChoosesItFor2dFloatWorkAndStacksOnly) {
   EXPECT_EQ(make_plan(spec, image).schedule.driver, CpuDriver::lines);  // one axis: nothing to gain
 }
 
-long minor_faults() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt;
-}
-
 // The reduced images and each worker's rows are kept by the calling thread from one blur to the
 // next (as the lane driver's buffers, LaneLines.RepeatedBlursTouchNoFreshPages).
 TEST(DownsampleChain, RepeatedBlursTouchNoFreshPages) {
@@ -128,10 +121,10 @@ TEST(DownsampleChain, RepeatedBlursTouchNoFreshPages) {
     spec.threads = 2;
     ASSERT_EQ(make_plan(spec, src.view).schedule.driver, CpuDriver::chain);
     blur(src.view, dst.view, spec);
-    const long before = minor_faults();
+    const long before = test::minor_faults();
     constexpr int kCalls = 5;
     for (int i = 0; i < kCalls; ++i) blur(src.view, dst.view, spec);
-    const long per_call = (minor_faults() - before) / kCalls;
+    const long per_call = (test::minor_faults() - before) / kCalls;
     // Allocated per call, the reduced image, its x-blurred copy and the rows faulted in 3348 pages
     // a call at factor 2 and 962 at factor 4 (measured by allocating them afresh); kept, none in a
     // release build (a sanitizer's allocator adds the plan's small allocations).

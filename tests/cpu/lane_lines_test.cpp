@@ -6,7 +6,6 @@
 // samples (bench/RESULTS.md, issue 28: strips read in place) must keep them equal.
 #include <gtest/gtest.h>
 #include <malloc.h>
-#include <sys/resource.h>
 
 #include <array>
 #include <cstdint>
@@ -120,12 +119,6 @@ TEST(LaneLines, PlanePassesGiveTheBitsOfTheGatheredColumns) {
     }
 }
 
-long minor_faults() {
-  rusage u{};
-  getrusage(RUSAGE_SELF, &u);
-  return u.ru_minflt;
-}
-
 // The lane buffers are kept by the calling thread from one blur to the next: allocated per call,
 // they were fresh pages each time wherever the allocator hands large blocks back to the system
 // (from Python: about 750 page faults a call at 1080p RGBA, a 9 ms blur taking 15-21 ms).
@@ -146,10 +139,10 @@ TEST(LaneLines, RepeatedBlursTouchNoFreshPages) {
     spec.sigma = {5.0, 5.0, 0.0};
     spec.threads = 2;
     blur(src.view(), dst.view(), spec);
-    const long before = minor_faults();
+    const long before = test::minor_faults();
     constexpr int kCalls = 5;
     for (int i = 0; i < kCalls; ++i) blur(src.view(), dst.view(), spec);
-    const long per_call = (minor_faults() - before) / kCalls;
+    const long per_call = (test::minor_faults() - before) / kCalls;
     // Without the kept buffers a 1024x768 image took 468-704 fresh pages a call, this one about
     // twice that (the lane buffers grow with the lines' length); with them none in a release
     // build, and under a sanitizer's allocator (which hands out fresh memory for the plan's small

@@ -2,6 +2,7 @@
 // Shared test helpers: a seeded RNG (fresh each run, seed printed), typed random buffers with any
 // layout, and tolerance rules for comparing against the double-precision reference.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cmath>
@@ -45,6 +46,14 @@ inline std::mt19937_64 rng_for_test() {
 /// awkward values - every size, border, element type, algorithm - but walk their grids as Latin
 /// squares (grid_cell) and use smaller data where the size is not what is tested (scaled). Any
 /// other value fails the run. Printed once when small.
+/// This process's minor page faults so far (fresh pages touched): the tests that hold a driver to
+/// keeping its buffers from one call to the next.
+inline long minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_minflt;
+}
+
 inline bool small_scale() {
   static const bool small = [] {
     const char* env = std::getenv("FASTBLUR_TEST_SCALE");
