@@ -64,31 +64,39 @@ struct ChainAxis {
 // reserved before the parallel regions: an allocation that fails there throws OutOfMemory to the
 // caller, where inside a region it would terminate the process.
 struct WorkerMemory {
-  RetainedBuffer ring, acc, filtered, out, bytes;
+  RetainedBuffer ring, acc, low, filtered, up, bytes;
 };
 thread_local std::vector<WorkerMemory> t_chain_memory;
 struct ChainRows {
-  float *ring = nullptr, *acc = nullptr, *filtered = nullptr, *out = nullptr;
+  float *ring = nullptr, *acc = nullptr, *low = nullptr, *filtered = nullptr, *up = nullptr;
   std::byte* bytes = nullptr;
-  std::vector<std::int64_t> ring_row;
+  std::vector<std::int64_t> ring_row, up_row;  // which source row / blurred block each slot holds
 };
-std::vector<ChainRows> worker_rows(int threads, std::size_t ring, std::size_t acc, std::size_t filtered,
-                                   std::size_t out, std::vector<WorkerMemory>& temporary) {
-  const std::size_t largest = std::max({ring, acc, filtered, out}) * sizeof(float) * 2;
+struct RowSizes {
+  std::size_t ring, acc, low, filtered, up, bytes;  // in floats, bytes in bytes
+};
+std::vector<ChainRows> worker_rows(int threads, const RowSizes& n, std::vector<WorkerMemory>& temporary) {
+  const std::size_t largest = std::max({n.ring, n.acc, n.low, n.filtered, n.up}) * sizeof(float) * 2;
   std::vector<WorkerMemory>& memory = largest > kRetainLimit ? temporary : t_chain_memory;
   if (memory.size() < static_cast<std::size_t>(threads)) memory.resize(static_cast<std::size_t>(threads));
   std::vector<ChainRows> rows(static_cast<std::size_t>(threads));
-  const auto floats = [](RetainedBuffer& b, std::size_t n) {
-    return reinterpret_cast<float*>(b.reserve(n * sizeof(float), "downsample's rows"));
+  const auto floats = [](RetainedBuffer& b, std::size_t count) {
+    return reinterpret_cast<float*>(b.reserve(std::max<std::size_t>(count, 1) * sizeof(float), "downsample's rows"));
   };
   for (std::size_t t = 0; t < rows.size(); ++t) {
-    rows[t].ring = floats(memory[t].ring, ring);
-    rows[t].acc = floats(memory[t].acc, acc);
-    rows[t].filtered = floats(memory[t].filtered, filtered);
-    rows[t].out = floats(memory[t].out, out);
-    rows[t].bytes = memory[t].bytes.reserve(out * 8, "downsample's rows");
+    rows[t].ring = floats(memory[t].ring, n.ring);
+    rows[t].acc = floats(memory[t].acc, n.acc);
+    rows[t].low = floats(memory[t].low, n.low);
+    rows[t].filtered = floats(memory[t].filtered, n.filtered);
+    rows[t].up = floats(memory[t].up, n.up);
+    rows[t].bytes = memory[t].bytes.reserve(std::max<std::size_t>(n.bytes, 1), "downsample's rows");
   }
   return rows;
+}
+
+// A ring slot's index for row (or block) Y of a ring of `size`.
+std::size_t ring_slot(std::int64_t Y, int size) {
+  return static_cast<std::size_t>(((Y % size) + size) % size);
 }
 
 // to[i to_step C + c] = from[i from_step C + c] for `pixels` pixels of C channels: every f-th pixel of
@@ -115,52 +123,56 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const ChainAxis ax(resolved.axes[0], src.width()), ay(resolved.axes[1], src.height());
   const std::int64_t W = src.width(), H = src.height();
   const std::size_t C = static_cast<std::size_t>(src.channels);
+  const std::size_t row = static_cast<std::size_t>(W) * C;  // one image row, in floats
   const Border bx = plan.spec.border[0], by = plan.spec.border[1];
   const float cval = static_cast<float>(plan.spec.cval);
   const int threads = plan.schedule.threads;
 
-  // The reduced image (ay.low_count() rows of ax.low_count() blocks) and its x-blurred rows; the y-blurred image
-  // reuses the first (the reduced one is read for the last time by the x pass).
+  // The x-blurred low rows (ay.low_count() rows of ax.low_count() blocks) and the blurred ones.
   const std::size_t low_row = static_cast<std::size_t>(ax.low_count()) * C;
   const std::size_t blur_row = static_cast<std::size_t>(ax.blur_count()) * C;
   const double floats = static_cast<double>(low_row) * static_cast<double>(ay.low_count());
   if (floats * sizeof(float) > static_cast<double>(core::kMaxAllocationBytes))
     throw OutOfMemory("downsample's reduced image needs " + std::to_string(floats) + " x 4 bytes, more than can be addressed");
-  ScratchImage low_image(static_cast<std::size_t>(floats) * sizeof(float), 0);
-  ScratchImage xblur_image(static_cast<std::size_t>(floats) * sizeof(float), 1);
-  float* low = low_image.as<float>();
+  ScratchImage xblur_image(static_cast<std::size_t>(floats) * sizeof(float), 0);
+  ScratchImage blurred_image(static_cast<std::size_t>(blur_row) * static_cast<std::size_t>(ay.blur_count()) * sizeof(float), 1);
   float* xblur = xblur_image.as<float>();
+  float* blurred = blurred_image.as<float>();
 
   const std::size_t x_row = static_cast<std::size_t>(ax.x_count()) * C;
   const std::int64_t before = -(ax.x_lo - ax.pad), after = (ax.x_hi - ax.pad) - (W - 1);
   if (before < 0 || after < 0) throw std::logic_error("downsample chain: the padding does not cover the tent's reach");
   const int ring_rows = 2 * ay.f;
+  // A packed float source is read in place; any other through read_row into a ring of rows kept
+  // while the next low row needs them. Rows outside a constant border are a row of cval.
+  const bool read_direct = src.type == ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+  // A packed float destination is written in place; any other through a row and write_row.
+  const bool write_direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+  const std::vector<float> cval_row(by == Border::constant ? row : 0, cval);
 
-  // Each worker's rows: the ring, the tent's sums (then an interpolated row), a row filtered along x
-  // (then one phase's pixels), an output row.
+  // Each worker's rows: the ring (read rows), the tent's sums along y (padded along x), a low row,
+  // one phase's pixels, two interpolated (upsampled) rows and an output row.
   const std::int64_t per_phase = (W + ax.f - 1) / ax.f;
   std::vector<WorkerMemory> temporary;
-  std::vector<ChainRows> workers =
-      worker_rows(threads, static_cast<std::size_t>(ring_rows) * x_row, std::max(x_row, blur_row),
-                  std::max(x_row, static_cast<std::size_t>(per_phase) * C), static_cast<std::size_t>(W) * C, temporary);
+  const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * row, x_row, low_row,
+                       std::max(x_row, static_cast<std::size_t>(per_phase) * C), (write_direct ? 2 : 3) * row,
+                       row * 8};
+  std::vector<ChainRows> workers = worker_rows(threads, sizes, temporary);
   std::vector<const float*> xblur_rows(static_cast<std::size_t>(ay.low_count()));
   for (std::int64_t j = 0; j < ay.low_count(); ++j)
     xblur_rows[static_cast<std::size_t>(j)] = xblur + static_cast<std::size_t>(j) * low_row;
-  float* blurred = low;  // blur_count rows of blur_row floats, once the x pass has read `low`
   const std::int64_t row_blocks = (ay.blur_count() + kRowBlock - 1) / kRowBlock;
   // Each output phase of a block (x = f m + p) interpolates blocks first[p] + m and the next at frac[p].
   std::vector<std::int64_t> first(static_cast<std::size_t>(ax.f));
   std::vector<float> frac(static_cast<std::size_t>(ax.f));
   for (int p = 0; p < ax.f; ++p) ax.at(p, first[static_cast<std::size_t>(p)], frac[static_cast<std::size_t>(p)]);
-  // A packed float destination is written in place; any other through a row and write_row.
-  const bool direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
 
   // A stack (a volume whose z axis is not blurred) plane by plane: each plane is the image it is,
   // read whole before it is written, so in place holds.
   for (std::int64_t z = 0; z < src.depth(); ++z) {
-    // 1. Reduce: each low row is the tent over 2f padded rows (each read, converted and extended
-    // along x once per worker and kept in a ring while the next low row needs it), then the tent
-    // along x onto the block centres.
+    // 1. Reduce and blur along x: each low row is the tent over 2f rows, extended along x (the
+    // extension commutes with the sum over rows), then the tent along x onto the block centres,
+    // then the low-resolution Gaussian along x (fir's SIMD line).
     for (ChainRows& w : workers) w.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
 #pragma omp parallel num_threads(threads)
     {
@@ -168,39 +180,34 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       const float* rows[8];
       const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
       const std::size_t filtered = x_row - (x_taps - 1) * C;
-      const auto padded_row = [&](std::int64_t Y) -> const float* {
-        const std::size_t slot = static_cast<std::size_t>(((Y % ring_rows) + ring_rows) % ring_rows);
-        float* row = s.ring + slot * x_row;
-        if (s.ring_row[slot] == Y) return row;
-        s.ring_row[slot] = Y;
+      const auto source_row = [&](std::int64_t Y) -> const float* {
         const std::int64_t y = core::border_index(Y - ay.pad, H, by);
-        if (y < 0) {
-          std::fill(row, row + x_row, cval);
-        } else {
-          read_row(src, 0, y, z, W, row + static_cast<std::size_t>(before) * C, s.bytes);
-          core::extend_line(row, W, before, after, C, bx, cval);
+        if (y < 0) return cval_row.data();
+        if (read_direct) return reinterpret_cast<const float*>(src.pixel(0, y, z));
+        const std::size_t slot = ring_slot(Y, ring_rows);
+        float* ring = s.ring + slot * row;
+        if (s.ring_row[slot] != Y) {
+          s.ring_row[slot] = Y;
+          read_row(src, 0, y, z, W, ring, s.bytes);
         }
-        return row;
+        return ring;
       };
 #pragma omp for schedule(static)
       for (std::int64_t j = 0; j < ay.low_count(); ++j) {
         const std::int64_t b = ay.low_lo + j;
-        for (int k = 0; k < 2 * ay.f; ++k) rows[k] = padded_row(b * ay.f + k - ay.f / 2);
-        weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc, x_row);
+        for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(b * ay.f + k - ay.f / 2);
+        weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc + static_cast<std::size_t>(before) * C, row);
+        core::extend_line(s.acc, W, before, after, C, bx, cval);
         // Along x the tent at every position (the row at shifted offsets), then every f-th: block
         // bb's tent starts at padded position bb f - f/2, acc's pixel (bb - low_lo) f.
         for (std::size_t k = 0; k < x_taps; ++k) rows[k] = s.acc + k * C;
         weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
-        copy_pixels(s.filtered, static_cast<std::size_t>(ax.f), low + static_cast<std::size_t>(j) * low_row, 1,
-                    ax.low_count(), C);
+        copy_pixels(s.filtered, static_cast<std::size_t>(ax.f), s.low, 1, ax.low_count(), C);
+        convolve_line(s.low, xblur + static_cast<std::size_t>(j) * low_row, blur_row, ax.gauss_half.data(), ax.r, C);
       }
     }
 
-    // 2. The low-resolution Gaussian: along x (fir's SIMD line), then across rows into `low`.
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t j = 0; j < ay.low_count(); ++j)
-      convolve_line(low + static_cast<std::size_t>(j) * low_row, xblur + static_cast<std::size_t>(j) * low_row,
-                    blur_row, ax.gauss_half.data(), ax.r, C);
+    // 2. The low-resolution Gaussian across rows.
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t g = 0; g < row_blocks; ++g) {
       const std::int64_t j0 = g * kRowBlock;
@@ -214,31 +221,39 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       }
     }
 
-    // 3. Interpolate: two blurred rows per output row, then along x phase by phase (one pair of
-    // weights each: a lerp of shifted blocks), each phase's pixels put in their places.
+    // 3. Interpolate: each blurred row along x once, phase by phase (one pair of weights each: a
+    // lerp of shifted blocks, its pixels put in their places), into a ring of two full rows; each
+    // output row is the lerp of two of them.
+    for (ChainRows& w : workers) w.up_row.assign(2, INT64_MIN);
 #pragma omp parallel num_threads(threads)
     {
       ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
+      const auto upsampled = [&](std::int64_t b) -> const float* {
+        float* up = s.up + ring_slot(b, 2) * row;
+        if (s.up_row[ring_slot(b, 2)] == b) return up;
+        s.up_row[ring_slot(b, 2)] = b;
+        const float* blocks = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
+        for (int p = 0; p < ax.f && p < W; ++p) {
+          const float tx = frac[static_cast<std::size_t>(p)];
+          const float* a = blocks + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
+          const float* shifted[2] = {a, a + C};
+          const float wx[2] = {1.0f - tx, tx};
+          const std::int64_t count = (W - p + ax.f - 1) / ax.f;
+          weighted_rows(shifted, wx, 2, s.filtered, static_cast<std::size_t>(count) * C);
+          copy_pixels(s.filtered, 1, up + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
+        }
+        return up;
+      };
 #pragma omp for schedule(static)
       for (std::int64_t y = 0; y < H; ++y) {
         std::int64_t b;
         float t;
         ay.at(y, b, t);
-        const float* r0 = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
-        const float* pair[2] = {r0, r0 + blur_row};
+        const float* pair[2] = {upsampled(b), upsampled(b + 1)};
         const float wy[2] = {1.0f - t, t};
-        weighted_rows(pair, wy, 2, s.acc, blur_row);
-        float* out = direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.out;
-        for (int p = 0; p < ax.f && p < W; ++p) {
-          const float tx = frac[static_cast<std::size_t>(p)];
-          const float* a = s.acc + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
-          const float* shifted[2] = {a, a + C};
-          const float wx[2] = {1.0f - tx, tx};
-          const std::int64_t count = (W - p + ax.f - 1) / ax.f;
-          weighted_rows(shifted, wx, 2, s.filtered, static_cast<std::size_t>(count) * C);
-          copy_pixels(s.filtered, 1, out + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
-        }
-        if (!direct) write_row(s.out, dst, 0, y, z, W, s.bytes);
+        float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * row;
+        weighted_rows(pair, wy, 2, out, row);
+        if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
       }
     }
   }
