@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -94,6 +95,16 @@ std::vector<ChainRows> worker_rows(int threads, const RowSizes& n, std::vector<W
   return rows;
 }
 
+// Floats to skip from a 64-byte boundary to reach `like`'s place in its cache line, so that rows
+// placed there and rows like it are loaded and stored in whole vectors that do not straddle two lines
+// (weighted_rows aligns its vectors on its output; a straddling load costs about 1.5x here).
+std::size_t line_shift(const void* like) {
+  const auto a = reinterpret_cast<std::uintptr_t>(like);
+  return a % sizeof(float) != 0 ? 0 : (a % 64) / sizeof(float);
+}
+constexpr std::size_t kLineFloats = 64 / sizeof(float);
+std::size_t whole_lines(std::size_t floats) { return (floats + kLineFloats - 1) / kLineFloats * kLineFloats; }
+
 // A ring slot's index for row (or block) Y of a ring of `size`.
 std::size_t ring_slot(std::int64_t Y, int size) {
   return static_cast<std::size_t>(((Y % size) + size) % size);
@@ -154,9 +165,15 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   // one phase's pixels, two interpolated (upsampled) rows and an output row.
   const std::int64_t per_phase = (W + ax.f - 1) / ax.f;
   std::vector<WorkerMemory> temporary;
-  const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * row, x_row, low_row,
-                       std::max(x_row, static_cast<std::size_t>(per_phase) * C), (write_direct ? 2 : 3) * row,
-                       row * 8};
+  // Rows of the ring and of the interpolated rows start at the same place in a cache line as the
+  // source's and the destination's rows (when these are float), and so does the tent's sum.
+  const std::size_t ring_stride = whole_lines(row), up_stride = whole_lines(row) + kLineFloats;
+  const std::size_t up_shift = write_direct ? line_shift(dst.pixel(0, 0, 0)) : 0;
+  const std::size_t before_floats = static_cast<std::size_t>(before) * C;
+  const std::size_t acc_shift =
+      (kLineFloats + (read_direct ? line_shift(src.pixel(0, 0, 0)) : 0) - before_floats % kLineFloats) % kLineFloats;
+  const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * ring_stride, x_row + kLineFloats,
+                       low_row, std::max(x_row, static_cast<std::size_t>(per_phase) * C), 3 * up_stride, row * 8};
   std::vector<ChainRows> workers = worker_rows(threads, sizes, temporary);
   std::vector<const float*> xblur_rows(static_cast<std::size_t>(ay.low_count()));
   for (std::int64_t j = 0; j < ay.low_count(); ++j)
@@ -178,6 +195,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
     {
       ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
       const float* rows[8];
+      float* const acc = s.acc + acc_shift;
       const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
       const std::size_t filtered = x_row - (x_taps - 1) * C;
       const auto source_row = [&](std::int64_t Y) -> const float* {
@@ -185,7 +203,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         if (y < 0) return cval_row.data();
         if (read_direct) return reinterpret_cast<const float*>(src.pixel(0, y, z));
         const std::size_t slot = ring_slot(Y, ring_rows);
-        float* ring = s.ring + slot * row;
+        float* ring = s.ring + slot * ring_stride;
         if (s.ring_row[slot] != Y) {
           s.ring_row[slot] = Y;
           read_row(src, 0, y, z, W, ring, s.bytes);
@@ -196,11 +214,11 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       for (std::int64_t j = 0; j < ay.low_count(); ++j) {
         const std::int64_t b = ay.low_lo + j;
         for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(b * ay.f + k - ay.f / 2);
-        weighted_rows(rows, ay.tent.data(), 2 * ay.f, s.acc + static_cast<std::size_t>(before) * C, row);
-        core::extend_line(s.acc, W, before, after, C, bx, cval);
+        weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
+        core::extend_line(acc, W, before, after, C, bx, cval);
         // Along x the tent at every position (the row at shifted offsets), then every f-th: block
         // bb's tent starts at padded position bb f - f/2, acc's pixel (bb - low_lo) f.
-        for (std::size_t k = 0; k < x_taps; ++k) rows[k] = s.acc + k * C;
+        for (std::size_t k = 0; k < x_taps; ++k) rows[k] = acc + k * C;
         weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
         copy_pixels(s.filtered, static_cast<std::size_t>(ax.f), s.low, 1, ax.low_count(), C);
         convolve_line(s.low, xblur + static_cast<std::size_t>(j) * low_row, blur_row, ax.gauss_half.data(), ax.r, C);
@@ -229,7 +247,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
     {
       ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
       const auto upsampled = [&](std::int64_t b) -> const float* {
-        float* up = s.up + ring_slot(b, 2) * row;
+        float* up = s.up + ring_slot(b, 2) * up_stride + up_shift;
         if (s.up_row[ring_slot(b, 2)] == b) return up;
         s.up_row[ring_slot(b, 2)] = b;
         const float* blocks = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
@@ -251,7 +269,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         ay.at(y, b, t);
         const float* pair[2] = {upsampled(b), upsampled(b + 1)};
         const float wy[2] = {1.0f - t, t};
-        float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * row;
+        float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * up_stride;
         weighted_rows(pair, wy, 2, out, row);
         if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
       }

@@ -1,5 +1,7 @@
 // Highway kernel of weighted_rows_simd.hpp.
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #undef HWY_TARGET_INCLUDE
@@ -13,24 +15,33 @@ HWY_BEFORE_NAMESPACE();
 namespace fastblur::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// K rows known at compile time, so the weights and row pointers stay in registers.
+// K rows known at compile time, so the weights and row pointers stay in registers. The vectors
+// start where out is vector-aligned (the elements before it one at a time): rows placed like out
+// in their cache lines are then read in whole lines too.
 template <int K>
 void WeightedRowsK(const float* const* rows, const float* w, float* HWY_RESTRICT out, size_t n) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   hn::Vec<decltype(d)> wv[K];
-  for (int k = 0; k < K; ++k) wv[k] = hn::Set(d, w[k]);
+  const float* row[K];
+  for (int k = 0; k < K; ++k) wv[k] = hn::Set(d, w[k]), row[k] = rows[k];
+  // One element with the vectors' arithmetic (a product, then fused multiply-adds), so an element
+  // has the same bits whether or not it falls in the head.
+  const auto one = [&](size_t i) {
+    float sum = w[0] * row[0][i];
+    for (int k = 1; k < K; ++k) sum = std::fma(w[k], row[k][i], sum);
+    out[i] = sum;
+  };
+  const auto address = reinterpret_cast<uintptr_t>(out);
+  const size_t head = address % sizeof(float) != 0 ? 0 : (N - address / sizeof(float) % N) % N;
   size_t i = 0;
+  for (; i < head && i < n; ++i) one(i);
   for (; i + N <= n; i += N) {
-    auto sum = hn::Mul(wv[0], hn::LoadU(d, rows[0] + i));
-    for (int k = 1; k < K; ++k) sum = hn::MulAdd(wv[k], hn::LoadU(d, rows[k] + i), sum);
+    auto sum = hn::Mul(wv[0], hn::LoadU(d, row[0] + i));
+    for (int k = 1; k < K; ++k) sum = hn::MulAdd(wv[k], hn::LoadU(d, row[k] + i), sum);
     hn::StoreU(sum, d, out + i);
   }
-  for (; i < n; ++i) {
-    float sum = w[0] * rows[0][i];
-    for (int k = 1; k < K; ++k) sum = w[k] * rows[k][i] + sum;
-    out[i] = sum;
-  }
+  for (; i < n; ++i) one(i);
 }
 
 void WeightedRows(const float* const* rows, const float* w, int count, float* out, size_t n) {
