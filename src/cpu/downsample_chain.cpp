@@ -6,6 +6,11 @@
 // block centres, low-resolution Gaussian, linear interpolation) act on different axes, so they
 // commute, and a border's extension along one axis commutes with the other axis's operator. Only
 // the blocks an output reads are made (for each axis, those the line driver's outputs read).
+//
+// Each worker makes a band of output rows, pulling rows through rings as it goes: source rows ->
+// reduced and x-blurred block rows -> blurred block rows -> interpolated rows -> output rows. The
+// low-resolution rows stay in the caches (no low-resolution image goes to memory and back: 512 MiB
+// at 8192 x 8192 RGBA float, factor 2), and the rows more than one band reads are made once, first.
 #include "algorithms/downsample.hpp"
 #include "cpu/execute.hpp"
 
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "core/border.hpp"
+#include "core/overlap.hpp"
 #include "cpu/fir_simd.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/scratch.hpp"
@@ -62,22 +68,26 @@ struct ChainAxis {
 
 // Each worker's rows. Their memory is kept by the calling thread from one blur to the next (fresh
 // pages every call cost page faults; and a vector resized up again memsets what it regrows), and
-// reserved before the parallel regions: an allocation that fails there throws OutOfMemory to the
+// reserved before the parallel region: an allocation that fails there throws OutOfMemory to the
 // caller, where inside a region it would terminate the process.
 struct WorkerMemory {
-  RetainedBuffer ring, acc, low, filtered, up, bytes;
+  RetainedBuffer ring, acc, low, filtered, xring, bring, up, bytes;
 };
 thread_local std::vector<WorkerMemory> t_chain_memory;
+thread_local RetainedBuffer t_chain_stash, t_chain_shared;
 struct ChainRows {
-  float *ring = nullptr, *acc = nullptr, *low = nullptr, *filtered = nullptr, *up = nullptr;
+  float *ring = nullptr, *acc = nullptr, *low = nullptr, *filtered = nullptr, *xring = nullptr, *bring = nullptr,
+        *up = nullptr;
   std::byte* bytes = nullptr;
-  std::vector<std::int64_t> ring_row, up_row;  // which source row / blurred block each slot holds
+  // Which source row / x-blurred block row / interpolated row each slot holds.
+  std::vector<std::int64_t> ring_row, xring_row, up_row;
+  std::vector<const float*> taps;  // the x-blurred rows a block of blurred rows reads
 };
 struct RowSizes {
-  std::size_t ring, acc, low, filtered, up, bytes;  // in floats, bytes in bytes
+  std::size_t ring, acc, low, filtered, xring, bring, up, bytes;  // in floats, bytes in bytes
 };
 std::vector<ChainRows> worker_rows(int threads, const RowSizes& n, std::vector<WorkerMemory>& temporary) {
-  const std::size_t largest = std::max({n.ring, n.acc, n.low, n.filtered, n.up}) * sizeof(float) * 2;
+  const std::size_t largest = std::max({n.ring, n.acc, n.low, n.filtered, n.xring, n.bring, n.up}) * sizeof(float);
   std::vector<WorkerMemory>& memory = largest > kRetainLimit ? temporary : t_chain_memory;
   if (memory.size() < static_cast<std::size_t>(threads)) memory.resize(static_cast<std::size_t>(threads));
   std::vector<ChainRows> rows(static_cast<std::size_t>(threads));
@@ -89,6 +99,8 @@ std::vector<ChainRows> worker_rows(int threads, const RowSizes& n, std::vector<W
     rows[t].acc = floats(memory[t].acc, n.acc);
     rows[t].low = floats(memory[t].low, n.low);
     rows[t].filtered = floats(memory[t].filtered, n.filtered);
+    rows[t].xring = floats(memory[t].xring, n.xring);
+    rows[t].bring = floats(memory[t].bring, n.bring);
     rows[t].up = floats(memory[t].up, n.up);
     rows[t].bytes = memory[t].bytes.reserve(std::max<std::size_t>(n.bytes, 1), "downsample's rows");
   }
@@ -139,16 +151,16 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const float cval = static_cast<float>(plan.spec.cval);
   const int threads = plan.schedule.threads;
 
-  // The x-blurred low rows (ay.low_count() rows of ax.low_count() blocks) and the blurred ones.
+  // Rows of ax.low_count() reduced blocks (then blurred along x) and of ax.blur_count() blurred ones.
   const std::size_t low_row = static_cast<std::size_t>(ax.low_count()) * C;
   const std::size_t blur_row = static_cast<std::size_t>(ax.blur_count()) * C;
-  const double floats = static_cast<double>(low_row) * static_cast<double>(ay.low_count());
-  if (floats * sizeof(float) > static_cast<double>(core::kMaxAllocationBytes))
-    throw OutOfMemory("downsample's reduced image needs " + std::to_string(floats) + " x 4 bytes, more than can be addressed");
-  ScratchImage xblur_image(static_cast<std::size_t>(floats) * sizeof(float), 0);
-  ScratchImage blurred_image(static_cast<std::size_t>(blur_row) * static_cast<std::size_t>(ay.blur_count()) * sizeof(float), 1);
-  float* xblur = xblur_image.as<float>();
-  float* blurred = blurred_image.as<float>();
+  // Each worker keeps the x-blurred rows that a block of kRowBlock blurred rows reads (2 r + kRowBlock,
+  // or all of them where there are fewer) and two blocks of blurred rows.
+  const std::int64_t xring_rows = std::min<std::int64_t>(2 * ay.r + kRowBlock, ay.low_count());
+  const std::int64_t bring_rows = 2 * kRowBlock;
+  const double ring_floats = static_cast<double>(low_row) * static_cast<double>(xring_rows);
+  if (ring_floats * sizeof(float) > static_cast<double>(core::kMaxAllocationBytes))
+    throw OutOfMemory("downsample's rows need " + std::to_string(ring_floats) + " x 4 bytes, more than can be addressed");
 
   const std::size_t x_row = static_cast<std::size_t>(ax.x_count()) * C;
   const std::int64_t before = -(ax.x_lo - ax.pad), after = (ax.x_hi - ax.pad) - (W - 1);
@@ -161,10 +173,6 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const bool write_direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   const std::vector<float> cval_row(by == Border::constant ? row : 0, cval);
 
-  // Each worker's rows: the ring (read rows), the tent's sums along y (padded along x), a low row,
-  // one phase's pixels, two interpolated (upsampled) rows and an output row.
-  const std::int64_t per_phase = (W + ax.f - 1) / ax.f;
-  std::vector<WorkerMemory> temporary;
   // Rows of the ring and of the interpolated rows start at the same place in a cache line as the
   // source's and the destination's rows (when these are float), and so does the tent's sum.
   const std::size_t ring_stride = whole_lines(row), up_stride = whole_lines(row) + kLineFloats;
@@ -172,35 +180,90 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const std::size_t before_floats = static_cast<std::size_t>(before) * C;
   const std::size_t acc_shift =
       (kLineFloats + (read_direct ? line_shift(src.pixel(0, 0, 0)) : 0) - before_floats % kLineFloats) % kLineFloats;
-  const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * ring_stride, x_row + kLineFloats,
-                       low_row, std::max(x_row, static_cast<std::size_t>(per_phase) * C), 3 * up_stride, row * 8};
+  std::vector<WorkerMemory> temporary;
+  const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * ring_stride,
+                       x_row + kLineFloats,
+                       low_row,
+                       x_row,
+                       static_cast<std::size_t>(xring_rows) * low_row,
+                       static_cast<std::size_t>(bring_rows) * blur_row,
+                       3 * up_stride,
+                       row * 8};
   std::vector<ChainRows> workers = worker_rows(threads, sizes, temporary);
-  std::vector<const float*> xblur_rows(static_cast<std::size_t>(ay.low_count()));
-  for (std::int64_t j = 0; j < ay.low_count(); ++j)
-    xblur_rows[static_cast<std::size_t>(j)] = xblur + static_cast<std::size_t>(j) * low_row;
-  const std::int64_t row_blocks = (ay.blur_count() + kRowBlock - 1) / kRowBlock;
+  for (ChainRows& w : workers) w.taps.resize(static_cast<std::size_t>(2 * ay.r + kRowBlock));
   // Each output phase of a block (x = f m + p) interpolates blocks first[p] + m and the next at frac[p].
   std::vector<std::int64_t> first(static_cast<std::size_t>(ax.f));
   std::vector<float> frac(static_cast<std::size_t>(ax.f));
   for (int p = 0; p < ax.f; ++p) ax.at(p, first[static_cast<std::size_t>(p)], frac[static_cast<std::size_t>(p)]);
 
-  // A stack (a volume whose z axis is not blurred) plane by plane: each plane is the image it is,
-  // read whole before it is written, so in place holds.
+  // Worker t makes output rows [band(t), band(t + 1)), from the source rows [Y_lo, Y_hi] (padded) that
+  // its blurred blocks' x-blurred rows read.
+  const auto band = [&](int t) { return H * t / threads; };
+  const auto source_reach = [&](int t, std::int64_t& Y_lo, std::int64_t& Y_hi) {
+    std::int64_t b0, b1;
+    float unused;
+    ay.at(band(t), b0, unused), ay.at(band(t + 1) - 1, b1, unused);
+    Y_lo = (b0 - ay.r) * ay.f - ay.f / 2, Y_hi = (b1 + 1 + ay.r) * ay.f + 3 * ay.f / 2 - 1;
+  };
+  // In place, a worker writes rows that others read (near its band's ends, and across a wrapping or
+  // reflecting border), and rows that it reads itself through the border after writing them. Those
+  // rows are copied, as floats, before anything is written: the stash. Every other row a worker reads
+  // is in its own band and read before it writes it (its reads run (r + 1) f rows ahead of its writes).
+  const bool in_place = core::views_overlap(src, dst);
+  std::vector<std::int64_t> stash_slot(in_place ? static_cast<std::size_t>(H) : 0, -1);
+  std::vector<std::int64_t> stashed;
+  if (in_place) {
+    for (int t = 0; t < threads; ++t) {
+      if (band(t) == band(t + 1)) continue;
+      std::int64_t Y_lo, Y_hi;
+      source_reach(t, Y_lo, Y_hi);
+      for (std::int64_t Y = Y_lo; Y <= Y_hi; ++Y) {
+        const std::int64_t y = core::border_index(Y - ay.pad, H, by);
+        const bool own = Y - ay.pad == y && y >= band(t) && y < band(t + 1);
+        if (y >= 0 && !own && stash_slot[static_cast<std::size_t>(y)] < 0) {
+          stash_slot[static_cast<std::size_t>(y)] = static_cast<std::int64_t>(stashed.size());
+          stashed.push_back(y);
+        }
+      }
+    }
+  }
+  float* stash = reinterpret_cast<float*>(
+      t_chain_stash.reserve(std::max<std::size_t>(stashed.size() * row, 1) * sizeof(float), "downsample's rows"));
+  // The x-blurred rows that more than one worker reads (about 2 r + 1 around each band's edge: at
+  // factor 4 and sigma 50 a third of them at 1080p) are made once, shared, before any output row.
+  std::vector<int> readers(static_cast<std::size_t>(ay.low_count()), 0);
+  for (int t = 0; t < threads; ++t) {
+    if (band(t) == band(t + 1)) continue;
+    std::int64_t b0, b1;
+    float unused;
+    ay.at(band(t), b0, unused), ay.at(band(t + 1) - 1, b1, unused);
+    for (std::int64_t j = b0 - ay.r; j <= b1 + 1 + ay.r; ++j) ++readers[static_cast<std::size_t>(j - ay.low_lo)];
+  }
+  std::vector<std::int64_t> shared_slot(readers.size(), -1), shared;
+  for (std::size_t i = 0; i < readers.size(); ++i)
+    if (readers[i] > 1) shared_slot[i] = static_cast<std::int64_t>(shared.size()), shared.push_back(ay.low_lo + static_cast<std::int64_t>(i));
+  float* shared_rows = reinterpret_cast<float*>(
+      t_chain_shared.reserve(std::max<std::size_t>(shared.size() * low_row, 1) * sizeof(float), "downsample's rows"));
+
+  // A stack (a volume whose z axis is not blurred) plane by plane.
   for (std::int64_t z = 0; z < src.depth(); ++z) {
-    // 1. Reduce and blur along x: each low row is the tent over 2f rows, extended along x (the
-    // extension commutes with the sum over rows), then the tent along x onto the block centres,
-    // then the low-resolution Gaussian along x (fir's SIMD line).
-    for (ChainRows& w : workers) w.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
+    for (std::size_t i = 0; i < stashed.size(); ++i) read_row(src, 0, stashed[i], z, W, stash + i * row, workers[0].bytes);
 #pragma omp parallel num_threads(threads)
     {
-      ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
-      const float* rows[8];
+      const int t = omp_get_thread_num();
+      ChainRows& s = workers[static_cast<std::size_t>(t)];
+      s.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
+      s.xring_row.assign(static_cast<std::size_t>(xring_rows), INT64_MIN);
+      s.up_row.assign(2, INT64_MIN);
       float* const acc = s.acc + acc_shift;
       const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
       const std::size_t filtered = x_row - (x_taps - 1) * C;
+
       const auto source_row = [&](std::int64_t Y) -> const float* {
         const std::int64_t y = core::border_index(Y - ay.pad, H, by);
         if (y < 0) return cval_row.data();
+        if (in_place && stash_slot[static_cast<std::size_t>(y)] >= 0)
+          return stash + static_cast<std::size_t>(stash_slot[static_cast<std::size_t>(y)]) * row;
         if (read_direct) return reinterpret_cast<const float*>(src.pixel(0, y, z));
         const std::size_t slot = ring_slot(Y, ring_rows);
         float* ring = s.ring + slot * ring_stride;
@@ -210,10 +273,12 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         }
         return ring;
       };
-#pragma omp for schedule(static)
-      for (std::int64_t j = 0; j < ay.low_count(); ++j) {
-        const std::int64_t b = ay.low_lo + j;
-        for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(b * ay.f + k - ay.f / 2);
+      // 1. Block row j reduced: the tent over 2f rows, extended along x (the extension commutes with
+      // the sum over rows), the tent along x onto the block centres, then the low-resolution
+      // Gaussian along x (fir's SIMD line).
+      const auto reduce = [&](std::int64_t j, float* out) {
+        const float* rows[8];
+        for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
         weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
         core::extend_line(acc, W, before, after, C, bx, cval);
         // Along x the tent at every position (the row at shifted offsets), then every f-th: block
@@ -221,36 +286,46 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         for (std::size_t k = 0; k < x_taps; ++k) rows[k] = acc + k * C;
         weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
         copy_pixels(s.filtered, static_cast<std::size_t>(ax.f), s.low, 1, ax.low_count(), C);
-        convolve_line(s.low, xblur + static_cast<std::size_t>(j) * low_row, blur_row, ax.gauss_half.data(), ax.r, C);
-      }
-    }
-
-    // 2. The low-resolution Gaussian across rows.
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t g = 0; g < row_blocks; ++g) {
-      const std::int64_t j0 = g * kRowBlock;
-      float* out[kRowBlock];
-      for (int m = 0; m < kRowBlock; ++m) out[m] = blurred + static_cast<std::size_t>(j0 + m) * blur_row;
-      if (j0 + kRowBlock <= ay.blur_count()) {
-        convolve_rows_block(xblur_rows.data() + j0, out, blur_row, ay.gauss_half.data(), ay.r);
-      } else {
-        for (std::int64_t j = j0; j < ay.blur_count(); ++j)
-          convolve_rows(xblur_rows.data() + j, out[j - j0], blur_row, ay.gauss_half.data(), ay.r);
-      }
-    }
-
-    // 3. Interpolate: each blurred row along x once, phase by phase (one pair of weights each: a
-    // lerp of shifted blocks, its pixels put in their places), into a ring of two full rows; each
-    // output row is the lerp of two of them.
-    for (ChainRows& w : workers) w.up_row.assign(2, INT64_MIN);
-#pragma omp parallel num_threads(threads)
-    {
-      ChainRows& s = workers[static_cast<std::size_t>(omp_get_thread_num())];
+        convolve_line(s.low, out, blur_row, ax.gauss_half.data(), ax.r, C);
+      };
+#pragma omp for schedule(static)
+      for (std::size_t i = 0; i < shared.size(); ++i) reduce(shared[i], shared_rows + i * low_row);
+      const auto x_blurred = [&](std::int64_t j) -> const float* {
+        const std::int64_t shared_at = shared_slot[static_cast<std::size_t>(j - ay.low_lo)];
+        if (shared_at >= 0) return shared_rows + static_cast<std::size_t>(shared_at) * low_row;
+        const std::size_t slot = ring_slot(j, static_cast<int>(xring_rows));
+        float* out = s.xring + slot * low_row;
+        if (s.xring_row[slot] != j) s.xring_row[slot] = j, reduce(j, out);
+        return out;
+      };
+      // 2. Blurred rows b0 .. b0 + n - 1 (n <= kRowBlock): the low-resolution Gaussian across the
+      // x-blurred rows, kRowBlock at a time where there are as many.
+      const auto blur_block = [&](std::int64_t b0, std::int64_t n) {
+        for (std::int64_t k = 0; k < 2 * ay.r + n; ++k) s.taps[static_cast<std::size_t>(k)] = x_blurred(b0 - ay.r + k);
+        float* out[kRowBlock];
+        for (std::int64_t m = 0; m < n; ++m) {
+          out[m] = s.bring + ring_slot(b0 + m, bring_rows) * blur_row;
+        }
+        if (n == kRowBlock) {
+          convolve_rows_block(s.taps.data(), out, blur_row, ay.gauss_half.data(), ay.r);
+        } else {
+          for (std::int64_t m = 0; m < n; ++m)
+            convolve_rows(s.taps.data() + m, out[m], blur_row, ay.gauss_half.data(), ay.r);
+        }
+      };
+      // 3. Blurred row b along x (phase by phase: a lerp of shifted blocks, its pixels put in their
+      // places), kept in a ring of two full rows.
+      std::int64_t last_b = 0, blurred_to = 0;
       const auto upsampled = [&](std::int64_t b) -> const float* {
         float* up = s.up + ring_slot(b, 2) * up_stride + up_shift;
         if (s.up_row[ring_slot(b, 2)] == b) return up;
         s.up_row[ring_slot(b, 2)] = b;
-        const float* blocks = blurred + static_cast<std::size_t>(b - ay.blur_lo) * blur_row;
+        while (blurred_to <= b) {
+          const std::int64_t n = std::min<std::int64_t>(kRowBlock, last_b + 1 - blurred_to + 1);
+          blur_block(blurred_to, std::max<std::int64_t>(n, 1));
+          blurred_to += std::max<std::int64_t>(n, 1);
+        }
+        const float* blocks = s.bring + ring_slot(b, bring_rows) * blur_row;
         for (int p = 0; p < ax.f && p < W; ++p) {
           const float tx = frac[static_cast<std::size_t>(p)];
           const float* a = blocks + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
@@ -262,16 +337,21 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         }
         return up;
       };
-#pragma omp for schedule(static)
-      for (std::int64_t y = 0; y < H; ++y) {
-        std::int64_t b;
-        float t;
-        ay.at(y, b, t);
-        const float* pair[2] = {upsampled(b), upsampled(b + 1)};
-        const float wy[2] = {1.0f - t, t};
-        float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * up_stride;
-        weighted_rows(pair, wy, 2, out, row);
-        if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
+      // Each output row is the lerp of two interpolated rows.
+      const std::int64_t y0 = band(t), y1 = band(t + 1);
+      if (y0 < y1) {
+        float unused;
+        ay.at(y0, blurred_to, unused), ay.at(y1 - 1, last_b, unused);
+        for (std::int64_t y = y0; y < y1; ++y) {
+          std::int64_t b;
+          float ty;
+          ay.at(y, b, ty);
+          const float* pair[2] = {upsampled(b), upsampled(b + 1)};
+          const float wy[2] = {1.0f - ty, ty};
+          float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * up_stride;
+          weighted_rows(pair, wy, 2, out, row);
+          if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
+        }
       }
     }
   }
