@@ -15,6 +15,9 @@
 #include "cpu/execute.hpp"
 
 #include <omp.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -117,6 +120,26 @@ std::size_t line_shift(const void* like) {
 constexpr std::size_t kLineFloats = 64 / sizeof(float);
 std::size_t whole_lines(std::size_t floats) { return (floats + kLineFloats - 1) / kLineFloats * kLineFloats; }
 
+// Float denormal inputs are read as zeros (load_as_float's contract). A source read in place is not
+// converted, so on x86 the worker's arithmetic takes denormal operands as zeros instead (MXCSR's
+// DAZ bit, per thread, restored on leaving); elsewhere the source is read through the conversion.
+#if defined(__SSE__)
+constexpr bool kDenormalsAsZeroInArithmetic = true;
+class DenormalInputsAsZero {
+ public:
+  DenormalInputsAsZero() : saved_(_mm_getcsr()) { _mm_setcsr(saved_ | 0x0040u); }
+  ~DenormalInputsAsZero() { _mm_setcsr(saved_); }
+  DenormalInputsAsZero(const DenormalInputsAsZero&) = delete;
+  DenormalInputsAsZero& operator=(const DenormalInputsAsZero&) = delete;
+
+ private:
+  unsigned saved_;
+};
+#else
+constexpr bool kDenormalsAsZeroInArithmetic = false;
+struct DenormalInputsAsZero {};
+#endif
+
 // A ring slot's index for row (or block) Y of a ring of `size`.
 std::size_t ring_slot(std::int64_t Y, int size) {
   return static_cast<std::size_t>(((Y % size) + size) % size);
@@ -168,7 +191,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const int ring_rows = 2 * ay.f;
   // A packed float source is read in place; any other through read_row into a ring of rows kept
   // while the next low row needs them. Rows outside a constant border are a row of cval.
-  const bool read_direct = src.type == ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+  const bool read_direct = kDenormalsAsZeroInArithmetic && src.type == ElementType::f32 &&
+                           src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   // A packed float destination is written in place; any other through a row and write_row.
   const bool write_direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   const std::vector<float> cval_row(by == Border::constant ? row : 0, cval);
@@ -251,6 +275,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
 #pragma omp parallel num_threads(threads)
     {
       const int t = omp_get_thread_num();
+      const DenormalInputsAsZero denormals_as_zero;
       ChainRows& s = workers[static_cast<std::size_t>(t)];
       s.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
       s.xring_row.assign(static_cast<std::size_t>(xring_rows), INT64_MIN);
