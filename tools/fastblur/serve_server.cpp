@@ -1,6 +1,8 @@
 #include "serve_server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 
 #include <algorithm>
 #include <cstring>
@@ -295,11 +297,35 @@ ExplorerServer::ExplorerServer(const ServeLimits& limits) : impl_(std::make_uniq
 
 ExplorerServer::~ExplorerServer() = default;
 
+namespace {
+// Debian's httplib is a compiled library that listens with a backlog of 5. A burst of connections
+// (a page's parallel requests; the load test's 16 clients under TSan) overflowed it: the kernel
+// answered with SYN cookies, and two whose check failed were reset ("connection reset by peer";
+// nstat's ListenOverflows and SyncookiesFailed 2 at the failing run). Linux takes a second listen()
+// on a listening socket as a new backlog (capped at net.core.somaxconn), so the socket httplib
+// bound to `port` is found among this process's descriptors and given a larger one.
+void raise_listen_backlog(int port) {
+  for (int fd = 0; fd < 4096; ++fd) {
+    int listening = 0;
+    socklen_t length = sizeof listening;
+    if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) != 0 || !listening) continue;
+    sockaddr_storage address{};
+    length = sizeof address;
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) continue;
+    const int bound = address.ss_family == AF_INET    ? ntohs(reinterpret_cast<sockaddr_in*>(&address)->sin_port)
+                      : address.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&address)->sin6_port)
+                                                      : -1;
+    if (bound == port) ::listen(fd, 256);
+  }
+}
+}  // namespace
+
 int ExplorerServer::bind(const std::string& host, int port) {
   impl_->host = host;
   const int bound = port == 0 ? impl_->http.bind_to_any_port(host) : (impl_->http.bind_to_port(host, port) ? port : -1);
   if (bound <= 0) throw IoError("cannot listen on " + host + ":" + std::to_string(port) + " (in use, or not an address of this machine; --port 0 picks a free port)");
   impl_->port = bound;
+  raise_listen_backlog(bound);
   return bound;
 }
 
