@@ -220,14 +220,15 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   std::vector<float> frac(static_cast<std::size_t>(ax.f));
   for (int p = 0; p < ax.f; ++p) ax.at(p, first[static_cast<std::size_t>(p)], frac[static_cast<std::size_t>(p)]);
 
-  // Worker t makes output rows [band(t), band(t + 1)), from the source rows [Y_lo, Y_hi] (padded) that
-  // its blurred blocks' x-blurred rows read.
+  // Worker t makes output rows [band(t), band(t + 1)) (none where the band is empty), from the
+  // blurred blocks [b0, b1] (its first row's and the block after its last row's); these read the
+  // x-blurred rows [b0 - r, b1 + r], which read the padded source rows [(b0 - r) f - f/2, (b1 + r) f +
+  // 3f/2 - 1].
   const auto band = [&](int t) { return H * t / threads; };
-  const auto source_reach = [&](int t, std::int64_t& Y_lo, std::int64_t& Y_hi) {
-    std::int64_t b0, b1;
+  const auto band_blocks = [&](int t, std::int64_t& b0, std::int64_t& b1) {
     float unused;
     ay.at(band(t), b0, unused), ay.at(band(t + 1) - 1, b1, unused);
-    Y_lo = (b0 - ay.r) * ay.f - ay.f / 2, Y_hi = (b1 + 1 + ay.r) * ay.f + 3 * ay.f / 2 - 1;
+    ++b1;
   };
   // In place, a worker writes rows that others read (near its band's ends, and across a wrapping or
   // reflecting border), and rows that it reads itself through the border after writing them. Those
@@ -239,9 +240,9 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   if (in_place) {
     for (int t = 0; t < threads; ++t) {
       if (band(t) == band(t + 1)) continue;
-      std::int64_t Y_lo, Y_hi;
-      source_reach(t, Y_lo, Y_hi);
-      for (std::int64_t Y = Y_lo; Y <= Y_hi; ++Y) {
+      std::int64_t b0, b1;
+      band_blocks(t, b0, b1);
+      for (std::int64_t Y = (b0 - ay.r) * ay.f - ay.f / 2; Y <= (b1 + ay.r) * ay.f + 3 * ay.f / 2 - 1; ++Y) {
         const std::int64_t y = core::border_index(Y - ay.pad, H, by);
         const bool own = Y - ay.pad == y && y >= band(t) && y < band(t + 1);
         if (y >= 0 && !own && stash_slot[static_cast<std::size_t>(y)] < 0) {
@@ -259,9 +260,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   for (int t = 0; t < threads; ++t) {
     if (band(t) == band(t + 1)) continue;
     std::int64_t b0, b1;
-    float unused;
-    ay.at(band(t), b0, unused), ay.at(band(t + 1) - 1, b1, unused);
-    for (std::int64_t j = b0 - ay.r; j <= b1 + 1 + ay.r; ++j) ++readers[static_cast<std::size_t>(j - ay.low_lo)];
+    band_blocks(t, b0, b1);
+    for (std::int64_t j = b0 - ay.r; j <= b1 + ay.r; ++j) ++readers[static_cast<std::size_t>(j - ay.low_lo)];
   }
   std::vector<std::int64_t> shared_slot(readers.size(), -1), shared;
   for (std::size_t i = 0; i < readers.size(); ++i)
@@ -340,15 +340,15 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       };
       // 3. Blurred row b along x (phase by phase: a lerp of shifted blocks, its pixels put in their
       // places), kept in a ring of two full rows.
-      std::int64_t last_b = 0, blurred_to = 0;
+      std::int64_t blurred_to = 0, band_last = 0;  // the next blurred block to make, the band's last
       const auto upsampled = [&](std::int64_t b) -> const float* {
         float* up = s.up + ring_slot(b, 2) * up_stride + up_shift;
         if (s.up_row[ring_slot(b, 2)] == b) return up;
         s.up_row[ring_slot(b, 2)] = b;
-        while (blurred_to <= b) {
-          const std::int64_t n = std::min<std::int64_t>(kRowBlock, last_b + 1 - blurred_to + 1);
-          blur_block(blurred_to, std::max<std::int64_t>(n, 1));
-          blurred_to += std::max<std::int64_t>(n, 1);
+        while (blurred_to <= b) {  // b <= band_last, so each block has at least one row
+          const std::int64_t n = std::min<std::int64_t>(kRowBlock, band_last - blurred_to + 1);
+          blur_block(blurred_to, n);
+          blurred_to += n;
         }
         const float* blocks = s.bring + ring_slot(b, bring_rows) * blur_row;
         for (int p = 0; p < ax.f && p < W; ++p) {
@@ -365,8 +365,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       // Each output row is the lerp of two interpolated rows.
       const std::int64_t y0 = band(t), y1 = band(t + 1);
       if (y0 < y1) {
-        float unused;
-        ay.at(y0, blurred_to, unused), ay.at(y1 - 1, last_b, unused);
+        band_blocks(t, blurred_to, band_last);
         for (std::int64_t y = y0; y < y1; ++y) {
           std::int64_t b;
           float ty;
