@@ -73,13 +73,15 @@ struct ChainAxis {
 // pages every call cost page faults; and a vector resized up again memsets what it regrows), and
 // reserved before the parallel region: an allocation that fails there throws OutOfMemory to the
 // caller, where inside a region it would terminate the process.
+// `phases` holds the tent's row split into its phases, then serves as the interpolation's row of a
+// phase.
 struct WorkerMemory {
-  RetainedBuffer ring, acc, low, filtered, xring, bring, up, bytes;
+  RetainedBuffer ring, acc, low, phases, xring, bring, up, bytes;
 };
 thread_local std::vector<WorkerMemory> t_chain_memory;
 thread_local RetainedBuffer t_chain_stash, t_chain_shared;
 struct ChainRows {
-  float *ring = nullptr, *acc = nullptr, *low = nullptr, *filtered = nullptr, *xring = nullptr, *bring = nullptr,
+  float *ring = nullptr, *acc = nullptr, *low = nullptr, *phases = nullptr, *xring = nullptr, *bring = nullptr,
         *up = nullptr;
   std::byte* bytes = nullptr;
   // Which source row / x-blurred block row / interpolated row each slot holds.
@@ -87,10 +89,10 @@ struct ChainRows {
   std::vector<const float*> taps;  // the x-blurred rows a block of blurred rows reads
 };
 struct RowSizes {
-  std::size_t ring, acc, low, filtered, xring, bring, up, bytes;  // in floats, bytes in bytes
+  std::size_t ring, acc, low, phases, xring, bring, up, bytes;  // in floats, bytes in bytes
 };
 std::vector<ChainRows> worker_rows(int threads, const RowSizes& n, std::vector<WorkerMemory>& temporary) {
-  const std::size_t largest = std::max({n.ring, n.acc, n.low, n.filtered, n.xring, n.bring, n.up}) * sizeof(float);
+  const std::size_t largest = std::max({n.ring, n.acc, n.low, n.phases, n.xring, n.bring, n.up}) * sizeof(float);
   std::vector<WorkerMemory>& memory = largest > kRetainLimit ? temporary : t_chain_memory;
   if (memory.size() < static_cast<std::size_t>(threads)) memory.resize(static_cast<std::size_t>(threads));
   std::vector<ChainRows> rows(static_cast<std::size_t>(threads));
@@ -101,7 +103,7 @@ std::vector<ChainRows> worker_rows(int threads, const RowSizes& n, std::vector<W
     rows[t].ring = floats(memory[t].ring, n.ring);
     rows[t].acc = floats(memory[t].acc, n.acc);
     rows[t].low = floats(memory[t].low, n.low);
-    rows[t].filtered = floats(memory[t].filtered, n.filtered);
+    rows[t].phases = floats(memory[t].phases, n.phases);
     rows[t].xring = floats(memory[t].xring, n.xring);
     rows[t].bring = floats(memory[t].bring, n.bring);
     rows[t].up = floats(memory[t].up, n.up);
@@ -186,6 +188,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
     throw OutOfMemory("downsample's rows need " + std::to_string(ring_floats) + " x 4 bytes, more than can be addressed");
 
   const std::size_t x_row = static_cast<std::size_t>(ax.x_count()) * C;
+  // The tent's row split into its f phases, each low_count + 1 pixels, a whole number of cache lines.
+  const std::size_t phase_stride = whole_lines((static_cast<std::size_t>(ax.low_count()) + 1) * C);
   const std::int64_t before = -(ax.x_lo - ax.pad), after = (ax.x_hi - ax.pad) - (W - 1);
   if (before < 0 || after < 0) throw std::logic_error("downsample chain: the padding does not cover the tent's reach");
   const int ring_rows = 2 * ay.f;
@@ -208,7 +212,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * ring_stride,
                        x_row + kLineFloats,
                        low_row,
-                       x_row,
+                       static_cast<std::size_t>(ax.f) * phase_stride,
                        static_cast<std::size_t>(xring_rows) * low_row,
                        static_cast<std::size_t>(bring_rows) * blur_row,
                        3 * up_stride,
@@ -282,7 +286,6 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       s.up_row.assign(2, INT64_MIN);
       float* const acc = s.acc + acc_shift;
       const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
-      const std::size_t filtered = x_row - (x_taps - 1) * C;
 
       const auto source_row = [&](std::int64_t Y) -> const float* {
         const std::int64_t y = core::border_index(Y - ay.pad, H, by);
@@ -306,11 +309,17 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
         weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
         core::extend_line(acc, W, before, after, C, bx, cval);
-        // Along x the tent at every position (the row at shifted offsets), then every f-th: block
-        // bb's tent starts at padded position bb f - f/2, acc's pixel (bb - low_lo) f.
-        for (std::size_t k = 0; k < x_taps; ++k) rows[k] = acc + k * C;
-        weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.filtered, filtered);
-        copy_pixels(s.filtered, static_cast<std::size_t>(ax.f), s.low, 1, ax.low_count(), C);
+        // Along x the tent at the block centres only: block bb's tent starts at padded position
+        // bb f - f/2, acc's pixel (bb - low_lo) f, so its tap k reads pixel (bb - low_lo) f + k, which
+        // is pixel (bb - low_lo) + k / f of phase k % f. The row is split into its f phases (every
+        // f-th pixel, low_count + 1 each), and the tent is a weighted sum of those rows at shifted
+        // offsets (2 taps per full-resolution pixel; at every position it was 2 f).
+        for (int p = 0; p < ax.f; ++p)
+          copy_pixels(acc + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f),
+                      s.phases + static_cast<std::size_t>(p) * phase_stride, 1, ax.low_count() + 1, C);
+        for (std::size_t k = 0; k < x_taps; ++k)
+          rows[k] = s.phases + (k % static_cast<std::size_t>(ax.f)) * phase_stride + k / static_cast<std::size_t>(ax.f) * C;
+        weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.low, low_row);
         convolve_line(s.low, out, blur_row, ax.gauss_half.data(), ax.r, C);
       };
 #pragma omp for schedule(static)
@@ -357,8 +366,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
           const float* shifted[2] = {a, a + C};
           const float wx[2] = {1.0f - tx, tx};
           const std::int64_t count = (W - p + ax.f - 1) / ax.f;
-          weighted_rows(shifted, wx, 2, s.filtered, static_cast<std::size_t>(count) * C);
-          copy_pixels(s.filtered, 1, up + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
+          weighted_rows(shifted, wx, 2, s.phases, static_cast<std::size_t>(count) * C);
+          copy_pixels(s.phases, 1, up + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
         }
         return up;
       };
