@@ -108,6 +108,7 @@ def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, ro
         # The plan's resolved whole-plan parameters that are options of its algorithm, so that a
         # chunk cannot plan differently (e.g. box_passes chosen from the tolerance).
         opts = dict(options)
+        opts.update(p["options"])  # what the planner chose beyond the caller's (a tolerance's truncation)
         for par in info["parameters"]:
             key = par["key"]
             if key in p and not isinstance(p[key], (list, tuple)):

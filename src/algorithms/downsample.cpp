@@ -31,6 +31,16 @@ int factor_for(const BlurSpec& spec, double sigma) {
   return factor ? factor : kernel::downsample_factor_for(sigma);
 }
 
+// The low-resolution kernel's truncation, in its own sigmas: the option's, or the blur's truncate.
+constexpr std::string_view kLowTruncate = "downsample_low_truncate";
+double low_truncate(const BlurSpec& spec) {
+  const double t = option_value<double>(spec, kLowTruncate);
+  return t > 0.0 ? t : spec.truncate;
+}
+// Truncations a tolerance's candidate tries below the blur's: eighths of a sigma from 1.5 up.
+constexpr int kTruncateSteps = 8;
+constexpr int kLeastTruncateSteps = 12;
+
 class Downsample final : public Descriptor {
  public:
   Downsample()
@@ -46,13 +56,17 @@ class Downsample final : public Descriptor {
              Capabilities{.separable = true, .max_dimensions = 3}},
             {option({.key = "downsample_factor", .flag = "factor", .kind = ParameterInfo::Kind::integer,
                     .doc = "the resolution factor", .default_text = "4 from sigma 20, else 2", .min = 2,
-                    .max = 4, .multiple_of = 2, .zero_chooses = true})}) {}
+                    .max = 4, .multiple_of = 2, .zero_chooses = true}),
+             option({.key = kLowTruncate, .flag = "low-truncate", .kind = ParameterInfo::Kind::real,
+                    .doc = "the low-resolution Gaussian's truncation, in its own sigmas",
+                    .default_text = "the blur's truncate; under a tolerance, the least within its share",
+                    .min = 1.0, .max = 64.0, .zero_chooses = true})}) {}
 
   void check(const BlurSpec& spec, const Shape& shape) const override {
     Descriptor::check(spec, shape);
     for (int a = 0; a < 3; ++a) {
       const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-      if (sigma > 1e-15) (void)kernel::downsample_low_sigma(sigma, factor_for(spec, sigma), spec.truncate);
+      if (sigma > 1e-15) (void)kernel::downsample_low_sigma(sigma, factor_for(spec, sigma), low_truncate(spec));
     }
   }
 
@@ -63,8 +77,8 @@ class Downsample final : public Descriptor {
       if (!(ax.sigma > 1e-15)) continue;
       DownsampleAxis& d = r->axes[static_cast<std::size_t>(a)];
       d.factor = factor_for(spec, ax.sigma);
-      d.low_sigma = kernel::downsample_low_sigma(ax.sigma, d.factor, spec.truncate);
-      d.radius = kernel::downsample_low_radius(d.low_sigma, spec.truncate);
+      d.low_sigma = kernel::downsample_low_sigma(ax.sigma, d.factor, low_truncate(spec));
+      d.radius = kernel::downsample_low_radius(d.low_sigma, low_truncate(spec));
       d.pad = static_cast<std::int64_t>(d.factor) * (d.radius + 3);
       ax.radius = d.radius;
       // An output reads the blocks of the low-resolution kernel around its own two, each f wide.
@@ -96,7 +110,7 @@ class Downsample final : public Descriptor {
     std::optional<EquivalentKernel> worst;
     double worst_error = -1.0;
     for (int phase = 0; phase < f; ++phase) {
-      EquivalentKernel k{kernel::downsample_impulse_response(s, f, spec.truncate, phase, half), s};
+      EquivalentKernel k{kernel::downsample_impulse_response(s, f, low_truncate(spec), phase, half), s};
       const double e = max_error_1d(k);
       if (e > worst_error) worst_error = e, worst = std::move(k);
     }
@@ -118,19 +132,43 @@ class Downsample final : public Descriptor {
   }
 
   // A candidate per factor (the error falls with sigma / f, the cost with f) where every filtered
-  // axis's sigma exceeds what that factor's resampling alone adds.
+  // axis's sigma exceeds what that factor's resampling alone adds, its low-resolution kernel
+  // truncated as short as the tolerance allows (as fir's candidate is): each filtered axis within
+  // its share of the tolerance. The low-resolution Gaussian is most of the chain's arithmetic.
   std::vector<BlurSpec> candidates(const BlurSpec& spec, const Shape& shape) const override {
     if (spec.tolerance <= 0.0) return {};
+    std::vector<int> active;
+    for (int a = 0; a < 3; ++a)
+      if (axis_active(spec, shape, a)) active.push_back(a);
+    if (active.empty()) return {};
+    const double share = std::pow(1.0 + spec.tolerance, 1.0 / static_cast<double>(active.size())) - 1.0;
     std::vector<BlurSpec> out;
     for (int f : {2, 4}) {
       bool fits = true;
-      for (int a = 0; a < 3; ++a)
-        if (axis_active(spec, shape, a) &&
-            !(spec.sigma[static_cast<std::size_t>(a)] > std::sqrt(kernel::downsample_added_variance(f))))
-          fits = false;
+      for (int a : active)
+        if (!(spec.sigma[static_cast<std::size_t>(a)] > std::sqrt(kernel::downsample_added_variance(f)))) fits = false;
       if (!fits) continue;
       BlurSpec d = with_algorithm(spec, Algorithm::downsample);
       set_option(d, "downsample_factor", std::int64_t{f});
+      const auto within = [&](int steps) {
+        set_option(d, kLowTruncate, static_cast<double>(steps) / kTruncateSteps);
+        for (int a : active)
+          if (!(predicted_axis_error(d, a) <= share)) return false;
+        return true;
+      };
+      // Bisection on eighths of a sigma: `hi` always within the share (or the blur's truncate).
+      int lo = kLeastTruncateSteps - 1;
+      int hi = static_cast<int>(std::ceil(spec.truncate * kTruncateSteps));
+      if (hi > lo + 1 && within(hi - 1)) {
+        hi = hi - 1;
+        while (hi - lo > 1) {
+          const int mid = (lo + hi) / 2;
+          (within(mid) ? hi : lo) = mid;
+        }
+        set_option(d, kLowTruncate, static_cast<double>(hi) / kTruncateSteps);
+      } else {
+        set_option(d, kLowTruncate, 0.0);  // the blur's own truncate
+      }
       out.push_back(d);
     }
     return out;

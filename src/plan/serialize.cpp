@@ -174,6 +174,13 @@ std::string plan_json(const Plan& p) {
   j.key("destination"), j.text(to_string(p.destination));
   j.key("rounding"), j.text(to_string(p.spec.rounding));
   j.key("parameters"), write_parameters(j, p, -1);
+  // The options the plan runs with: the caller's and those its candidate chose (a tolerance's
+  // downsample factor and truncation, say), so that a front end running pieces of the same blur
+  // (fastblur.dask's chunks) asks for the same plan.
+  j.key("options");
+  j.open();
+  for (const auto& [key, value] : p.spec.options) j.key(key), j.value(value);
+  j.close();
   j.key("axes");
   j.out += '[';
   for (int a = 0; a < 3; ++a) {

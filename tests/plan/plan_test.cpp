@@ -91,6 +91,35 @@ TEST(Plan, PredictionsMatchMeasurementsAndMeetTheTolerance) {
     }
 }
 
+// Under a tolerance, downsample's candidate truncates its low-resolution Gaussian (most of the
+// chain's arithmetic) as short as each axis's share of the tolerance allows: the plan's truncation
+// is the least on its grid of eighths whose predicted error is within the share, below the blur's
+// truncate, and the measured 2D error stays within the tolerance.
+TEST(Plan, DownsampleTruncatesItsLowResolutionKernelWithinTheShare) {
+  const View rgba = View::packed(nullptr, ElementType::f32, 1920, 1080, 1, 4);
+  const double tol = 1e-2, share = std::sqrt(1.0 + tol) - 1.0;
+  for (double sigma : {5.0, 10.0, 20.0, 50.0}) {
+    BlurSpec spec = BlurSpec::isotropic_2d(sigma);
+    spec.tolerance = tol;
+    const Plan p = make_plan(spec, rgba);
+    ASSERT_EQ(p.spec.algorithm, Algorithm::downsample) << describe(p);
+    const double truncate = algo::option_value<double>(p.spec, "downsample_low_truncate");
+    std::printf("[ measured ] sigma %4.1f: factor %d, low truncate %.3f, low radius %d\n", sigma,
+                algo::option_int(p.spec, "downsample_factor"), truncate, p.axes[0].radius);
+    EXPECT_GE(truncate, 1.5) << sigma;
+    EXPECT_LT(truncate, spec.truncate) << sigma;
+    EXPECT_LE(p.predicted_max_error, tol) << sigma;
+    for (int a = 0; a < 2; ++a) EXPECT_LE(predicted_axis_error(p.spec, a), share) << sigma;
+    EXPECT_LE(measured_2d_error(p.spec, sigma, sigma), tol) << sigma;
+    // An eighth of a sigma shorter is past the share; the blur's own truncate is a longer kernel.
+    BlurSpec shorter = p.spec, full = p.spec;
+    algo::set_option(shorter, "downsample_low_truncate", truncate - 0.125);
+    EXPECT_GT(predicted_axis_error(shorter, 0), share) << sigma;
+    algo::set_option(full, "downsample_low_truncate", 0.0);
+    EXPECT_GT(make_plan(full, rgba).axes[0].radius, p.axes[0].radius) << sigma;
+  }
+}
+
 TEST(Plan, NamedAlgorithmsArePredictedToo) {
   std::vector<double> data(64 * 64);
   const View v = View::packed(data.data(), ElementType::f64, 64, 64);

@@ -74,6 +74,20 @@ def test_plan_describes_scipy_order_for_the_default_call():
     assert s["schedule"]["driver"] == "scipy-order" and s["radius"][1] == 8
 
 
+def test_the_plan_carries_the_options_its_candidate_chose(rng):
+    # A tolerance's downsample plan truncates its low-resolution kernel below truncate 4: the plan
+    # says so in its options, and asking for those options by name runs the same blur, bit for bit.
+    a = (rng.random((96, 120, 4)) * 100).astype(np.float32)
+    p = fastblur.plan(a.shape[:2], 6.0, channels=4, tolerance=1e-2)
+    assert p["algorithm"] == "downsample", p["description"]
+    assert 1.5 <= p["options"]["downsample_low_truncate"] < 4.0
+    auto = fastblur.gaussian_filter(a, (6.0, 6.0, 0), tolerance=1e-2)
+    named = fastblur.gaussian_filter(a, (6.0, 6.0, 0), algorithm="downsample", options=p["options"])
+    np.testing.assert_array_equal(auto, named)
+    longer = fastblur.gaussian_filter(a, (6.0, 6.0, 0), algorithm="downsample")  # truncate 4: another kernel
+    assert not np.array_equal(auto, longer)
+
+
 @pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
                                    "float32", "float64"])
 def test_default_is_scipys_bits_on_every_dtype(rng, dtype):
