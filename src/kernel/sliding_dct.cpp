@@ -22,6 +22,21 @@ void check(double sigma, int order) {
 
 }  // namespace
 
+namespace {
+// c[j] = cos(j theta) for j < c.size(), by the Chebyshev recurrence cos((j+1) t) = 2 cos(t) cos(j t) -
+// cos((j-1) t): one std::cos per sample instead of one per sample and term (the planner fits these
+// series for every candidate: the cosines were 44% of a first plan's 147 ms at sigma 50). Its error
+// grows about as j^2 ulp: within 4e-14 of std::cos up to j = 32 (checked over periods 3 to 20000),
+// and kSlidingDctMaxOrder is 8.
+void cosine_harmonics(double theta, std::vector<double>& c) {
+  if (c.empty()) return;
+  c[0] = 1.0;
+  if (c.size() == 1) return;
+  c[1] = std::cos(theta);
+  for (std::size_t j = 2; j < c.size(); ++j) c[j] = 2.0 * c[1] * c[j - 1] - c[j - 2];
+}
+}  // namespace
+
 SlidingDctKernel sliding_dct_kernel_for_radius(double sigma, int order, int radius) {
   check(sigma, order);
   if (radius < 1) throw InvalidArgument("sliding-dct: radius must be >= 1");
@@ -33,23 +48,26 @@ SlidingDctKernel sliding_dct_kernel_for_radius(double sigma, int order, int radi
   k.radius = radius;
   k.beta.assign(static_cast<std::size_t>(terms), 0.0);
   k.beta[0] = 1.0 / period;  // unit gain: the other cosines sum to 0 over a whole period
-  for (int j = 1; j < terms; ++j) {
-    // g is even, so its DFT coefficient is real: (2 / N) sum g(n) cos(w_j n).
-    double s = 0.0;
-    for (int n = -radius; n <= radius; ++n)
-      s += g[static_cast<std::size_t>(n + radius)] * std::cos(2.0 * std::numbers::pi * j * n / period);
-    k.beta[static_cast<std::size_t>(j)] = 2.0 * s / period;
+  // g is even, so its DFT coefficients are real: (2 / N) sum g(n) cos(w_j n), summed over n in order
+  // for each j (the cosines of one n from one std::cos, cosine_harmonics).
+  std::vector<double> c(static_cast<std::size_t>(terms));
+  for (int n = -radius; n <= radius; ++n) {
+    cosine_harmonics(2.0 * std::numbers::pi * n / period, c);
+    for (int j = 1; j < terms; ++j)
+      k.beta[static_cast<std::size_t>(j)] += g[static_cast<std::size_t>(n + radius)] * c[static_cast<std::size_t>(j)];
   }
+  for (int j = 1; j < terms; ++j) k.beta[static_cast<std::size_t>(j)] = 2.0 * k.beta[static_cast<std::size_t>(j)] / period;
   return k;
 }
 
 std::vector<double> sliding_dct_weights(const SlidingDctKernel& k) {
   const double period = k.cosine_period();
   std::vector<double> h(2 * static_cast<std::size_t>(k.radius) + 1, 0.0);
+  std::vector<double> c(static_cast<std::size_t>(k.order()) + 1);
   for (int n = -k.radius; n <= k.radius; ++n) {
+    cosine_harmonics(2.0 * std::numbers::pi * n / period, c);
     double s = 0.0;
-    for (int j = 0; j <= k.order(); ++j)
-      s += k.beta[static_cast<std::size_t>(j)] * std::cos(2.0 * std::numbers::pi * j * n / period);
+    for (int j = 0; j <= k.order(); ++j) s += k.beta[static_cast<std::size_t>(j)] * c[static_cast<std::size_t>(j)];
     h[static_cast<std::size_t>(n + k.radius)] = s;
   }
   return h;
