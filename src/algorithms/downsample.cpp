@@ -1,4 +1,4 @@
-// downsample (seed 002): per axis, reduce the line onto the centres of blocks of f = 2 or 4 samples
+// downsample (seed 002): per axis, reduce the line onto the centres of blocks of f = 2, 4 or 8 samples
 // with the tent (the transpose of the linear interpolation), blur the low-resolution line with the
 // compensated sigma, interpolate linearly back. Operators on different axes commute, so this equals
 // downsampling the image, blurring and upsampling it. Not shift-invariant: the response depends on a
@@ -18,13 +18,15 @@ namespace {
 // CPU: the tent, the low-resolution fir (one tap pair per f samples, in double), the
 // interpolation.
 constexpr double kPerLowTapPair = 10.0;
-// The 2D chain (cpu/downsample_chain.cpp), per full-resolution sample and axis, fitted to
-// bench/cpu_bench.cpp's algo/downsample/RGBA32F/1920x1080/s5, s20, s50 against the iir rows of the
-// same run (bench/RESULTS.md): a fixed part, the tent's and the interpolation's work that grows
-// with the factor, and the low-resolution Gaussian's tap pairs over the blocks.
-constexpr double kChainPerSample = 4.2;
-constexpr double kChainPerFactor = 1.5;
-constexpr double kChainPerLowTapPair = 2.75;
+// The 2D chain (cpu/downsample_chain.cpp), per full-resolution sample and axis: a fixed part (the
+// tent's rows, the interpolation, the output), a little per factor (the phases' pixel copies), and
+// the low-resolution Gaussian's tap pairs over the blocks. Refitted when the x tent went to the
+// block centres (its taps no longer grow with the factor): 1080p RGBA float at factors 2, 4 and 8,
+// sigma 5.6 to 60 (bench/RESULTS.md, "the chain's arithmetic"), in units anchored where the first
+// fit (against the iir rows of the same run) put sigma 5.6 at factor 2.
+constexpr double kChainPerSample = 9.0;
+constexpr double kChainPerFactor = 0.25;
+constexpr double kChainPerLowTapPair = 1.65;
 
 int factor_for(const BlurSpec& spec, double sigma) {
   const int factor = option_int(spec, "downsample_factor");
@@ -47,16 +49,17 @@ class Downsample final : public Descriptor {
       : Descriptor(
             {Algorithm::downsample, "downsample",
              "blur at 1/2 or 1/4 resolution and interpolate back (seed 002), sigma compensated for the resampling",
-             "Seed 002's reduced-resolution blur: the line reduced onto the centres of blocks of 2 or 4 samples "
+             "Seed 002's reduced-resolution blur: the line reduced onto the centres of blocks of 2, 4 or 8 samples "
              "by the tent (each sample shared between the two centres around it by distance, [1, 3, 3, 1] / 8 at "
              "factor 2: two linear fetches), the low-resolution line blurred with the sigma that makes the whole "
              "chain's variance sigma^2 (the tent and the linear interpolation add their own), interpolated back. "
-             "A quarter or a sixteenth of the taps; not shift-invariant (each phase of a block has its own "
-             "response). sigma must exceed what the resampling alone adds (1.22 at factor 2, 2.35 at factor 4).",
+             "A half, a quarter or an eighth of the taps per axis; not shift-invariant (each phase of a block has its "
+             "own response). sigma must exceed what the resampling alone adds (1.22 at factor 2, 2.35 at 4, 4.64 "
+             "at 8).",
              Capabilities{.separable = true, .max_dimensions = 3}},
             {option({.key = "downsample_factor", .flag = "factor", .kind = ParameterInfo::Kind::integer,
-                    .doc = "the resolution factor", .default_text = "4 from sigma 20, else 2", .min = 2,
-                    .max = 4, .multiple_of = 2, .zero_chooses = true}),
+                    .doc = "the resolution factor: 2, 4 or 8", .default_text = "4 from sigma 20, else 2", .min = 2,
+                    .max = 8, .multiple_of = 2, .zero_chooses = true}),
              option({.key = kLowTruncate, .flag = "low-truncate", .kind = ParameterInfo::Kind::real,
                     .doc = "the low-resolution Gaussian's truncation, in its own sigmas",
                     .default_text = "the blur's truncate; under a tolerance, the least within its share",
@@ -89,6 +92,7 @@ class Downsample final : public Descriptor {
       add_parameter(plan, "low_sigma", d.low_sigma, a);
       add_parameter(plan, "low_radius", std::int64_t{d.radius}, a);
     }
+    if (r->axes[0].factor || r->axes[1].factor || r->axes[2].factor) add_parameter(plan, std::string(kLowTruncate), low_truncate(spec));
     plan.resolved = std::move(r);
   }
 
@@ -143,7 +147,7 @@ class Downsample final : public Descriptor {
     if (active.empty()) return {};
     const double share = std::pow(1.0 + spec.tolerance, 1.0 / static_cast<double>(active.size())) - 1.0;
     std::vector<BlurSpec> out;
-    for (int f : {2, 4}) {
+    for (int f : {2, 4, 8}) {
       bool fits = true;
       for (int a : active)
         if (!(spec.sigma[static_cast<std::size_t>(a)] > std::sqrt(kernel::downsample_added_variance(f)))) fits = false;

@@ -1,6 +1,6 @@
 // downsample's 2D chain driver: the image reduced on both axes at once, blurred at low resolution,
 // interpolated back - one read of the source and one write of the destination at full resolution,
-// the rest on a quarter (factor 2) or a sixteenth (factor 4) of the samples, in float.
+// the rest on a quarter (factor 2), a sixteenth (factor 4) or a 64th (factor 8) of the samples, in float.
 //
 // The same function as the line driver (cpu/downsample.cpp): the per-axis operators (tent onto the
 // block centres, low-resolution Gaussian, linear interpolation) act on different axes, so they
@@ -305,7 +305,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       // the sum over rows), the tent along x onto the block centres, then the low-resolution
       // Gaussian along x (fir's SIMD line).
       const auto reduce = [&](std::int64_t j, float* out) {
-        const float* rows[8];
+        const float* rows[16];
         for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
         weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
         core::extend_line(acc, W, before, after, C, bx, cval);

@@ -48,7 +48,8 @@ void WeightedRows(const float* const* rows, const float* w, int count, float* ou
   switch (count) {
     case 2: return WeightedRowsK<2>(rows, w, out, n);
     case 4: return WeightedRowsK<4>(rows, w, out, n);
-    default: return WeightedRowsK<8>(rows, w, out, n);
+    case 8: return WeightedRowsK<8>(rows, w, out, n);
+    default: return WeightedRowsK<16>(rows, w, out, n);
   }
 }
 
@@ -61,8 +62,8 @@ namespace fastblur::cpu {
 HWY_EXPORT(WeightedRows);
 
 void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n) {
-  if (count != 2 && count != 4 && count != 8)
-    throw InvalidArgument("weighted_rows: 2, 4 or 8 rows, got " + std::to_string(count));
+  if (count != 2 && count != 4 && count != 8 && count != 16)
+    throw InvalidArgument("weighted_rows: 2, 4, 8 or 16 rows, got " + std::to_string(count));
   HWY_DYNAMIC_DISPATCH(WeightedRows)(rows, w, count, out, n);
 }
 }  // namespace fastblur::cpu

@@ -7,7 +7,7 @@
 namespace fastblur::cpu {
 
 /// out[i] = sum_{k < count} w[k] rows[k][i] for i < n, summed in order of k. count is 2 (the
-/// interpolation) or 2f (the tent at factor 2 or 4): 2, 4 or 8.
+/// interpolation) or 2f (the tent at factor 2, 4 or 8): 2, 4, 8 or 16.
 void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n);
 
 }  // namespace fastblur::cpu

@@ -244,6 +244,10 @@ std::string line(const Plan& p) {
           name += " " + std::string(param.flag) + " " + std::to_string(*i);
         } else if (const auto* s = std::get_if<std::string>(&q.value)) {
           name += " " + *s;
+        } else if (const auto* d = std::get_if<double>(&q.value)) {
+          char number[32];
+          std::snprintf(number, sizeof number, "%g", *d);
+          name += " " + std::string(param.flag) + " " + number;
         }
       }
   }

@@ -1,6 +1,6 @@
 // downsample's 2D chain driver (cpu/downsample_chain.cpp) against its line driver: the same
 // function, so the same values up to float rounding, for every border, awkward sizes, 1-4
-// channels, both factors and a different one per axis, in place and not, every element type.
+// channels, every factor and a different one per axis, in place and not, every element type.
 #include <gtest/gtest.h>
 #include <malloc.h>
 
@@ -52,7 +52,7 @@ TEST(DownsampleChain, EqualsTheLineDriverForEveryBorderSizeAndFactor) {
   };
   for (const Case& k : {Case{1, 1, 1, 2.0, 2.0, 2}, Case{2, 3, 4, 1.5, 3.0, 2}, Case{17, 9, 3, 2.5, 2.5, 2},
                         Case{64, 33, 4, 5.8, 5.8, 0}, Case{5, 70, 1, 3.0, 7.0, 4}, Case{96, 41, 2, 4.0, 25.0, 0},
-                        Case{131, 7, 4, 30.0, 2.0, 0}})
+                        Case{131, 7, 4, 30.0, 2.0, 0}, Case{83, 150, 4, 9.0, 40.0, 8}, Case{300, 13, 3, 50.0, 6.0, 8}})
     for (Border border : test::all_borders()) {
       test::Buffer src = test::make_buffer(ElementType::f32, k.w, k.h, 1, k.channels);
       test::fill_random(src.view, rng);
@@ -116,7 +116,7 @@ TEST(DownsampleChain, RepeatedBlursTouchNoFreshPages) {
   struct Restore {
     ~Restore() { mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024); }
   } restore;
-  for (std::int64_t factor : {2, 4}) {
+  for (std::int64_t factor : {2, 4, 8}) {
     BlurSpec spec = downsample_spec(6.0, 6.0, Border::reflect, factor);
     spec.threads = 2;
     ASSERT_EQ(make_plan(spec, src.view).schedule.driver, CpuDriver::chain);

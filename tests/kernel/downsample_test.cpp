@@ -25,6 +25,9 @@ TEST(Downsample, AddedVarianceAndCompensation) {
   EXPECT_GT(downsample_low_sigma(2.5, 4), std::sqrt((6.25 - 5.5) / 16.0) * 1.1);  // aliasing made up for
   EXPECT_THROW(downsample_low_sigma(1.2, 2), InvalidArgument);  // the resampling alone is sigma 1.22
   EXPECT_THROW(downsample_low_sigma(2.3, 4), InvalidArgument);  // and 2.35
+  EXPECT_NEAR(downsample_added_variance(8), 21.5, 1e-12);
+  EXPECT_THROW(downsample_low_sigma(4.6, 8), InvalidArgument);  // and 4.64
+  EXPECT_THROW(downsample_added_variance(6), InvalidArgument);
   EXPECT_EQ(downsample_factor_for(19.9), 2);
   EXPECT_EQ(downsample_factor_for(20.0), 4);
 }
@@ -32,8 +35,9 @@ TEST(Downsample, AddedVarianceAndCompensation) {
 // The tent keeps an impulse's centre where it is, at every phase: the first moment of each phase's
 // response is the impulse's position (a block average would move it by up to (f - 1) / 2 samples).
 TEST(Downsample, EveryPhaseKeepsTheImpulsesCentre) {
-  for (int f : {2, 4})
+  for (int f : {2, 4, 8})
     for (double sigma : {3.0, 7.5, 25.0}) {
+      if (sigma * sigma <= downsample_added_variance(f)) continue;  // 3 is below factor 8's 4.64
       const int half = static_cast<int>(10 * sigma) + 8 * f;
       for (int phase = 0; phase < f; ++phase) {
         const auto h = downsample_impulse_response(sigma, f, 4.0, phase, half);
