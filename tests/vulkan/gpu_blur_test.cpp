@@ -80,6 +80,27 @@ TEST_F(VulkanTest, BufferAlgorithmsMatchTheCpuForEveryBorderTypeAndShape) {
         }
 }
 
+// downsample at every factor, with the shortened low-resolution kernel a tolerance's plan chooses:
+// the shader takes the factor and radius from the plan, as the CPU drivers do.
+TEST_F(VulkanTest, DownsampleAtEveryFactorAndTruncationMatchesTheCpu) {
+  auto rng = test::rng_for_test();
+  const Variant& v = kBufferAlgorithms[5];
+  ASSERT_EQ(v.algorithm, Algorithm::downsample);
+  for (std::int64_t factor : {2, 4, 8})
+    for (Border border : test::all_borders()) {
+      BlurSpec spec;
+      spec.sigma = {30.0, 12.0, 0.0};
+      spec.with_border(border);
+      spec.cval = 0.25;
+      spec.algorithm = Algorithm::downsample;
+      set_parameter(spec, "downsample_factor", factor);
+      set_parameter(spec, "downsample_low_truncate", 3.25);
+      const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 157, 83, 1, 4, rng, v.algorithm,
+                                                   ElementType::f64, v.schedule);
+      EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << "factor " << factor << " " << to_string(border);
+    }
+}
+
 TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
   // Seed 004: 3D Gaussian convolution of a float volume; fir, box and iir along x, y and z.
   auto rng = test::rng_for_test();
