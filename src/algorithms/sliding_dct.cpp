@@ -4,6 +4,9 @@
 #include "algorithms/sliding_dct.hpp"
 
 #include <algorithm>
+#include <compare>
+#include <map>
+#include <mutex>
 #include <cmath>
 #include <memory>
 
@@ -25,10 +28,31 @@ int order_of(const BlurSpec& spec) {
 
 bool fits_fir(const BlurSpec& spec) { return option_value<std::string>(spec, "sliding_dct_fit") == "fir"; }
 
-// The series along an axis: of the Gaussian, or of fir's kernel at the spec's radius.
+// The series along an axis: of the Gaussian, or of fir's kernel at the spec's radius. Each is fitted
+// by a search (up to 49 windows or 65 periods, a kernel and its error each), and the planner asks for
+// the same ones for a candidate's cost, its prediction and its plan: they are kept, process-wide (at
+// most 256, forgotten all at once when full).
 kernel::SlidingDctKernel series(const BlurSpec& spec, double sigma, int radius) {
-  return fits_fir(spec) ? kernel::sliding_dct_kernel_matching_fir(sigma, option_int(spec, "sliding_dct_order"), radius)
-                        : kernel::sliding_dct_kernel(sigma, option_int(spec, "sliding_dct_order"));
+  struct Key {
+    bool fir;
+    double sigma;
+    int order, radius;
+    auto operator<=>(const Key&) const = default;
+  };
+  static std::mutex mutex;
+  static std::map<Key, kernel::SlidingDctKernel> memo;
+  const bool fir = fits_fir(spec);
+  const Key key{fir, sigma, option_int(spec, "sliding_dct_order"), fir ? radius : 0};
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  kernel::SlidingDctKernel k = fir ? kernel::sliding_dct_kernel_matching_fir(sigma, key.order, radius)
+                                   : kernel::sliding_dct_kernel(sigma, key.order);
+  const std::lock_guard lock(mutex);
+  if (memo.size() >= 256) memo.clear();
+  memo.emplace(key, k);
+  return k;
 }
 
 // fir's radius along `axis` at sigma `s` (<= the axis's own, kLargeSigma's clamp): scaled with the
