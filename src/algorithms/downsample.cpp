@@ -48,7 +48,7 @@ class Downsample final : public Descriptor {
   Downsample()
       : Descriptor(
             {Algorithm::downsample, "downsample",
-             "blur at 1/2 or 1/4 resolution and interpolate back (seed 002), sigma compensated for the resampling",
+             "blur at 1/2, 1/4 or 1/8 resolution and interpolate back (seed 002), sigma compensated for the resampling",
              "Seed 002's reduced-resolution blur: the line reduced onto the centres of blocks of 2, 4 or 8 samples "
              "by the tent (each sample shared between the two centres around it by distance, [1, 3, 3, 1] / 8 at "
              "factor 2: two linear fetches), the low-resolution line blurred with the sigma that makes the whole "
@@ -92,7 +92,8 @@ class Downsample final : public Descriptor {
       add_parameter(plan, "low_sigma", d.low_sigma, a);
       add_parameter(plan, "low_radius", std::int64_t{d.radius}, a);
     }
-    if (r->axes[0].factor || r->axes[1].factor || r->axes[2].factor) add_parameter(plan, std::string(kLowTruncate), low_truncate(spec));
+    if (r->axes[0].factor || r->axes[1].factor || r->axes[2].factor)
+      add_parameter(plan, std::string(kLowTruncate), low_truncate(spec));
     plan.resolved = std::move(r);
   }
 
