@@ -121,6 +121,20 @@ def test_auto_with_tolerance_plans_once(rng):
         np.testing.assert_allclose(got, want, rtol=0, atol=2e-6)
 
 
+def test_a_tolerances_factor_8_keeps_every_chunk_on_its_block_grid(rng):
+    # Within 1e-2 at sigma 50 the plan is downsample at factor 8 with a shortened low-resolution
+    # kernel: every chunk starts its pieces on the 8-sample block grid and runs those options, so
+    # the chunked blur is the whole call's, bit for bit, for every mode.
+    a = random_array(rng, (300, 263), "float32")
+    p = fastblur.plan(a.shape, 50.0, tolerance=1e-2)
+    assert p["algorithm"] == "downsample" and p["options"]["downsample_factor"] == 8, p["description"]
+    x = chunked(rng, a, 40, 130)
+    for mode in MODES:
+        want = fastblur.gaussian_filter(a, 50.0, tolerance=1e-2, mode=mode)
+        got = fbd.gaussian_filter(x, 50.0, tolerance=1e-2, mode=mode).compute()
+        np.testing.assert_array_equal(got, want, err_msg=mode)
+
+
 def test_chunks_run_the_plans_rounding(rng):
     # A tolerance's plan rounds to nearest (it is not SciPy's filter), also where it chose fir: every
     # chunk must round so too, not run SciPy's truncating order because fir is named to it.
