@@ -402,8 +402,8 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     else its length; None for the algorithms without one); ``schedule`` (backend, driver,
     threads, intermediate type, rounding, and the CPU strips, the Vulkan tiles and pieces, box's
     Vulkan schedules, iir's GPU float64); ``options`` (the algorithm's options the plan runs with:
-    the caller's and those the planner chose, e.g. a tolerance's ``downsample_low_truncate``); ``predicted_max_error`` (docs/DESIGN.md's max error of the
-    whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every
+    the caller's and those the planner chose, e.g. a tolerance's ``downsample_low_truncate``);
+    ``predicted_max_error`` (docs/DESIGN.md's max error of the whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every
     candidate weighed) and ``description`` (all of it as text)."""
     spatial = tuple(int(s) for s in shape)
     channels = int(channels)

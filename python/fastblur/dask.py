@@ -105,10 +105,11 @@ def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, ro
                   rounding=rounding)
         name = p["algorithm"]
         info = registry[name]
-        # The plan's resolved whole-plan parameters that are options of its algorithm, so that a
-        # chunk cannot plan differently (e.g. box_passes chosen from the tolerance).
-        opts = dict(options)
-        opts.update(p["options"])  # what the planner chose beyond the caller's (a tolerance's truncation)
+        # The options the plan runs with (the caller's and those its candidate chose, e.g. a
+        # tolerance's downsample factor and truncation) and its resolved whole-plan parameters that
+        # are options of its algorithm (levels sized from the whole image, say), so that a chunk
+        # cannot plan differently.
+        opts = {**options, **p["options"]}
         for par in info["parameters"]:
             key = par["key"]
             if key in p and not isinstance(p[key], (list, tuple)):

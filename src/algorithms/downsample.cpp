@@ -75,13 +75,14 @@ class Downsample final : public Descriptor {
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     auto r = std::make_shared<DownsampleResolved>();
+    const double truncate = low_truncate(spec);
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
       if (!(ax.sigma > 1e-15)) continue;
       DownsampleAxis& d = r->axes[static_cast<std::size_t>(a)];
       d.factor = factor_for(spec, ax.sigma);
-      d.low_sigma = kernel::downsample_low_sigma(ax.sigma, d.factor, low_truncate(spec));
-      d.radius = kernel::downsample_low_radius(d.low_sigma, low_truncate(spec));
+      d.low_sigma = kernel::downsample_low_sigma(ax.sigma, d.factor, truncate);
+      d.radius = kernel::downsample_low_radius(d.low_sigma, truncate);
       d.pad = static_cast<std::int64_t>(d.factor) * (d.radius + 3);
       ax.radius = d.radius;
       // An output reads the blocks of the low-resolution kernel around its own two, each f wide.
@@ -93,7 +94,7 @@ class Downsample final : public Descriptor {
       add_parameter(plan, "low_radius", std::int64_t{d.radius}, a);
     }
     if (r->axes[0].factor || r->axes[1].factor || r->axes[2].factor)
-      add_parameter(plan, std::string(kLowTruncate), low_truncate(spec));
+      add_parameter(plan, std::string(kLowTruncate), truncate);
     plan.resolved = std::move(r);
   }
 

@@ -9,7 +9,8 @@
 namespace fastblur::kernel {
 
 double downsample_added_variance(int f) {
-  if (f != 2 && f != 4 && f != 8) throw InvalidArgument("downsample factor must be 2, 4 or 8, got " + std::to_string(f));
+  if (f != 2 && f != 4 && f != 8)
+    throw InvalidArgument("downsample factor must be 2, 4 or 8, got " + std::to_string(f));
   // Full-resolution sample i sits at low-resolution position u = (i - (f-1)/2) / f, a fraction
   // t = u - floor(u) past a block centre. The tent shares it between the two centres around it and
   // the interpolation reads it back from them: each by weights 1 - t and t, variance t (1 - t) f^2.

@@ -20,9 +20,6 @@ void check(double sigma, int order) {
                           " (0 = default " + std::to_string(kSlidingDctDefaultOrder) + ")");
 }
 
-}  // namespace
-
-namespace {
 // c[j] = cos(j theta) for j < c.size(), by the Chebyshev recurrence cos((j+1) t) = 2 cos(t) cos(j t) -
 // cos((j-1) t): one std::cos per sample instead of one per sample and term (the planner fits these
 // series for every candidate: the cosines were 44% of a first plan's 147 ms at sigma 50). Its error
