@@ -24,6 +24,7 @@
 #include <opencv2/imgproc.hpp>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "fastblur/fastblur.hpp"
@@ -386,6 +387,28 @@ int main(int argc, char** argv) {
           for (auto _ : st) fastblur::blur(in, out, spec);
         })->Unit(benchmark::kMillisecond)->UseRealTime();
       }
+  }
+  // The algorithms on the lane driver past the caches: an 8192^2 RGBA32F image (1 GiB) and a 256^3
+  // float volume (issue 28, deliverable 1: the passes across rows and planes walking them in place).
+  for (fastblur::Algorithm a : {fastblur::Algorithm::box, fastblur::Algorithm::iir, fastblur::Algorithm::kawase,
+                                fastblur::Algorithm::sliding_dct}) {
+    const std::string name(fastblur::to_string(a));
+    for (const auto& [f, shape, sigma, label] :
+         {std::tuple{kFormats[2], Shape{8192, 8192, 1}, 5.0, std::string("8192x8192/s5")},
+          std::tuple{kFormats[2], Shape{8192, 8192, 1}, 50.0, std::string("8192x8192/s50")},
+          std::tuple{kFormats[3], Shape{256, 256, 256}, 4.0, std::string("256^3/s4")}}) {
+      const std::string id = "algo/" + name + "/" + f.name + "/" + label;
+      benchmark::RegisterBenchmark(id.c_str(), [a, f = f, shape = shape, sigma = sigma](benchmark::State& st) {
+        std::vector<std::byte>& src = image_of(f, shape);
+        std::vector<std::byte> dst(src.size());
+        fastblur::BlurSpec spec = shape.d > 1 ? fastblur::BlurSpec::isotropic_3d(sigma) : fastblur::BlurSpec::isotropic_2d(sigma);
+        spec.algorithm = a;
+        const auto in = fastblur::View::packed(src.data(), f.type, shape.w, shape.h, shape.d, f.channels);
+        const auto out = fastblur::View::packed(dst.data(), f.type, shape.w, shape.h, shape.d, f.channels);
+        fastblur::blur(in, out, spec);
+        for (auto _ : st) fastblur::blur(in, out, spec);
+      })->Unit(benchmark::kMillisecond)->UseRealTime();
+    }
   }
   // fir forced on float data at k7 (fused ring) and k35 (x pass, then the y pass in place), float32
   // and float64 (issue 28, deliverable 3: the float y pass's inner loop).
