@@ -101,6 +101,14 @@ struct Schedule {
   ElementType intermediate = ElementType::f32;
   /// fir's axis passes: columns (values) per strip of the y and z passes, sized for L2 (index 1, 2).
   std::array<std::int64_t, 3> strip{0, 0, 0};
+  /// CPU: the destination's rows are written with streaming (non-temporal) stores, past the caches.
+  /// downsample's chain sets it where the destination is at least half the last-level cache: a
+  /// cached store first reads each line from memory (a third more traffic than the read of the
+  /// source and the write of the destination), and the caches could not keep such an output anyway.
+  /// Below that the output stays in the cache for whoever reads it next (bench/RESULTS.md,
+  /// 2026-11-27: the crossover measured at 16 MiB of a 32 MiB cache). Applies where the driver
+  /// writes float32 rows of packed pixels itself.
+  bool stream_destination = false;
   /// Vulkan: box's schedule per axis (never automatic in a plan).
   std::array<BoxSchedule, 3> box{BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
   /// Vulkan: iir runs its recursions in float64 (where the device has it).

@@ -400,7 +400,8 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     kernel, else 0), ``support`` (how far an output reaches: the halo a chunk needs),
     ``achieved_sigma`` and ``weights`` (the kernel the plan correlates with: a list up to 64 taps,
     else its length; None for the algorithms without one); ``schedule`` (backend, driver,
-    threads, intermediate type, rounding, and the CPU strips, the Vulkan tiles and pieces, box's
+    threads, intermediate type, rounding, and the CPU strips, ``stream_destination`` (the output
+    written past the caches, for one larger than half the last-level cache), the Vulkan tiles and pieces, box's
     Vulkan schedules, iir's GPU float64); ``options`` (the algorithm's options the plan runs with:
     the caller's and those the planner chose, e.g. a tolerance's ``downsample_low_truncate``);
     ``predicted_max_error`` (docs/DESIGN.md's max error of the whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every

@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 #include "algorithms/cost_model.hpp"
+#include "core/cache_size.hpp"
 #include "fastblur/kernel.hpp"
 
 namespace fastblur::algo {
@@ -105,6 +107,9 @@ class Downsample final : public Descriptor {
     const bool chain = shape.backend == Backend::cpu && r.axes[0].factor > 0 && r.axes[1].factor > 0 &&
                        r.axes[2].factor == 0 && float_lanes_allowed(plan.spec, shape);
     plan.schedule.driver = chain ? CpuDriver::chain : CpuDriver::lines;
+    const auto bytes = static_cast<std::uint64_t>(shape.elements()) * sizeof(float);
+    plan.schedule.stream_destination =
+        chain && shape.destination == ElementType::f32 && bytes >= core::last_level_cache_bytes() / 2;
   }
 
   // Not shift-invariant: the response of the phase farthest from the Gaussian.

@@ -8,6 +8,7 @@
 #define HWY_TARGET_INCLUDE "src/cpu/weighted_rows_simd.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "hwy/cache_control.h"
 
 #include "cpu/weighted_rows_simd.hpp"
 
@@ -15,10 +16,11 @@ HWY_BEFORE_NAMESPACE();
 namespace fastblur::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// K rows known at compile time, so the weights and row pointers stay in registers. The vectors
+// K rows known at compile time, so the weights and row pointers stay in registers; kStream writes
+// the vectors past the caches (weighted_pair_stream). The vectors
 // start where out is vector-aligned (the elements before it one at a time): rows placed like out
 // in their cache lines are then read in whole lines too.
-template <int K>
+template <int K, bool kStream = false>
 void WeightedRowsK(const float* const* rows, const float* w, float* HWY_RESTRICT out, size_t n) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
@@ -39,9 +41,20 @@ void WeightedRowsK(const float* const* rows, const float* w, float* HWY_RESTRICT
   for (; i + N <= n; i += N) {
     auto sum = hn::Mul(wv[0], hn::LoadU(d, row[0] + i));
     for (int k = 1; k < K; ++k) sum = hn::MulAdd(wv[k], hn::LoadU(d, row[k] + i), sum);
-    hn::StoreU(sum, d, out + i);
+    if constexpr (kStream) hn::Stream(sum, d, out + i);
+    else hn::StoreU(sum, d, out + i);
   }
   for (; i < n; ++i) one(i);
+  // Streaming stores are weakly ordered: fenced before the row is handed on (another thread may
+  // read it once the blur returns).
+  if constexpr (kStream) hwy::FlushStream();
+}
+
+// Streaming stores need vector-aligned addresses: the vectors start where out is aligned, and an
+// out not aligned to a float never is (then plain stores).
+void WeightedPairStream(const float* const* rows, const float* w, float* out, size_t n) {
+  if (reinterpret_cast<uintptr_t>(out) % sizeof(float) != 0) return WeightedRowsK<2>(rows, w, out, n);
+  WeightedRowsK<2, true>(rows, w, out, n);
 }
 
 void WeightedRows(const float* const* rows, const float* w, int count, float* out, size_t n) {
@@ -60,6 +73,11 @@ HWY_AFTER_NAMESPACE();
 #include "fastblur/error.hpp"
 namespace fastblur::cpu {
 HWY_EXPORT(WeightedRows);
+HWY_EXPORT(WeightedPairStream);
+
+void weighted_pair_stream(const float* const* rows, const float* w, float* out, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(WeightedPairStream)(rows, w, out, n);
+}
 
 void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n) {
   if (count != 2 && count != 4 && count != 8 && count != 16)

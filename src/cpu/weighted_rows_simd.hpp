@@ -10,4 +10,8 @@ namespace fastblur::cpu {
 /// interpolation) or 2f (the tent at factor 2, 4 or 8): 2, 4, 8 or 16.
 void weighted_rows(const float* const* rows, const float* w, int count, float* out, std::size_t n);
 
+/// weighted_rows of two rows, out written with streaming (non-temporal) stores: for a large output
+/// that would otherwise be read from memory before each line is written.
+void weighted_pair_stream(const float* const* rows, const float* w, float* out, std::size_t n);
+
 }  // namespace fastblur::cpu

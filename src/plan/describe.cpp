@@ -40,6 +40,7 @@ std::string schedule_text(const Plan& p) {
              std::string(to_string(p.destination)) + (is_integer(p.destination) ? " (truncated)" : "") +
              (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights");
     }
+    if (s.stream_destination) out += ", destination streamed past the caches";
     if (s.driver == CpuDriver::axis_passes)
       for (int a = 1; a < 3; ++a)
         if (p.axes[static_cast<std::size_t>(a)].active)

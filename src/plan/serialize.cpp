@@ -115,6 +115,7 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("intermediate"), j.text(s.driver == CpuDriver::fixed_point ? std::string_view("int16") : to_string(s.intermediate));
   j.key("rounding"), j.text(to_string(rounding));
   j.key("strip"), j.numbers(s.strip);
+  j.key("stream_destination"), j.boolean(s.stream_destination);
   j.key("box"), j.array(s.box, [&](BoxSchedule b) { j.text(to_string(b)); });
   j.key("gpu_float64"), j.boolean(s.gpu_float64);
   j.key("tile"), j.numbers(s.tile);

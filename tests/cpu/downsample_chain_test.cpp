@@ -5,7 +5,13 @@
 #include <malloc.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/cache_size.hpp"
 
 #include "support/test_support.hpp"
 
@@ -103,6 +109,74 @@ TEST(DownsampleChain, ThePlanChoosesItFor2dFloatWorkAndStacksOnly) {
   EXPECT_EQ(make_plan(spec, volume).schedule.driver, CpuDriver::chain);  // a stack: plane by plane
   spec.sigma = {3.0, 0.0, 0.0};
   EXPECT_EQ(make_plan(spec, image).schedule.driver, CpuDriver::lines);  // one axis: nothing to gain
+}
+
+// Streaming stores (Schedule::stream_destination) change where the output goes, not its value: the
+// same bits with and without, at every placement of the rows in their cache lines (the vectors
+// start where a row is aligned), every factor, 1-4 channels, in place and not, with two workers.
+TEST(DownsampleChain, AStreamedDestinationGetsTheSameBits) {
+  auto rng = test::rng_for_test();
+  struct Case {
+    std::int64_t w, h;
+    int channels;
+    double sx, sy;
+    std::int64_t factor;
+  };
+  for (const Case& k : {Case{97, 61, 4, 6.0, 9.0, 2}, Case{130, 45, 3, 20.0, 11.0, 4}, Case{301, 77, 1, 40.0, 40.0, 8},
+                        Case{9, 300, 2, 5.0, 30.0, 0}})
+    for (Border border : {Border::reflect, Border::constant, Border::wrap})
+      for (std::size_t shift : {0, 1, 3}) {
+        SCOPED_TRACE(std::to_string(k.w) + "x" + std::to_string(k.h) + "x" + std::to_string(k.channels) + " " +
+                     std::string(to_string(border)) + ", destination " + std::to_string(shift) + " floats past a line");
+        test::Buffer src = test::make_buffer(ElementType::f32, k.w, k.h, 1, k.channels);
+        test::fill_random(src.view, rng);
+        BlurSpec spec = downsample_spec(k.sx, k.sy, border, k.factor);
+        spec.threads = 2;
+        Plan plan = make_plan(spec, src.view);
+        ASSERT_EQ(plan.schedule.driver, CpuDriver::chain);
+        const std::size_t floats = static_cast<std::size_t>(k.w * k.h * k.channels);
+        std::vector<float> cached(floats + 32), streamed(floats + 32, -7.0f);
+        const auto at = [&](std::vector<float>& v) {
+          float* p = v.data();
+          while (reinterpret_cast<std::uintptr_t>(p) % 64 != 0) ++p;
+          return View::packed(p + shift, ElementType::f32, k.w, k.h, 1, k.channels);
+        };
+        plan.schedule.stream_destination = false;
+        blur(src.view, at(cached), plan);
+        plan.schedule.stream_destination = true;
+        blur(src.view, at(streamed), plan);
+        const View a = at(cached), b = at(streamed);
+        ASSERT_EQ(std::memcmp(a.data, b.data, floats * sizeof(float)), 0);
+        // Nothing written past the image.
+        const float* end = static_cast<const float*>(b.data) + floats;
+        for (const float* g = end; g < streamed.data() + streamed.size(); ++g) ASSERT_EQ(*g, -7.0f);
+        // In place, streamed.
+        blur(src.view, src.view, plan);
+        ASSERT_EQ(std::memcmp(src.view.data, a.data, floats * sizeof(float)), 0) << "in place";
+      }
+}
+
+// The plan streams a float32 destination of half the last-level cache or more, where the chain
+// writes it itself, and says so; a smaller one, or one the chain converts, stays cached.
+TEST(DownsampleChain, ThePlanStreamsADestinationOfHalfTheCacheOrMore) {
+  float px[4] = {};
+  const std::uint64_t half = core::last_level_cache_bytes() / 2;
+  const std::int64_t w = 1024, row_bytes = w * 4 * 4;
+  const std::int64_t big_h = static_cast<std::int64_t>(half) / row_bytes + 1, small_h = big_h / 4;
+  const BlurSpec spec = downsample_spec(12.0, 12.0, Border::reflect, 0);
+  // make_plan reads the view's shape only.
+  const Plan big = make_plan(spec, View::packed(px, ElementType::f32, w, big_h, 1, 4));
+  ASSERT_EQ(big.schedule.driver, CpuDriver::chain);
+  EXPECT_TRUE(big.schedule.stream_destination);
+  EXPECT_NE(describe(big).find("destination streamed past the caches"), std::string::npos) << describe(big);
+  EXPECT_NE(plan_json(big).find("\"stream_destination\":true"), std::string::npos);
+  const Plan small = make_plan(spec, View::packed(px, ElementType::f32, w, small_h, 1, 4));
+  EXPECT_FALSE(small.schedule.stream_destination);
+  EXPECT_EQ(describe(small).find("streamed"), std::string::npos);
+  // An 8-bit image of the same pixels: the chain converts its rows, so nothing is streamed.
+  const Plan bytes = make_plan(spec, View::packed(px, ElementType::u8, w, 4 * big_h, 1, 4));
+  ASSERT_EQ(bytes.schedule.driver, CpuDriver::chain);
+  EXPECT_FALSE(bytes.schedule.stream_destination);
 }
 
 // The reduced images and each worker's rows are kept by the calling thread from one blur to the

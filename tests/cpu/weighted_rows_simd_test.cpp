@@ -1,7 +1,8 @@
 // weighted_rows (cpu/weighted_rows_simd.hpp): its contract, out[i] = w0 r0[i], then fused
 // multiply-adds in order of k, holds bit for bit at every length and at every place of out and the
 // rows in a cache line (its vectors start where out is vector-aligned, the elements before one at a
-// time), and it writes nothing outside out.
+// time), and it writes nothing outside out; weighted_pair_stream, its two-row form with streaming
+// stores, the same.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -33,16 +34,22 @@ TEST(WeightedRows, TheSameBitsAtEveryLengthAndAlignment) {
         const std::size_t row_shift = (out_shift * 7) % 16;  // rows placed unlike out, and like it at 0
         const float* rows[8];
         for (int k = 0; k < count; ++k) rows[k] = data[static_cast<std::size_t>(k)].data() + row_shift;
-        std::vector<float> out(n + 2 * kGuard + 16, std::numeric_limits<float>::quiet_NaN());
-        float* o = out.data() + kGuard + out_shift;
-        cpu::weighted_rows(rows, w.data(), count, o, n);
-        for (std::size_t i = 0; i < n; ++i) {
-          float want = w[0] * rows[0][i];
-          for (int k = 1; k < count; ++k) want = std::fma(w[static_cast<std::size_t>(k)], rows[k][i], want);
-          ASSERT_EQ(o[i], want) << count << " rows, n " << n << ", out at float " << out_shift << ", element " << i;
+        // weighted_rows, and for two rows weighted_pair_stream (streaming stores where out is aligned).
+        for (bool stream : {false, true}) {
+          if (stream && count != 2) continue;
+          std::vector<float> out(n + 2 * kGuard + 16, std::numeric_limits<float>::quiet_NaN());
+          float* o = out.data() + kGuard + out_shift;
+          if (stream) cpu::weighted_pair_stream(rows, w.data(), o, n);
+          else cpu::weighted_rows(rows, w.data(), count, o, n);
+          for (std::size_t i = 0; i < n; ++i) {
+            float want = w[0] * rows[0][i];
+            for (int k = 1; k < count; ++k) want = std::fma(w[static_cast<std::size_t>(k)], rows[k][i], want);
+            ASSERT_EQ(o[i], want) << count << " rows, n " << n << ", out at float " << out_shift << ", element " << i
+                                  << (stream ? ", streamed" : "");
+          }
+          for (float* g = out.data(); g < o; ++g) ASSERT_TRUE(std::isnan(*g)) << "written before out";
+          for (float* g = o + n; g < out.data() + out.size(); ++g) ASSERT_TRUE(std::isnan(*g)) << "written after out";
         }
-        for (float* g = out.data(); g < o; ++g) ASSERT_TRUE(std::isnan(*g)) << "written before out";
-        for (float* g = o + n; g < out.data() + out.size(); ++g) ASSERT_TRUE(std::isnan(*g)) << "written after out";
       }
     }
   }
