@@ -199,6 +199,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
                            src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   // A packed float destination is written in place; any other through a row and write_row.
   const bool write_direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+  const bool convert_direct = !write_direct && dst.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(dst.type));
   // The plan's choice for a destination larger than the caches (Schedule::stream_destination).
   const bool stream = write_direct && plan.schedule.stream_destination;
   const std::vector<float> cval_row(by == Border::constant ? row : 0, cval);
@@ -383,6 +384,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
           ay.at(y, b, ty);
           const float* pair[2] = {upsampled(b), upsampled(b + 1)};
           const float wy[2] = {1.0f - ty, ty};
+          // Packed 8- and 16-bit rows are converted as the lerp writes them (no float row between).
+          if (convert_direct && weighted_pair_to(pair, wy, dst.type, dst.pixel(0, y, z), row)) continue;
           float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * up_stride;
           if (stream) weighted_pair_stream(pair, wy, out, row);
           else weighted_rows(pair, wy, 2, out, row);

@@ -1,4 +1,5 @@
 // Highway kernel of weighted_rows_simd.hpp.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -9,6 +10,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "hwy/cache_control.h"
+
+#include "core/element_convert-inl.h"
 
 #include "cpu/weighted_rows_simd.hpp"
 
@@ -66,6 +69,36 @@ void WeightedRows(const float* const* rows, const float* w, int count, float* ou
   }
 }
 
+// Two rows' weighted sum converted to `type` as it is written (store_from_float's conversion, per
+// vector): no float row between them. The tail goes through a full-vector buffer, as in
+// element_convert.cpp.
+template <fastblur::ElementType T>
+void WeightedPairToT(const float* const* rows, const float* w, uint8_t* out, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d), es = fastblur::element_size(T);
+  const auto w0 = hn::Set(d, w[0]), w1 = hn::Set(d, w[1]);
+  const auto sum = [&](const float* a, const float* b) { return hn::MulAdd(w1, hn::LoadU(d, b), hn::Mul(w0, hn::LoadU(d, a))); };
+  size_t i = 0;
+  for (; i + N <= n; i += N) core::HWY_NAMESPACE::StoreOne(d, T, sum(rows[0] + i, rows[1] + i), out + i * es);
+  if (i < n) {
+    HWY_ALIGN float a[HWY_MAX_BYTES / sizeof(float)] = {}, b[HWY_MAX_BYTES / sizeof(float)] = {};
+    HWY_ALIGN uint8_t tail[HWY_MAX_BYTES];
+    std::copy(rows[0] + i, rows[0] + n, a), std::copy(rows[1] + i, rows[1] + n, b);
+    core::HWY_NAMESPACE::StoreOne(d, T, sum(a, b), tail);
+    std::copy(tail, tail + (n - i) * es, out + i * es);
+  }
+}
+
+bool WeightedPairTo(const float* const* rows, const float* w, fastblur::ElementType type, void* out, size_t n) {
+  auto* o = static_cast<uint8_t*>(out);
+  switch (type) {
+    case fastblur::ElementType::u8: return WeightedPairToT<fastblur::ElementType::u8>(rows, w, o, n), true;
+    case fastblur::ElementType::u16: return WeightedPairToT<fastblur::ElementType::u16>(rows, w, o, n), true;
+    case fastblur::ElementType::f16: return WeightedPairToT<fastblur::ElementType::f16>(rows, w, o, n), true;
+    default: return false;
+  }
+}
+
 }  // namespace fastblur::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -74,6 +107,11 @@ HWY_AFTER_NAMESPACE();
 namespace fastblur::cpu {
 HWY_EXPORT(WeightedRows);
 HWY_EXPORT(WeightedPairStream);
+HWY_EXPORT(WeightedPairTo);
+
+bool weighted_pair_to(const float* const* rows, const float* w, ElementType type, void* out, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(WeightedPairTo)(rows, w, type, out, n);
+}
 
 void weighted_pair_stream(const float* const* rows, const float* w, float* out, std::size_t n) {
   HWY_DYNAMIC_DISPATCH(WeightedPairStream)(rows, w, out, n);

@@ -97,6 +97,27 @@ TEST(DownsampleChain, EveryElementTypeAndStridedViews) {
   }
 }
 
+// Packed 8- and 16-bit destinations are converted as the output lerp writes them; a destination
+// with padded pixels goes through a float row and write_row. The same values either way.
+TEST(DownsampleChain, RowsConvertedAsTheyAreWrittenEqualTheConvertedFloatRows) {
+  auto rng = test::rng_for_test();
+  for (ElementType t : {ElementType::u8, ElementType::u16, ElementType::f16})
+    for (std::int64_t factor : {2, 4, 8}) {
+      test::Buffer src = test::make_buffer(t, 301, 57, 1, 3);
+      test::fill_random(src.view, rng);
+      const BlurSpec spec = downsample_spec(19.0, 11.0, Border::mirror, factor);
+      ASSERT_EQ(make_plan(spec, src.view).schedule.driver, CpuDriver::chain);
+      test::Buffer packed = test::make_buffer(t, 301, 57, 1, 3);
+      test::Buffer padded = test::make_buffer(t, 301, 57, 1, 3, 2 * static_cast<int>(element_size(t)));
+      blur(src.view, packed.view, spec);
+      blur(src.view, padded.view, spec);
+      EXPECT_EQ(max_difference(packed.view, padded.view), 0.0) << to_string(t) << " factor " << factor;
+      // In place, converted as written too.
+      blur(src.view, src.view, spec);
+      EXPECT_EQ(max_difference(src.view, padded.view), 0.0) << to_string(t) << " factor " << factor << ", in place";
+    }
+}
+
 TEST(DownsampleChain, ThePlanChoosesItFor2dFloatWorkAndStacksOnly) {
   float px[8 * 8 * 8] = {};
   const View image = View::packed(px, ElementType::f32, 8, 8, 1, 1);

@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "core/element_convert.hpp"
 #include "cpu/weighted_rows_simd.hpp"
 #include "support/test_support.hpp"
 
@@ -53,6 +54,35 @@ TEST(WeightedRows, TheSameBitsAtEveryLengthAndAlignment) {
       }
     }
   }
+}
+
+// weighted_pair_to: the lerp converted as it is written gives the bytes of weighted_rows followed by
+// store_from_float, for values below, inside and above each type's range and on its rounding ties.
+TEST(WeightedRows, APairConvertedAsItIsWrittenGivesTheBytesOfTheTwoSteps) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<float> value(-40.0f, 70000.0f), small(-3.0f, 300.0f);
+  for (ElementType type : {ElementType::u8, ElementType::u16, ElementType::f16})
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{16}, std::size_t{33}, std::size_t{1000}}) {
+      std::vector<float> a(n), b(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        a[i] = type == ElementType::u8 ? small(rng) : value(rng), b[i] = type == ElementType::u8 ? small(rng) : value(rng);
+        if (i % 5 == 0) a[i] = b[i] = std::floor(a[i]) + 0.5f;  // a tie of round to nearest
+      }
+      const float* rows[2] = {a.data(), b.data()};
+      const float w[2] = {0.625f, 0.375f};
+      std::vector<float> sum(n);
+      cpu::weighted_rows(rows, w, 2, sum.data(), n);
+      const std::size_t es = element_size(type);
+      std::vector<unsigned char> want(n * es + 8, 0xAB), got(n * es + 8, 0xAB);
+      core::store_from_float(type, sum.data(), want.data(), n);
+      ASSERT_TRUE(cpu::weighted_pair_to(rows, w, type, got.data(), n));
+      EXPECT_EQ(got, want) << to_string(type) << ", n " << n;  // the guard bytes after the row too
+    }
+  float row[1] = {1.0f}, out[1] = {-1.0f};
+  const float* rows[2] = {row, row};
+  const float w[2] = {0.5f, 0.5f};
+  EXPECT_FALSE(cpu::weighted_pair_to(rows, w, ElementType::f32, out, 1));
+  EXPECT_EQ(out[0], -1.0f);
 }
 
 TEST(WeightedRows, RejectsCountsItHasNoKernelFor) {
