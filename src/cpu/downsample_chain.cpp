@@ -199,6 +199,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
                            src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   // A packed float destination is written in place; any other through a row and write_row.
   const bool write_direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+  // Packed 8- and 16-bit sources are converted as the tent reads them (no float ring between).
+  const bool convert_source = src.type != ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(src.type));
   const bool convert_direct = !write_direct && dst.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(dst.type));
   // The plan's choice for a destination larger than the caches (Schedule::stream_destination).
   const bool stream = write_direct && plan.schedule.stream_destination;
@@ -307,10 +309,22 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
       // 1. Block row j reduced: the tent over 2f rows, extended along x (the extension commutes with
       // the sum over rows), the tent along x onto the block centres, then the low-resolution
       // Gaussian along x (fir's SIMD line).
+      // A packed 8- or 16-bit source row the tent may read where it lies (converting as it sums),
+      // or null where the row is cval's, stashed or not packed.
+      const auto raw_row = [&](std::int64_t Y) -> const void* {
+        const std::int64_t y = core::border_index(Y - ay.pad, H, by);
+        if (!convert_source || y < 0 || (in_place && stash_slot[static_cast<std::size_t>(y)] >= 0)) return nullptr;
+        return src.pixel(0, y, z);
+      };
       const auto reduce = [&](std::int64_t j, float* out) {
         const float* rows[16];
-        for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
-        weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
+        const void* raw[16];
+        bool all_raw = convert_source;
+        for (int k = 0; k < 2 * ay.f && all_raw; ++k) all_raw = (raw[k] = raw_row(j * ay.f + k - ay.f / 2)) != nullptr;
+        if (!all_raw || !weighted_rows_from(raw, src.type, ay.tent.data(), 2 * ay.f, acc + before_floats, row)) {
+          for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
+          weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
+        }
         core::extend_line(acc, W, before, after, C, bx, cval);
         // Along x the tent at the block centres only: block bb's tent starts at padded position
         // bb f - f/2, acc's pixel (bb - low_lo) f, so its tap k reads pixel (bb - low_lo) f + k, which

@@ -89,6 +89,56 @@ void WeightedPairToT(const float* const* rows, const float* w, uint8_t* out, siz
   }
 }
 
+// weighted_rows of rows of `type`, each element converted as load_as_float converts it (exactly, for
+// these types) as it is summed: no float row between. The tail reads through full-vector buffers.
+template <fastblur::ElementType T, int K>
+void WeightedRowsFromT(const void* const* rows, const float* w, float* out, size_t n) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d), es = fastblur::element_size(T);
+  hn::Vec<decltype(d)> wv[K];
+  const uint8_t* row[K];
+  for (int k = 0; k < K; ++k) wv[k] = hn::Set(d, w[k]), row[k] = static_cast<const uint8_t*>(rows[k]);
+  const auto load = [&](const uint8_t* p) { return core::HWY_NAMESPACE::LoadOne(d, T, p); };
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    auto sum = hn::Mul(wv[0], load(row[0] + i * es));
+    for (int k = 1; k < K; ++k) sum = hn::MulAdd(wv[k], load(row[k] + i * es), sum);
+    hn::StoreU(sum, d, out + i);
+  }
+  if (i < n) {
+    HWY_ALIGN uint8_t tail[HWY_MAX_BYTES] = {};
+    HWY_ALIGN float sums[HWY_MAX_BYTES / sizeof(float)];
+    std::copy(row[0] + i * es, row[0] + n * es, tail);
+    auto sum = hn::Mul(wv[0], load(tail));
+    for (int k = 1; k < K; ++k) {
+      std::copy(row[k] + i * es, row[k] + n * es, tail);
+      sum = hn::MulAdd(wv[k], load(tail), sum);
+    }
+    hn::Store(sum, d, sums);
+    std::copy(sums, sums + (n - i), out + i);
+  }
+}
+
+template <fastblur::ElementType T>
+bool WeightedRowsFromK(const void* const* rows, const float* w, int count, float* out, size_t n) {
+  switch (count) {
+    case 4: return WeightedRowsFromT<T, 4>(rows, w, out, n), true;
+    case 8: return WeightedRowsFromT<T, 8>(rows, w, out, n), true;
+    case 16: return WeightedRowsFromT<T, 16>(rows, w, out, n), true;
+    default: return false;
+  }
+}
+
+bool WeightedRowsFrom(const void* const* rows, fastblur::ElementType type, const float* w, int count, float* out,
+                      size_t n) {
+  switch (type) {
+    case fastblur::ElementType::u8: return WeightedRowsFromK<fastblur::ElementType::u8>(rows, w, count, out, n);
+    case fastblur::ElementType::u16: return WeightedRowsFromK<fastblur::ElementType::u16>(rows, w, count, out, n);
+    case fastblur::ElementType::f16: return WeightedRowsFromK<fastblur::ElementType::f16>(rows, w, count, out, n);
+    default: return false;
+  }
+}
+
 bool WeightedPairTo(const float* const* rows, const float* w, fastblur::ElementType type, void* out, size_t n) {
   auto* o = static_cast<uint8_t*>(out);
   switch (type) {
@@ -108,6 +158,11 @@ namespace fastblur::cpu {
 HWY_EXPORT(WeightedRows);
 HWY_EXPORT(WeightedPairStream);
 HWY_EXPORT(WeightedPairTo);
+HWY_EXPORT(WeightedRowsFrom);
+
+bool weighted_rows_from(const void* const* rows, ElementType type, const float* w, int count, float* out, std::size_t n) {
+  return HWY_DYNAMIC_DISPATCH(WeightedRowsFrom)(rows, type, w, count, out, n);
+}
 
 bool weighted_pair_to(const float* const* rows, const float* w, ElementType type, void* out, std::size_t n) {
   return HWY_DYNAMIC_DISPATCH(WeightedPairTo)(rows, w, type, out, n);

@@ -21,4 +21,9 @@ void weighted_pair_stream(const float* const* rows, const float* w, float* out, 
 /// returns true; other types return false, having written nothing.
 bool weighted_pair_to(const float* const* rows, const float* w, ElementType type, void* out, std::size_t n);
 
+/// weighted_rows of `count` packed rows of `type`, each element converted as load_as_float converts
+/// it (exactly) as it is summed: for u8, u16 and f16 and the tent's 4, 8 or 16 rows, where it
+/// returns true; otherwise false, having written nothing.
+bool weighted_rows_from(const void* const* rows, ElementType type, const float* w, int count, float* out, std::size_t n);
+
 }  // namespace fastblur::cpu

@@ -97,25 +97,39 @@ TEST(DownsampleChain, EveryElementTypeAndStridedViews) {
   }
 }
 
-// Packed 8- and 16-bit destinations are converted as the output lerp writes them; a destination
-// with padded pixels goes through a float row and write_row. The same values either way.
-TEST(DownsampleChain, RowsConvertedAsTheyAreWrittenEqualTheConvertedFloatRows) {
+// Packed 8- and 16-bit sources are converted as the tent reads them, and packed destinations as the
+// output lerp writes them; sources and destinations with padded pixels go through float rows
+// (read_row, write_row). The same values every way, for every factor, a border whose rows outside
+// are cval's (the tent falls back to float rows there), and in place (stashed rows, the same).
+TEST(DownsampleChain, RowsConvertedWhereTheyLieEqualTheConvertedFloatRows) {
   auto rng = test::rng_for_test();
   for (ElementType t : {ElementType::u8, ElementType::u16, ElementType::f16})
-    for (std::int64_t factor : {2, 4, 8}) {
-      test::Buffer src = test::make_buffer(t, 301, 57, 1, 3);
-      test::fill_random(src.view, rng);
-      const BlurSpec spec = downsample_spec(19.0, 11.0, Border::mirror, factor);
-      ASSERT_EQ(make_plan(spec, src.view).schedule.driver, CpuDriver::chain);
-      test::Buffer packed = test::make_buffer(t, 301, 57, 1, 3);
-      test::Buffer padded = test::make_buffer(t, 301, 57, 1, 3, 2 * static_cast<int>(element_size(t)));
-      blur(src.view, packed.view, spec);
-      blur(src.view, padded.view, spec);
-      EXPECT_EQ(max_difference(packed.view, padded.view), 0.0) << to_string(t) << " factor " << factor;
-      // In place, converted as written too.
-      blur(src.view, src.view, spec);
-      EXPECT_EQ(max_difference(src.view, padded.view), 0.0) << to_string(t) << " factor " << factor << ", in place";
-    }
+    for (Border border : {Border::mirror, Border::constant})
+      for (std::int64_t factor : {2, 4, 8}) {
+        SCOPED_TRACE(std::string(to_string(t)) + " " + std::string(to_string(border)) + " factor " + std::to_string(factor));
+        const int pad = 2 * static_cast<int>(element_size(t));
+        test::Buffer src = test::make_buffer(t, 301, 57, 1, 3), src_padded = test::make_buffer(t, 301, 57, 1, 3, pad);
+        test::fill_random(src.view, rng);
+        for (std::int64_t y = 0; y < 57; ++y)
+          for (std::int64_t x = 0; x < 301; ++x)
+            for (int c = 0; c < 3; ++c) test::set(src_padded.view, x, y, 0, c, test::get(src.view, x, y, 0, c));
+        const BlurSpec spec = downsample_spec(19.0, 11.0, border, factor);
+        ASSERT_EQ(make_plan(spec, src.view).schedule.driver, CpuDriver::chain);
+        test::Buffer want = test::make_buffer(t, 301, 57, 1, 3, pad);  // float rows both ways
+        blur(src_padded.view, want.view, spec);
+        for (const View* in : {&src.view, &src_padded.view}) {
+          test::Buffer packed = test::make_buffer(t, 301, 57, 1, 3), padded = test::make_buffer(t, 301, 57, 1, 3, pad);
+          blur(*in, packed.view, spec);
+          blur(*in, padded.view, spec);
+          EXPECT_EQ(max_difference(packed.view, want.view), 0.0) << (in == &src.view ? "packed" : "padded") << " source";
+          EXPECT_EQ(max_difference(padded.view, want.view), 0.0) << (in == &src.view ? "packed" : "padded") << " source";
+        }
+        // In place, both conversions where the rows lie (and the stash where workers meet).
+        BlurSpec two = spec;
+        two.threads = 2;
+        blur(src.view, src.view, two);
+        EXPECT_EQ(max_difference(src.view, want.view), 0.0) << "in place";
+      }
 }
 
 TEST(DownsampleChain, ThePlanChoosesItFor2dFloatWorkAndStacksOnly) {

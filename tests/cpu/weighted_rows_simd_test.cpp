@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -82,6 +83,47 @@ TEST(WeightedRows, APairConvertedAsItIsWrittenGivesTheBytesOfTheTwoSteps) {
   const float* rows[2] = {row, row};
   const float w[2] = {0.5f, 0.5f};
   EXPECT_FALSE(cpu::weighted_pair_to(rows, w, ElementType::f32, out, 1));
+  EXPECT_EQ(out[0], -1.0f);
+}
+
+// weighted_rows_from: rows of 8- and 16-bit elements summed as they are converted give the bits of
+// load_as_float followed by weighted_rows.
+TEST(WeightedRows, RowsConvertedAsTheyAreSummedGiveTheBitsOfTheTwoSteps) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<float> weight(-0.5f, 1.5f);
+  std::uniform_int_distribution<int> bits(0, 65535);
+  for (ElementType type : {ElementType::u8, ElementType::u16, ElementType::f16})
+    for (int count : {4, 8, 16})
+      for (std::size_t n : {std::size_t{1}, std::size_t{9}, std::size_t{16}, std::size_t{47}, std::size_t{1000}}) {
+        const std::size_t es = element_size(type);
+        std::vector<std::vector<unsigned char>> raw(static_cast<std::size_t>(count), std::vector<unsigned char>(n * es));
+        std::vector<std::vector<float>> converted(static_cast<std::size_t>(count), std::vector<float>(n));
+        std::vector<float> w(static_cast<std::size_t>(count));
+        const void* raw_rows[16];
+        const float* rows[16];
+        for (std::size_t k = 0; k < raw.size(); ++k) {
+          for (std::size_t i = 0; i < n * es; i += es) {
+            const int b = bits(rng);
+            // Half floats: finite values only (the exponent below 31).
+            const int v = type == ElementType::f16 ? (b & 0x7BFF) : b;
+            std::memcpy(raw[k].data() + i, &v, es);
+          }
+          core::load_as_float(type, raw[k].data(), converted[k].data(), n);
+          raw_rows[k] = raw[k].data(), rows[k] = converted[k].data(), w[k] = weight(rng);
+        }
+        std::vector<float> want(n), got(n + 8, -3.0f);
+        cpu::weighted_rows(rows, w.data(), count, want.data(), n);
+        ASSERT_TRUE(cpu::weighted_rows_from(raw_rows, type, w.data(), count, got.data(), n));
+        for (std::size_t i = 0; i < n; ++i)
+          ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(float)), 0) << to_string(type) << " " << count << " rows, element " << i;
+        for (std::size_t i = n; i < got.size(); ++i) ASSERT_EQ(got[i], -3.0f) << "written past the row";
+      }
+  const unsigned char row[4] = {};
+  const void* rows[4] = {row, row, row, row};
+  const float w[4] = {};
+  float out[1] = {-1.0f};
+  EXPECT_FALSE(cpu::weighted_rows_from(rows, ElementType::f32, w, 4, out, 1));
+  EXPECT_FALSE(cpu::weighted_rows_from(rows, ElementType::u8, w, 3, out, 1));
   EXPECT_EQ(out[0], -1.0f);
 }
 
