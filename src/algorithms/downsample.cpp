@@ -29,6 +29,11 @@ constexpr double kPerLowTapPair = 10.0;
 constexpr double kChainPerSample = 9.0;
 constexpr double kChainPerFactor = 0.25;
 constexpr double kChainPerLowTapPair = 1.65;
+// 8-bit images: the chain converts the source rows as the tent sums them and the output as the
+// lerp writes it, moving a quarter of float's bytes; the per-sample part measured 0.63-0.78 of
+// float's (1080p RGBA, sigma 3-12, alternated in one process: bench/RESULTS.md, 2026-11-27).
+// 16-bit and half images measured as float.
+constexpr double kChainEightBitSample = 0.7;
 
 int factor_for(const BlurSpec& spec, double sigma) {
   const int factor = option_int(spec, "downsample_factor");
@@ -128,7 +133,7 @@ class Downsample final : public Descriptor {
     return worst;
   }
 
-  double axis_cost(const Plan& plan, const Shape&, int axis) const override {
+  double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {
     const DownsampleAxis& d = resolved_as<DownsampleResolved>(plan).axes[static_cast<std::size_t>(axis)];
     const double f = d.factor;
     if (plan.schedule.backend == Backend::vulkan) return 2.0 + (1.0 + 0.02 * (d.radius + 1)) / f;
@@ -137,7 +142,9 @@ class Downsample final : public Descriptor {
       // Gaussian's tap pairs over the blocks of both axes (f^2 samples each in 2D).
       const auto& r = resolved_as<DownsampleResolved>(plan);
       const double blocks = static_cast<double>(r.axes[0].factor) * static_cast<double>(r.axes[1].factor);
-      return kChainPerSample + kChainPerFactor * f + kChainPerLowTapPair * (d.radius + 1) / blocks;
+      const bool eight_bit = shape.source == ElementType::u8 && shape.destination == ElementType::u8;
+      const double per_sample = (kChainPerSample + kChainPerFactor * f) * (eight_bit ? kChainEightBitSample : 1.0);
+      return per_sample + kChainPerLowTapPair * (d.radius + 1) / blocks;
     }
     return cost::kLineDriver + f + kPerLowTapPair * (d.radius + 1) / f + 3.0;
   }
