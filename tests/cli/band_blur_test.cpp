@@ -173,6 +173,8 @@ TEST_F(BandBlur, TiledFilesStreamThroughTheImageModule) {
                          "--band-rows", "8", "--explain"});
   ASSERT_EQ(a.code, 0) << a.err;
   EXPECT_NE(a.out.find("streamed: bands of 8 rows"), std::string::npos) << a.out;
+  // The schedule each band runs with, planned for the band's shape (one call through the front door each).
+  EXPECT_NE(a.out.find("each band's schedule: cpu, driver "), std::string::npos) << a.out;
   ASSERT_EQ(run({"blur", path("tiled.tif").string(), path("whole.npy").string(), "-s", "4", "-a", "fir"}).code, 0);
   EXPECT_EQ(values(path("band.png")), values(path("whole.npy")));
 }
