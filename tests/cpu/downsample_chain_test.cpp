@@ -48,14 +48,17 @@ double max_difference(const View& a, const View& b) {
   return worst;
 }
 
+// An image shape, its sigmas and the factor (0: each axis's own, a different one per axis where the
+// sigmas differ).
+struct Case {
+  std::int64_t w, h;
+  int channels;
+  double sx, sy;
+  std::int64_t factor;
+};
+
 TEST(DownsampleChain, EqualsTheLineDriverForEveryBorderSizeAndFactor) {
   auto rng = test::rng_for_test();
-  struct Case {
-    std::int64_t w, h;
-    int channels;
-    double sx, sy;
-    std::int64_t factor;  // 0: each axis's own (a different one per axis where the sigmas differ)
-  };
   for (const Case& k : {Case{1, 1, 1, 2.0, 2.0, 2}, Case{2, 3, 4, 1.5, 3.0, 2}, Case{17, 9, 3, 2.5, 2.5, 2},
                         Case{64, 33, 4, 5.8, 5.8, 0}, Case{5, 70, 1, 3.0, 7.0, 4}, Case{96, 41, 2, 4.0, 25.0, 0},
                         Case{131, 7, 4, 30.0, 2.0, 0}, Case{83, 150, 4, 9.0, 40.0, 8}, Case{300, 13, 3, 50.0, 6.0, 8}})
@@ -151,12 +154,6 @@ TEST(DownsampleChain, ThePlanChoosesItFor2dFloatWorkAndStacksOnly) {
 // start where a row is aligned), every factor, 1-4 channels, in place and not, with two workers.
 TEST(DownsampleChain, AStreamedDestinationGetsTheSameBits) {
   auto rng = test::rng_for_test();
-  struct Case {
-    std::int64_t w, h;
-    int channels;
-    double sx, sy;
-    std::int64_t factor;
-  };
   for (const Case& k : {Case{97, 61, 4, 6.0, 9.0, 2}, Case{130, 45, 3, 20.0, 11.0, 4}, Case{301, 77, 1, 40.0, 40.0, 8},
                         Case{9, 300, 2, 5.0, 30.0, 0}})
     for (Border border : {Border::reflect, Border::constant, Border::wrap})
