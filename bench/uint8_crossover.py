@@ -6,21 +6,10 @@ measurements).
 
   PYTHONPATH=build/python OMP_NUM_THREADS=2 /usr/bin/python3 bench/uint8_crossover.py
 """
-import time
-
 import numpy as np
 
 import fastblur
-
-
-def timed(fn, repeat=9):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return sorted(times)[len(times) // 2] * 1e3
+from exact_crossover import timed  # median ms of `repeat` runs after one warm-up (bench/ is on sys.path)
 
 
 def main():
@@ -37,7 +26,7 @@ def main():
             ("e1e-2 plan", dict(tolerance=1e-2)),
             ("chain", dict(tolerance=1e-2, algorithm="downsample")),
         ]
-        row = [f"{name} {timed(lambda kw=kw: fastblur.gaussian_filter(img, sigma, **common, **kw)):.2f}"
+        row = [f"{name} {timed(lambda kw=kw: fastblur.gaussian_filter(img, sigma, **common, **kw), 9):.2f}"
                for name, kw in cells]
         exact = fastblur.plan(img.shape, sigma, dtype=np.uint8, threads=2, rounding="nearest")
         within = fastblur.plan(img.shape, sigma, dtype=np.uint8, threads=2, rounding="nearest", tolerance=1e-2)

@@ -190,6 +190,8 @@ double predicted_axis_error(const BlurSpec& spec, int axis);
 
 /// Human-readable plan: algorithm, parameters per axis, schedule, predicted error and cost, candidates.
 std::string describe(const Plan& plan);
+/// The schedule alone, as describe's "schedule:" line shows it (backend, driver, threads, ...).
+std::string describe_schedule(const Plan& plan);
 
 /// What a blur executed, as its plan said: recorded by the front door for every blur that runs, so
 /// that a test can compare what a front end prints (--explain, fastblur.plan()) with what ran.

@@ -24,9 +24,11 @@ std::string format(const ParameterValue& v) {
   return out.empty() ? "-" : out;
 }
 
-std::string schedule_text(const Plan& p) {
+}  // namespace
+
+std::string describe_schedule(const Plan& p) {
   const Schedule& s = p.schedule;
-  std::string out = "  schedule: ";
+  std::string out;
   if (s.backend == Backend::cpu) {
     out += "cpu, driver " + std::string(to_string(s.driver)) + ", " + std::to_string(s.threads) + " thread" +
            (s.threads == 1 ? "" : "s") + ", intermediate " +
@@ -65,10 +67,8 @@ std::string schedule_text(const Plan& p) {
     out += ", " + std::to_string(s.pieces) + (s.pieces == 1 ? " piece" : " pieces") + " of " +
            std::to_string(s.tile[0]) + "x" + std::to_string(s.tile[1]) + "x" + std::to_string(s.tile[2]);
   }
-  return out + "\n";
+  return out;
 }
-
-}  // namespace
 
 std::string describe(const Plan& plan) {
   char head[256];
@@ -92,7 +92,7 @@ std::string describe(const Plan& plan) {
     }
     out += "\n";
   }
-  out += schedule_text(plan);
+  out += "  schedule: " + describe_schedule(plan) + "\n";
   out += "  considered:\n";
   for (const std::string& c : plan.considered) out += "    " + c + "\n";
   return out;

@@ -235,10 +235,7 @@ int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy
       // (threads, strips, whether the destination is streamed past the caches) is that plan's.
       View window = shape;
       window.extent[static_cast<std::size_t>(data.axis)] = bands.slices + 2 * bands.halo;
-      const std::string band_plan = describe(make_plan(plan.spec, window, data.out, device));
-      const std::size_t at = band_plan.find("  schedule: ");
-      const std::string schedule =
-          at == std::string::npos ? "" : band_plan.substr(at + 12, band_plan.find('\n', at) - at - 12);
+      const std::string schedule = describe_schedule(make_plan(plan.spec, window, data.out, device));
       std::printf("streamed: bands of %lld %s, each read with %lld %s before and after; each band's schedule: %s\n",
                   static_cast<long long>(bands.slices), what, static_cast<long long>(bands.halo), what, schedule.c_str());
     }
