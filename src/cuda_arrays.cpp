@@ -1,6 +1,7 @@
 // fastblur/cuda.hpp: a CUDA array copied once into an exported Vulkan buffer that CUDA maps, blurred
 // there by fastblur::vulkan::blur with the plan this front door makes and records (the plan of any
-// Vulkan buffer of that shape), copied once out. A build without Vulkan refuses, naming why.
+// Vulkan buffer of that shape, with its handoff: a shared timeline semaphore or host waits), copied
+// once out. A build without Vulkan refuses, naming why.
 #include "fastblur/cuda.hpp"
 
 #include "fastblur/error.hpp"
@@ -9,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <map>
@@ -19,73 +21,115 @@
 
 #include "device_access.hpp"
 #include "fastblur/vulkan.hpp"
+#include "cuda_arrays_internal.hpp"
 #include "front_door.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/context_devices.hpp"
 #include "vulkan/cuda_driver.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/interop_timed.hpp"
+#include "vulkan/job.hpp"
+#include "vulkan/shared_timeline.hpp"
 #include "vulkan/stopwatch.hpp"
 
 namespace fastblur::cuda {
 namespace {
 
 std::atomic<std::uint64_t> import_count{0};
-thread_local CallTiming last_call;
 
-// One device's buffer that both APIs see, kept between calls. `done` is recorded on the caller's
-// stream after each copy out: the next call's copy in waits for it (its stream may be another one)
-// and a replacement of the buffer waits for it on the host.
-struct Mapped {
+// How many calls may be in flight on a device with semaphores: each has a slot (its buffer, its
+// timeline, its Vulkan job), reused once the call that last used it is done. Host waits need one.
+constexpr std::size_t kRing = 3;
+
+// A call's timing, with the device's part filled in once its job has run.
+struct TimingRecord {
+  CallTiming timing;
+  bool complete = false;
+};
+
+// One buffer that both APIs see, and the work of the call that used it last. `done` is recorded on
+// the caller's stream after each copy out: the slot's next copy in waits for it (its stream may be
+// another one) and a replacement of the buffer waits for it on the host.
+struct Slot {
+  std::mutex mutex;  // one call at a time
   std::unique_ptr<vk::Buffer> buffer;  // Kind::exported
   cu::ExternalMemory memory = nullptr;
   cu::DevicePtr pointer = 0;
   cu::Event done = nullptr;
+  // Semaphores: the slot's timeline (the stream signals odd values after its copy in, the Vulkan
+  // job the next even value when it is done), and the job until it is known to be done.
+  std::unique_ptr<vk::SharedTimeline> timeline;
+  cu::ExternalSemaphore semaphore = nullptr;
+  std::uint64_t value = 0;
+  std::unique_ptr<vk::Job> job;
+  std::shared_ptr<TimingRecord> timing;
 
-  void release(const cu::Driver& d) noexcept {
+  // Waits (on the host) for the last call's Vulkan work, if it is still running, and reads its timing.
+  void retire() {
+    if (!job) return;
+    std::unique_ptr<vk::Job> j = std::move(job);
+    j->finish();
+    if (timing) {
+      vulkan::BufferBlurTiming t;
+      vulkan::device_timing(*j, t);
+      timing->timing.device_ms = t.device_ms;
+      timing->timing.convert_in_ms = t.convert_in_ms;
+      timing->timing.algorithm_ms = t.algorithm_ms;
+      timing->timing.convert_out_ms = t.convert_out_ms;
+      timing->complete = true;
+    }
+  }
+
+  void release_buffer(const cu::Driver& d) noexcept {
     if (done) d.cuEventSynchronize(done);
     if (pointer) d.cuMemFree(pointer);
     if (memory) d.cuDestroyExternalMemory(memory);
     pointer = 0, memory = nullptr;
     buffer.reset();
   }
+
+  void release(const cu::Driver& d) noexcept {
+    try {
+      retire();
+    } catch (const std::exception&) {  // a lost device: nothing left to wait for
+    }
+    release_buffer(d);
+    if (semaphore) d.cuDestroyExternalSemaphore(semaphore);
+    semaphore = nullptr;
+    timeline.reset();
+    if (done) d.cuEventDestroy(done);
+    done = nullptr;
+  }
 };
 
-struct Slot {
-  std::mutex mutex;  // one call at a time per device: the buffer is shared
+// A CUDA device's Vulkan twin and its ring of slots.
+struct DeviceState {
+  std::mutex mutex;  // setup and `next`
   Device device;
-  Mapped mapped;
+  CudaHandoff handoff = CudaHandoff::none;
+  std::string why_host_waits;
+  std::array<Slot, kRing> ring;
+  std::size_t next = 0;
+
+  std::size_t slots() const { return handoff == CudaHandoff::semaphores ? kRing : 1; }
 };
 
-std::mutex slots_mutex;
+thread_local std::shared_ptr<TimingRecord> last_call;
+thread_local Slot* last_slot = nullptr;
+
+std::mutex states_mutex;
 // Never destroyed itself (a slot may be in use by a thread at exit); its buffers are released by
-// release_at_exit, before the Vulkan contexts and CUDA's state go.
-std::map<int, std::unique_ptr<Slot>>& slots() {
-  static auto* all = new std::map<int, std::unique_ptr<Slot>>();
+// release_devices, at exit before the Vulkan contexts and CUDA's state go.
+std::map<int, std::unique_ptr<DeviceState>>& states() {
+  static auto* all = new std::map<int, std::unique_ptr<DeviceState>>();
   return *all;
 }
 
-Slot& slot_for(int ordinal) {
-  std::lock_guard<std::mutex> lock(slots_mutex);
-  auto& s = slots()[ordinal];
-  if (!s) s = std::make_unique<Slot>();
+DeviceState& state_for(int ordinal) {
+  std::lock_guard<std::mutex> lock(states_mutex);
+  auto& s = states()[ordinal];
+  if (!s) s = std::make_unique<DeviceState>();
   return *s;
-}
-
-void release_at_exit() {
-  std::lock_guard<std::mutex> lock(slots_mutex);
-  for (auto& [ordinal, s] : slots()) {
-    std::lock_guard<std::mutex> slot_lock(s->mutex);
-    try {
-      if (s->mapped.buffer) {
-        cu::ScopedContext context(cu::driver(), ordinal);
-        s->mapped.release(cu::driver());
-      }
-    } catch (const std::exception&) {
-      s->mapped.buffer.reset();  // CUDA is gone already: its mappings went with it
-    }
-    s->device = Device();
-  }
 }
 
 Device find_vulkan_device(int ordinal) {
@@ -113,7 +157,7 @@ Device find_vulkan_device(int ordinal) {
     // Registered after the Vulkan contexts' registry and CUDA's own exit handlers exist, so it runs
     // before either is torn down.
     static std::once_flag once;
-    std::call_once(once, [] { std::atexit(release_at_exit); });
+    std::call_once(once, [] { std::atexit(release_devices); });
     if (!DeviceAccess::context(device)->get_memory_fd())
       throw DeviceError("Vulkan device " + info.name + " (the CUDA device " + std::to_string(ordinal) +
                         ") lacks VK_KHR_external_memory_fd, which CUDA arrays need");
@@ -121,6 +165,71 @@ Device find_vulkan_device(int ordinal) {
   }
   throw DeviceError("no Vulkan device has the UUID of CUDA device " + std::to_string(ordinal) + " (" + name + ", " +
                     want + "): install its Vulkan driver (NVIDIA's ICD)");
+}
+
+// The slot's timeline, made and imported into CUDA on its first use (the caller's context current).
+void share_timeline(const cu::Driver& d, const Device& device, Slot& s) {
+  if (s.semaphore) return;
+  auto timeline = std::make_unique<vk::SharedTimeline>(DeviceAccess::context(device));
+  cu::ExternalSemaphoreHandleDesc desc;
+  desc.type = cu::kSemaphoreTypeTimelineFd;
+  desc.handle.fd = timeline->export_fd();
+  cu::ExternalSemaphore semaphore = nullptr;
+  if (const cu::Result r = d.cuImportExternalSemaphore(&semaphore, &desc); r != 0) {
+    ::close(desc.handle.fd);  // CUDA owns the descriptor only once the import succeeds
+    d.check(r, "cuImportExternalSemaphore (a Vulkan timeline semaphore)");
+  }
+  s.timeline = std::move(timeline);
+  s.semaphore = semaphore;
+  s.value = 0;
+}
+
+// How this device's calls are ordered with the caller's stream: semaphores where the first slot's
+// timeline can be exported and imported, else host waits, with the reason.
+void choose_handoff(const cu::Driver& d, int ordinal, DeviceState& st) {
+  const char* env = std::getenv("FASTBLUR_CUDA_HOST_WAITS");
+  if (env && *env && std::string(env) != "0") {
+    st.handoff = CudaHandoff::host_waits;
+    st.why_host_waits = "FASTBLUR_CUDA_HOST_WAITS is set";
+    return;
+  }
+  if (!DeviceAccess::context(st.device)->get_semaphore_fd()) {
+    st.handoff = CudaHandoff::host_waits;
+    st.why_host_waits = "Vulkan device " + DeviceAccess::context(st.device)->info().name +
+                        " cannot export timeline semaphores (VK_KHR_timeline_semaphore, VK_KHR_external_semaphore_fd)";
+    return;
+  }
+  try {
+    cu::ScopedContext context(d, ordinal);
+    Slot& first = st.ring[0];
+    std::lock_guard<std::mutex> lock(first.mutex);
+    share_timeline(d, st.device, first);
+    st.handoff = CudaHandoff::semaphores;
+  } catch (const Error& e) {
+    st.handoff = CudaHandoff::host_waits;
+    st.why_host_waits = e.what();
+  }
+}
+
+// The device's state, set up on first use.
+DeviceState& ready_state(int ordinal) {
+  DeviceState& st = state_for(ordinal);
+  std::lock_guard<std::mutex> lock(st.mutex);
+  if (st.device.is_cpu()) {
+    st.device = find_vulkan_device(ordinal);
+    choose_handoff(cu::driver(), ordinal, st);
+  }
+  return st;
+}
+
+// The next slot of the ring, locked for the caller.
+std::unique_lock<std::mutex> take_slot(DeviceState& st, Slot*& slot) {
+  {
+    std::lock_guard<std::mutex> lock(st.mutex);
+    slot = &st.ring[st.next];
+    st.next = (st.next + 1) % st.slots();
+  }
+  return std::unique_lock<std::mutex>(slot->mutex);
 }
 
 // The name Python's and CUDA's users know a type by.
@@ -155,8 +264,32 @@ void check_view(const DeviceView& v, const char* what) {
     refuse("planes overlap or run backwards (plane pitch " + std::to_string(v.stride[2]) + " bytes)");
 }
 
-std::uint64_t packed_bytes(const DeviceView& v) {
-  return static_cast<std::uint64_t>(v.extent[0] * v.extent[1] * v.extent[2] * v.channels) * element_size(v.type);
+std::uint64_t packed_bytes(const DeviceView& v, ElementType type) {
+  return static_cast<std::uint64_t>(v.extent[0] * v.extent[1] * v.extent[2] * v.channels) * element_size(type);
+}
+
+// Where a call's images lie in a slot's buffer: the source's packed image at 0 and the
+// destination's after it, on a 256-byte boundary (every device's storage-buffer alignment). Apart,
+// in place or not, so that float32 passes read and write them where they lie (GpuIo::direct).
+struct Layout {
+  std::uint64_t out_offset = 0, bytes = 0;
+};
+Layout layout_of(const DeviceView& src, ElementType destination) {
+  Layout l;
+  l.out_offset = (packed_bytes(src, src.type) + 255) / 256 * 256;
+  l.bytes = l.out_offset + packed_bytes(src, destination);
+  return l;
+}
+
+// The packed images the Vulkan backend sees, in `buffer` (null to plan). Acquired from and
+// released to the external (CUDA) side: Vulkan's ownership transfer for memory another API writes
+// and reads.
+std::pair<vulkan::BufferImage, vulkan::BufferImage> buffer_images(VkBuffer buffer, const DeviceView& src, ElementType destination) {
+  const Layout l = layout_of(src, destination);
+  const auto image = [&](std::uint64_t offset, ElementType type) {
+    return vulkan::BufferImage{buffer, offset, src.extent[0], src.extent[1], src.extent[2], src.channels, type, VK_QUEUE_FAMILY_EXTERNAL};
+  };
+  return {image(0, src.type), image(l.out_offset, destination)};
 }
 
 // Between the caller's view and the packed image at `packed`: one 2D copy where the planes follow
@@ -182,11 +315,13 @@ void copy(const cu::Driver& d, const DeviceView& v, cu::DevicePtr packed, bool i
   }
 }
 
-// The slot's buffer at least `bytes` long, replaced (after its last copy out) when smaller.
-void ensure(const cu::Driver& d, Slot& s, std::uint64_t bytes) {
-  if (s.mapped.buffer && s.mapped.buffer->size() >= bytes) return;
-  s.mapped.release(d);
-  auto buffer = std::make_unique<vk::Buffer>(DeviceAccess::context(s.device), bytes + bytes / 4, vk::Buffer::Kind::exported);
+// The slot's buffer at least `bytes` long, replaced (after its last call's work) when smaller.
+void ensure(const cu::Driver& d, const Device& device, Slot& s, std::uint64_t bytes) {
+  if (!s.done) d.check(d.cuEventCreate(&s.done, cu::kEventDisableTiming), "cuEventCreate");
+  if (s.buffer && s.buffer->size() >= bytes) return;
+  s.retire();
+  s.release_buffer(d);
+  auto buffer = std::make_unique<vk::Buffer>(DeviceAccess::context(device), bytes + bytes / 4, vk::Buffer::Kind::exported);
   cu::ExternalMemoryHandleDesc desc;
   desc.type = cu::kHandleTypeOpaqueFd;
   desc.handle.fd = buffer->export_fd();
@@ -204,20 +339,99 @@ void ensure(const cu::Driver& d, Slot& s, std::uint64_t bytes) {
     d.cuDestroyExternalMemory(memory);
     d.check(r, "cuExternalMemoryGetMappedBuffer");
   }
-  if (!s.mapped.done) d.check(d.cuEventCreate(&s.mapped.done, cu::kEventDisableTiming), "cuEventCreate");
-  s.mapped.buffer = std::move(buffer);
-  s.mapped.memory = memory;
-  s.mapped.pointer = pointer;
+  s.buffer = std::move(buffer);
+  s.memory = memory;
+  s.pointer = pointer;
   ++import_count;
 }
 
-// The packed image at `offset` of the shared buffer. It is acquired from and released to the
-// external (CUDA) side: Vulkan's ownership transfer for memory another API writes and reads.
-vulkan::BufferImage buffer_image(VkBuffer buffer, const DeviceView& v, std::uint64_t offset, ElementType type) {
-  return vulkan::BufferImage{buffer, offset, v.extent[0], v.extent[1], v.extent[2], v.channels, type, VK_QUEUE_FAMILY_EXTERNAL};
+// The stream signals `value` on the slot's timeline / waits until the timeline reaches it.
+void signal_on_stream(const cu::Driver& d, const Slot& s, std::uint64_t value, cu::Stream stream) {
+  cu::ExternalSemaphoreSignalParams p;
+  p.params.fence.value = value;
+  d.check(d.cuSignalExternalSemaphoresAsync(&s.semaphore, &p, 1, stream), "cuSignalExternalSemaphoresAsync");
+}
+void wait_on_stream(const cu::Driver& d, const Slot& s, std::uint64_t value, cu::Stream stream) {
+  cu::ExternalSemaphoreWaitParams p;
+  p.params.fence.value = value;
+  d.check(d.cuWaitExternalSemaphoresAsync(&s.semaphore, &p, 1, stream), "cuWaitExternalSemaphoresAsync");
+}
+
+// copy in -> signal -> (Vulkan: wait, blur, signal) -> wait -> copy out, all queued; nothing waited for
+// unless the slot's last call is still running on the device.
+void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, const DeviceView& src, const DeviceView& dst,
+                          const Plan& plan, cu::Stream stream, TimingRecord& record) {
+  share_timeline(d, device, s);
+  auto [in, out] = buffer_images(s.buffer->handle(), src, dst.type);
+  const cu::DevicePtr base = s.pointer;
+  d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
+  copy(d, src, base, true, stream);
+  const std::uint64_t copied = s.value + 1, blurred = s.value + 2;
+  signal_on_stream(d, s, copied, stream);
+  s.value = copied;  // signalled, whatever happens next
+  auto t = vk::Clock::now();
+  auto job = std::make_unique<vk::Job>(DeviceAccess::context(device));
+  vulkan::record_timed(*job, in, out, plan);
+  record.timing.record_ms = vk::ms_since(t);
+  t = vk::Clock::now();
+  job->submit({s.timeline->handle(), copied}, {s.timeline->handle(), blurred});
+  record.timing.run_ms = vk::ms_since(t);
+  s.value = blurred;
+  s.job = std::move(job);
+  wait_on_stream(d, s, blurred, stream);
+  copy(d, dst, base + out.offset, false, stream);
+  d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
+}
+
+// The host waits for the copy in, runs the blur and waits for it, then queues the copy out.
+void blur_with_host_waits(const cu::Driver& d, const Device& device, Slot& s, const DeviceView& src, const DeviceView& dst,
+                          const Plan& plan, cu::Stream stream, TimingRecord& record) {
+  auto [in, out] = buffer_images(s.buffer->handle(), src, dst.type);
+  const cu::DevicePtr base = s.pointer;
+  d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
+  auto t = vk::Clock::now();
+  copy(d, src, base, true, stream);
+  d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
+  d.check(d.cuEventSynchronize(s.done), "cuEventSynchronize");
+  record.timing.copy_in_wait_ms = vk::ms_since(t);
+  vulkan::BufferBlurTiming run;
+  vulkan::run_buffers(device, in, out, plan, &run);
+  copy(d, dst, base + out.offset, false, stream);
+  d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
+  record.timing.record_ms = run.record_ms;
+  record.timing.run_ms = run.run_ms;
+  record.timing.device_ms = run.device_ms;
+  record.timing.convert_in_ms = run.convert_in_ms;
+  record.timing.algorithm_ms = run.algorithm_ms;
+  record.timing.convert_out_ms = run.convert_out_ms;
+  record.complete = true;
 }
 
 }  // namespace
+
+void release_devices() noexcept {
+  std::lock_guard<std::mutex> lock(states_mutex);
+  for (auto& [ordinal, st] : states()) {
+    for (Slot& s : st->ring) {
+      std::lock_guard<std::mutex> slot_lock(s.mutex);
+      try {
+        if (s.buffer || s.semaphore || s.done) {
+          cu::ScopedContext context(cu::driver(), ordinal);
+          s.release(cu::driver());
+        }
+      } catch (const std::exception&) {
+        s.job.reset();  // CUDA is gone already: its mappings went with it
+        s.buffer.reset();
+        s.timeline.reset();
+      }
+    }
+    std::lock_guard<std::mutex> state_lock(st->mutex);
+    st->device = Device();
+    st->handoff = CudaHandoff::none;
+    st->next = 0;
+  }
+  // The calling thread's last_call is left alone: at exit its thread_local is gone already.
+}
 
 int device_of(std::uint64_t pointer) {
   const cu::Driver& d = cu::driver();
@@ -231,18 +445,22 @@ int device_of(std::uint64_t pointer) {
   return ordinal;
 }
 
-Device vulkan_device_for(int ordinal) {
-  Slot& s = slot_for(ordinal);
-  std::lock_guard<std::mutex> lock(s.mutex);
-  if (s.device.is_cpu()) s.device = find_vulkan_device(ordinal);
-  return s.device;
+Device vulkan_device_for(int ordinal) { return ready_state(ordinal).device; }
+
+CudaHandoff handoff(int ordinal, std::string* why) {
+  DeviceState& st = ready_state(ordinal);
+  if (why) *why = st.handoff == CudaHandoff::host_waits ? st.why_host_waits : std::string();
+  return st.handoff;
 }
+
+int ring_size(int ordinal) { return static_cast<int>(ready_state(ordinal).slots()); }
 
 Plan plan(const DeviceView& src, ElementType destination, const BlurSpec& spec, int ordinal) {
   check_view(src, "source");
+  DeviceState& st = ready_state(ordinal);
   // The buffers blur() hands the Vulkan backend, as it lays them out (no memory is touched).
-  const vulkan::BufferImage in = buffer_image(VK_NULL_HANDLE, src, 0, src.type);
-  return vulkan::plan(vulkan_device_for(ordinal), in, buffer_image(VK_NULL_HANDLE, src, 0, destination), spec);
+  const auto [in, out] = buffer_images(VK_NULL_HANDLE, src, destination);
+  return vulkan::plan(st.device, in, out, spec, st.handoff);
 }
 
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal, std::uintptr_t stream) {
@@ -251,46 +469,41 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
   if (src.extent != dst.extent || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
   const auto start = vk::Clock::now();
-  CallTiming timing;
-  const Device device = vulkan_device_for(ordinal);
+  DeviceState& st = ready_state(ordinal);
+  auto record = std::make_shared<TimingRecord>();
+  record->timing.handoff = st.handoff;
+  // Planned before anything is queued: a request the plan refuses leaves the stream as it was.
+  auto t = vk::Clock::now();
+  const auto [plan_in, plan_out] = buffer_images(VK_NULL_HANDLE, src, dst.type);
+  const Plan plan = vulkan::plan(st.device, plan_in, plan_out, spec, st.handoff);
+  record->timing.plan_ms = vk::ms_since(t);
   const cu::Driver& d = cu::driver();
-  Slot& s = slot_for(ordinal);
-  std::lock_guard<std::mutex> lock(s.mutex);
+  Slot* slot = nullptr;
+  const std::unique_lock<std::mutex> lock = take_slot(st, slot);
   cu::ScopedContext context(d, ordinal);
   const auto cu_stream = reinterpret_cast<cu::Stream>(stream);
-  // One region in place where the types agree, else the destination's after the source's.
-  const std::uint64_t in_bytes = packed_bytes(src), out_bytes = packed_bytes(dst);
-  const bool same = src.type == dst.type;
-  const std::uint64_t out_offset = same ? 0 : (in_bytes + 255) / 256 * 256;
-  ensure(d, s, out_offset + out_bytes);
-  const cu::DevicePtr base = s.mapped.pointer;
-  d.check(d.cuStreamWaitEvent(cu_stream, s.mapped.done, 0), "cuStreamWaitEvent");
-  auto t = vk::Clock::now();
-  copy(d, src, base, true, cu_stream);
-  d.check(d.cuEventRecord(s.mapped.done, cu_stream), "cuEventRecord");
-  d.check(d.cuEventSynchronize(s.mapped.done), "cuEventSynchronize");
-  timing.copy_in_wait_ms = vk::ms_since(t);
-  t = vk::Clock::now();
-  const vulkan::BufferImage in = buffer_image(s.mapped.buffer->handle(), src, 0, src.type);
-  const vulkan::BufferImage out = buffer_image(s.mapped.buffer->handle(), src, out_offset, dst.type);
-  const Plan plan = vulkan::plan(device, in, out, spec);
+  slot->retire();  // the host waits here only when the ring's calls are all still running
+  ensure(d, st.device, *slot, layout_of(src, dst.type).bytes);
   front_door::record_run(plan);
-  timing.plan_ms = vk::ms_since(t);
-  vulkan::BufferBlurTiming run;
-  vulkan::run_buffers(device, in, out, plan, &run);
-  copy(d, dst, base + out_offset, false, cu_stream);
-  d.check(d.cuEventRecord(s.mapped.done, cu_stream), "cuEventRecord");
-  timing.record_ms = run.record_ms;
-  timing.run_ms = run.run_ms;
-  timing.device_ms = run.device_ms;
-  timing.convert_in_ms = run.convert_in_ms;
-  timing.algorithm_ms = run.algorithm_ms;
-  timing.convert_out_ms = run.convert_out_ms;
-  timing.total_ms = vk::ms_since(start);
-  last_call = timing;
+  if (plan.schedule.cuda_handoff == CudaHandoff::semaphores) {
+    blur_with_semaphores(d, st.device, *slot, src, dst, plan, cu_stream, *record);
+    slot->timing = record;
+  } else {
+    blur_with_host_waits(d, st.device, *slot, src, dst, plan, cu_stream, *record);
+  }
+  record->timing.total_ms = vk::ms_since(start);
+  last_call = record;
+  last_slot = slot;
 }
 
-CallTiming last_timing() { return last_call; }
+CallTiming last_timing() {
+  if (!last_call) return {};
+  if (!last_call->complete && last_slot) {
+    std::lock_guard<std::mutex> lock(last_slot->mutex);
+    if (last_slot->timing == last_call) last_slot->retire();
+  }
+  return last_call->timing;
+}
 
 std::uint64_t imports() { return import_count.load(); }
 
@@ -308,6 +521,9 @@ Plan plan(const DeviceView&, ElementType, const BlurSpec&, int) { no_backend(); 
 void blur(const DeviceView&, const DeviceView&, const BlurSpec&, int, std::uintptr_t) { no_backend(); }
 std::uint64_t imports() { return 0; }
 CallTiming last_timing() { return {}; }
+CudaHandoff handoff(int, std::string*) { no_backend(); }
+int ring_size(int) { no_backend(); }
+void release_devices() noexcept {}
 }  // namespace fastblur::cuda
 
 #endif

@@ -4,13 +4,20 @@
 /// an NVIDIA GPU is blurred by fastblur's Vulkan backend on the same GPU, never through host memory.
 /// fastblur copies the array once into a Vulkan buffer that CUDA maps (exported as an opaque file
 /// descriptor, imported with cuImportExternalMemory), blurs it there as any Vulkan buffer
-/// (fastblur::vulkan::blur, the same plan), and copies it once out, both copies on the caller's
-/// CUDA stream. The CUDA driver (libcuda.so.1, or the path in FASTBLUR_CUDA_DRIVER) is opened at run
-/// time: building needs no CUDA, and without it these calls throw DeviceError.
+/// (fastblur::vulkan::blur, the same plan: float32 is read and written where it lies, other types
+/// through conversion passes), and copies it once out, both copies on the caller's CUDA stream. The
+/// CUDA driver (libcuda.so.1, or the path in FASTBLUR_CUDA_DRIVER) is opened at run time: building
+/// needs no CUDA, and without it these calls throw DeviceError.
 ///
-/// Ordering: the copy in follows the caller's earlier work on `stream`; fastblur waits for it on the
-/// host, blurs, and queues the copy out on `stream`, so the caller's later work on that stream sees
-/// the result. The buffers are kept for the next call (pooled per device, grown as needed).
+/// Ordering: the copy in follows the caller's earlier work on `stream`, and the caller's later work
+/// on that stream sees the result. Where the Vulkan driver exports timeline semaphores (the plan's
+/// CudaHandoff::semaphores), the stream signals a semaphore shared by both APIs after the copy in,
+/// the Vulkan work waits for it and signals the next value, and the stream waits for that before
+/// the copy out: blur() queues all of it and returns, like a library operation, without waiting.
+/// Elsewhere (CudaHandoff::host_waits) the host waits for the copy in and for the blur. Calls use a
+/// ring of buffers per device, each reused once its last call's work is done (so back-to-back
+/// calls, on one stream or several, from one thread or several, overlap safely); the buffers are
+/// kept for the next call and grown as needed.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -55,17 +62,30 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
 /// Where the time of this thread's last blur() went, on the host and on the device (ms): the
 /// fixed cost of a call taken apart (bench/gpu_cuda_arrays.py prints it).
 struct CallTiming {
+  CudaHandoff handoff = CudaHandoff::none;  ///< how the call was ordered with the stream (its plan's)
   double total_ms = 0.0;          ///< host: the whole blur() call
-  double copy_in_wait_ms = 0.0;   ///< host: the copy in queued, then waited for (with the caller's earlier work)
+  double copy_in_wait_ms = 0.0;   ///< host: the copy in queued, then waited for (host_waits; 0 with semaphores)
   double plan_ms = 0.0;           ///< host: vulkan::plan
   double record_ms = 0.0;         ///< host: the Vulkan commands recorded
-  double run_ms = 0.0;            ///< host: their submission until the fence woke us
+  double run_ms = 0.0;            ///< host: their submission (host_waits: until the fence woke us)
   double device_ms = 0.0;         ///< device: the commands from first to last (acquire and release included)
   double convert_in_ms = 0.0;     ///< device: the packed image into float work
   double algorithm_ms = 0.0;      ///< device: the plan's passes
   double convert_out_ms = 0.0;    ///< device: float work back into the packed image
 };
+/// The device's spans are read once its work has run: with semaphores, this waits for the call's
+/// work (a synchronisation point, for measurements).
 CallTiming last_timing();
+
+/// How calls on CUDA device `ordinal` are ordered with the caller's stream: semaphores where the
+/// Vulkan device exports timeline semaphores and the CUDA driver imports them, else host_waits
+/// (`why`, if given, says why not semaphores). Decided once per device and process; the environment
+/// variable FASTBLUR_CUDA_HOST_WAITS (not "0") asks for host_waits.
+CudaHandoff handoff(int ordinal, std::string* why = nullptr);
+
+/// How many calls may be in flight on CUDA device `ordinal`: the buffers its calls rotate through
+/// (each mapped by CUDA once, kept while it fits). One with host waits.
+int ring_size(int ordinal);
 
 /// How many times this process has allocated and imported a CUDA-mapped buffer (tests: the
 /// hundredth call of a size imports nothing).

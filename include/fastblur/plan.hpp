@@ -67,6 +67,27 @@ struct GpuPass {
                                     ///< iir_chunks: samples of a line per chunk (a thread's)
 };
 
+/// Vulkan, on the caller's buffers (fastblur::vulkan::blur of BufferImages, CUDA arrays): where the
+/// first pass reads and the last pass writes.
+enum class GpuIo {
+  converted,  ///< through float32 work buffers of the job: convert.comp widens the caller's image
+              ///< before the first pass and narrows the result after the last (two more passes)
+  direct,     ///< the caller's float32 buffers are the first pass's input and the last pass's output
+              ///< (float32 on both sides, offsets on the device's storage-buffer alignment, apart)
+};
+std::string_view to_string(GpuIo io) noexcept;
+
+/// CUDA arrays (fastblur/cuda.hpp): how the Vulkan work is ordered with the caller's CUDA stream.
+enum class CudaHandoff {
+  none,        ///< not a CUDA array's plan
+  host_waits,  ///< the host waits for the copy in (a CUDA event) and for the blur (a fence), then queues
+               ///< the copy out: where the driver exports no timeline semaphore
+  semaphores,  ///< a timeline semaphore shared by both APIs: the stream signals it after the copy in, the
+               ///< Vulkan submission waits on it and signals the next value, the stream waits for that
+               ///< before the copy out; the call returns without waiting for either
+};
+std::string_view to_string(CudaHandoff handoff) noexcept;
+
 /// One axis of a plan (x, y, z = 0, 1, 2).
 struct AxisPlan {
   bool active = false;       ///< filtered: sigma > 0, and more than one sample unless the border is constant
@@ -118,6 +139,10 @@ struct Schedule {
   /// Vulkan: per-line scratch (box's running sums, iir) interleaved across lines (a GPU's coalesced
   /// loads) or line by line (a CPU device such as lavapipe). The same arithmetic, the same bits.
   bool gpu_interleave_scratch = true;
+  /// Vulkan, on the caller's buffers: read and written directly, or converted through work buffers.
+  GpuIo gpu_io = GpuIo::converted;
+  /// CUDA arrays: how the work is ordered with the caller's stream (none for other plans).
+  CudaHandoff cuda_handoff = CudaHandoff::none;
   /// Vulkan, one piece: parts of rows the image travels in, so that packing overlaps the copies (1: whole).
   std::int64_t transfer_parts = 1;
   /// Vulkan: the interior of each piece the image is blurred in (the whole image: one piece).

@@ -199,6 +199,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("cuda_last_timing", [] {
     const cuda::CallTiming t = cuda::last_timing();
     py::dict d;
+    d["handoff"] = std::string(to_string(t.handoff));
     d["total_ms"] = t.total_ms;
     d["copy_in_wait_ms"] = t.copy_in_wait_ms;
     d["plan_ms"] = t.plan_ms;
@@ -210,6 +211,18 @@ PYBIND11_MODULE(_core, m) {
     d["convert_out_ms"] = t.convert_out_ms;
     return d;
   });
+  m.def(
+      "cuda_handoff",
+      [](int ordinal) {
+        std::string why;
+        const CudaHandoff h = cuda::handoff(ordinal, &why);
+        py::dict d;
+        d["handoff"] = std::string(to_string(h));
+        d["why"] = why;
+        d["ring"] = cuda::ring_size(ordinal);
+        return d;
+      },
+      py::arg("ordinal"));
   m.def(
       "cuda_device_name",
       [](int ordinal) { return cuda::vulkan_device_for(ordinal).description(); }, py::arg("ordinal"));

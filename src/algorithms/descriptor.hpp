@@ -41,6 +41,11 @@ struct Shape {
   std::uint64_t piece_bytes = 0;  ///< Vulkan: the most a piece may hold as float32 (0: no limit known)
   std::int64_t max_image_2d = 0;  ///< Vulkan: the largest 2D image side (0: no limit known)
   std::uint64_t shared_memory_bytes = 0;  ///< Vulkan: a workgroup's shared memory (0: not known; a GPU's 48 KiB)
+  /// Vulkan, the caller's buffers: both float32, on the device's storage-buffer alignment and apart,
+  /// so the passes can read and write them where they are (Schedule::gpu_io).
+  bool caller_buffers_bindable = false;
+  /// CUDA arrays: the handoff the device and the CUDA driver allow (none: not a CUDA array).
+  CudaHandoff cuda_handoff = CudaHandoff::none;
 
   /// Data float cannot hold exactly (f64, 32- and 64-bit integers): computed in double.
   bool wants_double() const noexcept { return needs_double(source) || needs_double(destination); }

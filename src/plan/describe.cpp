@@ -64,6 +64,11 @@ std::string describe_schedule(const Plan& p) {
     }
     out += s.gpu_interleave_scratch ? ", scratch interleaved" : ", scratch by line";
     if (s.transfer_parts > 1) out += ", " + std::to_string(s.transfer_parts) + " transfer parts";
+    if (s.gpu_io == GpuIo::direct) out += ", the caller's float32 buffers read and written directly";
+    if (s.cuda_handoff == CudaHandoff::semaphores)
+      out += ", CUDA stream ordered by a shared timeline semaphore (no host wait)";
+    else if (s.cuda_handoff == CudaHandoff::host_waits)
+      out += ", CUDA stream ordered by host waits (the driver exports no timeline semaphore)";
     out += ", " + std::to_string(s.pieces) + (s.pieces == 1 ? " piece" : " pieces") + " of " +
            std::to_string(s.tile[0]) + "x" + std::to_string(s.tile[1]) + "x" + std::to_string(s.tile[2]);
   }

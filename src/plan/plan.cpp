@@ -49,6 +49,23 @@ std::string_view to_string(BoxSchedule schedule) noexcept {
   return "?";
 }
 
+std::string_view to_string(GpuIo io) noexcept {
+  switch (io) {
+    case GpuIo::converted: return "converted";
+    case GpuIo::direct: return "direct";
+  }
+  return "?";
+}
+
+std::string_view to_string(CudaHandoff handoff) noexcept {
+  switch (handoff) {
+    case CudaHandoff::none: return "none";
+    case CudaHandoff::host_waits: return "host-waits";
+    case CudaHandoff::semaphores: return "semaphores";
+  }
+  return "?";
+}
+
 namespace planner {
 namespace {
 
@@ -170,6 +187,11 @@ void schedule_pieces(const Descriptor& d, Plan& plan, const Shape& shape) {
   plan.schedule.transfer_parts = plan.schedule.pieces == 1 ? algo::transfer_parts(bytes, shape.extent[1] * shape.extent[2]) : 1;
   // Per-line scratch interleaved across lines on a GPU (coalesced), line by line on a CPU device.
   plan.schedule.gpu_interleave_scratch = !shape.software_device;
+  // The caller's float32 buffers are read and written where they are (no conversion passes) where
+  // they can be bound as they lie and the image is one piece.
+  const bool floats = shape.source == ElementType::f32 && shape.destination == ElementType::f32;
+  plan.schedule.gpu_io = shape.caller_buffers_bindable && floats && plan.schedule.pieces == 1 ? GpuIo::direct : GpuIo::converted;
+  plan.schedule.cuda_handoff = shape.cuda_handoff;
 }
 
 // What computing in float lanes adds to an axis's error, relative to the impulse response's peak.
@@ -380,7 +402,8 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
                    double(s.threads == 0 ? omp_get_max_threads() : 0), double(shape.channels), double(shape.source),
                    double(shape.destination), double(shape.backend), double(shape.software_device),
                    double(shape.device_float64), double(shape.piece_bytes), double(shape.max_image_2d),
-                   double(shape.shared_memory_bytes)})
+                   double(shape.shared_memory_bytes), double(shape.caller_buffers_bindable),
+                   double(shape.cuda_handoff)})
     add(v);
   for (const ParameterInfo& p : all_parameters()) {
     k += "|";

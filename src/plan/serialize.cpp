@@ -130,6 +130,8 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   });
   j.key("gpu_interleave_scratch"), j.boolean(s.gpu_interleave_scratch);
   j.key("transfer_parts"), j.integer(s.transfer_parts);
+  j.key("gpu_io"), j.text(std::string(to_string(s.gpu_io)));
+  j.key("cuda_handoff"), j.text(std::string(to_string(s.cuda_handoff)));
 }
 
 void write_parameters(Json& j, const Plan& p, int axis) {

@@ -34,6 +34,22 @@ bool has_device_extension(VkPhysicalDevice pd, const char* name) {
   return std::any_of(all.begin(), all.end(), [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }
 
+// Whether timeline semaphores of this device can be exported as opaque file descriptors (and so
+// imported by CUDA: cuImportExternalSemaphore's TIMELINE_SEMAPHORE_FD).
+bool exports_timeline_semaphores(VkPhysicalDevice pd) {
+  if (!has_device_extension(pd, VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME) ||
+      !has_device_extension(pd, VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME))
+    return false;
+  VkSemaphoreTypeCreateInfo type{VK_STRUCTURE_TYPE_SEMAPHORE_TYPE_CREATE_INFO};
+  type.semaphoreType = VK_SEMAPHORE_TYPE_TIMELINE;
+  VkPhysicalDeviceExternalSemaphoreInfo info{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_EXTERNAL_SEMAPHORE_INFO};
+  info.pNext = &type;
+  info.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
+  VkExternalSemaphoreProperties props{VK_STRUCTURE_TYPE_EXTERNAL_SEMAPHORE_PROPERTIES};
+  vkGetPhysicalDeviceExternalSemaphoreProperties(pd, &info, &props);
+  return (props.externalSemaphoreFeatures & VK_EXTERNAL_SEMAPHORE_FEATURE_EXPORTABLE_BIT) != 0;
+}
+
 // How long a fence wait polls before it sleeps in vkWaitForFences: waking from that sleep took
 // about 0.25 ms on an H200 (NVIDIA 580, bench/RESULTS.md), more than a 1080p blur. Not on a CPU
 // device (lavapipe), whose workers need the core. FASTBLUR_FENCE_SPIN_US overrides (0: never poll).
@@ -71,9 +87,19 @@ Context::Context(int index) {
   // Exportable memory where the driver has it: CUDA arrays are copied into buffers that CUDA maps
   // (fastblur/cuda.hpp). Nothing else depends on it.
   std::vector<const char*> extensions;
-  if (has_device_extension(physical_, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME))
-    extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  const bool memory_fd = has_device_extension(physical_, VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  if (memory_fd) extensions.push_back(VK_KHR_EXTERNAL_MEMORY_FD_EXTENSION_NAME);
+  // And timeline semaphores exported the same way, with which the CUDA stream and the Vulkan queue
+  // order each other's work without the host waiting (CudaHandoff::semaphores).
+  const bool semaphore_fd = memory_fd && exports_timeline_semaphores(physical_);
+  VkPhysicalDeviceTimelineSemaphoreFeatures timeline{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES};
+  timeline.timelineSemaphore = VK_TRUE;
+  if (semaphore_fd) {
+    extensions.push_back(VK_KHR_TIMELINE_SEMAPHORE_EXTENSION_NAME);
+    extensions.push_back(VK_KHR_EXTERNAL_SEMAPHORE_FD_EXTENSION_NAME);
+  }
   VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  if (semaphore_fd) dci.pNext = &timeline;
   dci.queueCreateInfoCount = 1;
   dci.pQueueCreateInfos = &qci;
   dci.pEnabledFeatures = &enabled;
@@ -81,8 +107,10 @@ Context::Context(int index) {
   dci.ppEnabledExtensionNames = extensions.data();
   check(vkCreateDevice(physical_, &dci, nullptr, &device_), "vkCreateDevice");
   vkGetDeviceQueue(device_, queue_family_, 0, &queue_);
-  if (!extensions.empty())
+  if (memory_fd)
     get_memory_fd_ = reinterpret_cast<PFN_vkGetMemoryFdKHR>(vkGetDeviceProcAddr(device_, "vkGetMemoryFdKHR"));
+  if (semaphore_fd)
+    get_semaphore_fd_ = reinterpret_cast<PFN_vkGetSemaphoreFdKHR>(vkGetDeviceProcAddr(device_, "vkGetSemaphoreFdKHR"));
   try {
     create_own_objects();
   } catch (...) {

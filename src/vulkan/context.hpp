@@ -78,6 +78,10 @@ class Context {
   /// opened, on a driver that has it); null otherwise. CUDA arrays travel through such memory
   /// (Buffer::Kind::exported).
   PFN_vkGetMemoryFdKHR get_memory_fd() const noexcept { return get_memory_fd_; }
+  /// vkGetSemaphoreFdKHR where the device was opened with timeline semaphores exportable as opaque
+  /// file descriptors (VK_KHR_timeline_semaphore, VK_KHR_external_semaphore_fd); null otherwise.
+  /// CUDA arrays are then ordered with the caller's stream by a SharedTimeline, not host waits.
+  PFN_vkGetSemaphoreFdKHR get_semaphore_fd() const noexcept { return get_semaphore_fd_; }
 
 
   /// What a job records into and submits with: a command pool of its own (so jobs on several
@@ -106,6 +110,17 @@ class Context {
   VkDescriptorSet descriptor_set(Frame& frame, VkDescriptorSetLayout layout);
   /// The frame's timestamp query pool of `count` queries.
   VkQueryPool query_pool(Frame& frame, std::uint32_t count);
+  /// A semaphore operation of a submission: a timeline semaphore and its value.
+  struct TimelinePoint {
+    VkSemaphore semaphore = VK_NULL_HANDLE;
+    std::uint64_t value = 0;
+  };
+  /// Ends and submits the frame's command buffer without waiting: it starts once `wait` reaches its
+  /// value (a null semaphore: at once) and, done, sets `signal` to its value (if not null) and the
+  /// frame's fence. finish() waits for it.
+  void submit(Frame& frame, TimelinePoint wait, TimelinePoint signal);
+  /// Waits for the fence of a submit() and resets it for the frame's next use.
+  void finish(Frame& frame);
   /// Ends, submits and waits for the frame's command buffer. Only the submission holds the queue's
   /// lock; the wait holds none, so other threads record, submit and build pipelines meanwhile.
   /// Throws DeviceError (device lost, ...).
@@ -173,6 +188,7 @@ class Context {
   std::uint32_t timestamp_bits_ = 0;
   bool float64_ = false, float64_supported_ = false;
   PFN_vkGetMemoryFdKHR get_memory_fd_ = nullptr;
+  PFN_vkGetSemaphoreFdKHR get_semaphore_fd_ = nullptr;
   std::mutex mutex_;            // the sampler and the free lists
   std::mutex pipelines_mutex_;  // pipelines_ (held while one compiles)
   std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)

@@ -160,6 +160,38 @@ VkResult Context::wait_fence(VkFence fence) {
 
 void Context::wait(VkFence fence) { check(wait_fence(fence), "running the blur's commands"); }
 
+void Context::submit(Frame& f, TimelinePoint wait, TimelinePoint signal) {
+  check(vkEndCommandBuffer(f.cb), "vkEndCommandBuffer");
+  // Timeline values travel in VkTimelineSemaphoreSubmitInfo (VK_KHR_timeline_semaphore).
+  const VkPipelineStageFlags wait_stage = VK_PIPELINE_STAGE_ALL_COMMANDS_BIT;
+  VkTimelineSemaphoreSubmitInfo values{VK_STRUCTURE_TYPE_TIMELINE_SEMAPHORE_SUBMIT_INFO};
+  values.waitSemaphoreValueCount = wait.semaphore ? 1 : 0;
+  values.pWaitSemaphoreValues = &wait.value;
+  values.signalSemaphoreValueCount = signal.semaphore ? 1 : 0;
+  values.pSignalSemaphoreValues = &signal.value;
+  VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  if (wait.semaphore || signal.semaphore) si.pNext = &values;
+  si.waitSemaphoreCount = wait.semaphore ? 1 : 0;
+  si.pWaitSemaphores = &wait.semaphore;
+  si.pWaitDstStageMask = &wait_stage;
+  si.signalSemaphoreCount = signal.semaphore ? 1 : 0;
+  si.pSignalSemaphores = &signal.semaphore;
+  si.commandBufferCount = 1;
+  si.pCommandBuffers = &f.cb;
+  VkResult r;
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    r = vkQueueSubmit(queue_, 1, &si, f.fence);
+  }
+  check(r, "submitting the blur's commands");
+}
+
+void Context::finish(Frame& f) {
+  VkResult r = wait_fence(f.fence);
+  if (r == VK_SUCCESS) r = vkResetFences(device_, 1, &f.fence);
+  check(r, "running the blur's commands");
+}
+
 void Context::submit_and_wait(Frame& f) {
   check(vkEndCommandBuffer(f.cb), "vkEndCommandBuffer");
   VkSubmitInfo si{VK_STRUCTURE_TYPE_SUBMIT_INFO};

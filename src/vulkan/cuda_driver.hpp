@@ -17,6 +17,7 @@ using ContextHandle = void*;  // CUcontext
 using Stream = void*;  // CUstream; null is the legacy default stream
 using Event = void*;  // CUevent
 using ExternalMemory = void*;  // CUexternalMemory
+using ExternalSemaphore = void*;  // CUexternalSemaphore
 
 struct Uuid {
   unsigned char bytes[16];
@@ -44,6 +45,59 @@ constexpr unsigned kExternalMemoryDedicated = 1;
 struct ExternalMemoryBufferDesc {
   unsigned long long offset = 0;
   unsigned long long size = 0;
+  unsigned int flags = 0;
+  unsigned int reserved[16]{};
+};
+
+// CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC
+struct ExternalSemaphoreHandleDesc {
+  int type = 0;  // CUexternalSemaphoreHandleType: 9 = a timeline semaphore's opaque file descriptor
+  union {
+    int fd;
+    struct {
+      void* handle;
+      const void* name;
+    } win32;
+    const void* nv_sci_sync_object;
+  } handle{};
+  unsigned int flags = 0;
+  unsigned int reserved[16]{};
+};
+constexpr int kSemaphoreTypeTimelineFd = 9;  // CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
+
+// CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS and _WAIT_PARAMS: a timeline's value in params.fence.value.
+struct ExternalSemaphoreSignalParams {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void* fence;
+      unsigned long long reserved;
+    } nv_sci_sync;
+    struct {
+      unsigned long long key;
+    } keyed_mutex;
+    unsigned int reserved[12];
+  } params{};
+  unsigned int flags = 0;
+  unsigned int reserved[16]{};
+};
+struct ExternalSemaphoreWaitParams {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void* fence;
+      unsigned long long reserved;
+    } nv_sci_sync;
+    struct {
+      unsigned long long key;
+      unsigned int timeout_ms;
+    } keyed_mutex;
+    unsigned int reserved[10];
+  } params{};
   unsigned int flags = 0;
   unsigned int reserved[16]{};
 };
@@ -94,6 +148,13 @@ constexpr unsigned kEventDisableTiming = 2;
   X(cuEventSynchronize, "cuEventSynchronize", Result(Event))                                       \
   X(cuEventDestroy, "cuEventDestroy_v2", Result(Event))                                            \
   X(cuStreamWaitEvent, "cuStreamWaitEvent", Result(Stream, Event, unsigned))                       \
+  X(cuImportExternalSemaphore, "cuImportExternalSemaphore",                                            \
+    Result(ExternalSemaphore*, const ExternalSemaphoreHandleDesc*))                                \
+  X(cuSignalExternalSemaphoresAsync, "cuSignalExternalSemaphoresAsync",                                \
+    Result(const ExternalSemaphore*, const ExternalSemaphoreSignalParams*, unsigned, Stream))      \
+  X(cuWaitExternalSemaphoresAsync, "cuWaitExternalSemaphoresAsync",                                    \
+    Result(const ExternalSemaphore*, const ExternalSemaphoreWaitParams*, unsigned, Stream))        \
+  X(cuDestroyExternalSemaphore, "cuDestroyExternalSemaphore", Result(ExternalSemaphore))           \
   X(cuGetErrorName, "cuGetErrorName", Result(Result, const char**))
 
 struct Driver {

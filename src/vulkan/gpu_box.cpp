@@ -70,7 +70,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                        interleave ? static_cast<std::int32_t>(todo) : 1, interleave ? 1 : static_cast<std::int32_t>(len),
                        0, 0.0f, 0, 0, 0};
         const auto run = [&](Buffer& a, Buffer& b, std::int64_t steps) {
-          job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(a), Binding::storage(b)},
+          job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(a), Binding::storage(b)},
                        cp, spread_groups(static_cast<std::uint64_t>((todo * steps + 63) / 64)));
         };
         run(s1, s0, len);  // gather into s0
@@ -112,7 +112,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                          static_cast<std::int32_t>(boxes.size()), static_cast<std::int32_t>(pad),
                          static_cast<std::int32_t>(first)};
       const std::int64_t todo = std::min(batch, lines - first);
-      job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch), Binding::storage(params)},
+      job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(scratch), Binding::storage(params)},
                    bp, spread_groups(static_cast<std::uint64_t>(todo)));
     }
   });

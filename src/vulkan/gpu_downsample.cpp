@@ -48,10 +48,10 @@ void record_downsample(Job& job, const Work& src, const Work& dst, const Plan& p
       const ComputePipeline& p =
           ctx.pipeline("downsample_line", shaders::words("downsample_line"), {static_cast<std::uint32_t>(C), mode}, types,
                        sizeof(DownsampleParams));
-      const VkBuffer from = mode == 0 ? in.buffer : mode == 1 ? low.handle() : blurred.handle();
-      const VkBuffer to = mode == 0 ? low.handle() : mode == 1 ? blurred.handle() : out.buffer;
+      const Binding from = mode == 0 ? Binding::storage(in) : Binding::storage(mode == 1 ? low : blurred);
+      const Binding to = mode == 2 ? Binding::storage(out) : Binding::storage(mode == 0 ? low : blurred);
       const std::uint64_t threads = static_cast<std::uint64_t>(lines) * static_cast<std::uint64_t>(mode == 2 ? n : blocks);
-      job.dispatch(p, {Binding::storage(from), Binding::storage(to), Binding::storage(weights)}, dp,
+      job.dispatch(p, {from, to, Binding::storage(weights)}, dp,
                    spread_groups((threads + 255) / 256));
     }
   });

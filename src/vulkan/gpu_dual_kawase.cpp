@@ -41,7 +41,7 @@ void record_dual_kawase(Job& job, const Work& src, const Work& dst, const Plan& 
                         {static_cast<std::int32_t>(px.before), static_cast<std::int32_t>(py.before)},
                         {static_cast<float>(s.offset[0]), static_cast<float>(s.offset[1])}};
     job.dispatch(p, {Binding::sampled(from.view(), ctx.linear_sampler()), Binding::image(to.level_view(0)),
-                     Binding::storage(dst.buffer)},
+                     Binding::storage(dst)},
                  dp, {static_cast<std::uint32_t>((w + 15) / 16), static_cast<std::uint32_t>((h + 15) / 16), 1});
   };
   for (int l = 0; l < L; ++l) {

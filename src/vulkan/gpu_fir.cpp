@@ -58,7 +58,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       const AcrossParams ap{static_cast<std::int32_t>(inner), static_cast<std::int32_t>(n), static_cast<std::int32_t>(outer),
                             static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                             c.g0, c.g1, c.g2, r};
-      job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, ap,
+      job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(weights)}, ap,
                    {static_cast<std::uint32_t>((inner + 63) / 64), static_cast<std::uint32_t>(std::min<std::int64_t>(rows, 65535)),
                     static_cast<std::uint32_t>((rows + 65534) / 65535)});
       return;
@@ -76,7 +76,7 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                         static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
                        axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2,
                        r};
-    job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(weights)}, fp,
+    job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(weights)}, fp,
                  {static_cast<std::uint32_t>((n + 255) / 256), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
                   static_cast<std::uint32_t>((lines + 65534) / 65535)});
   });

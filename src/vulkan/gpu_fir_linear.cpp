@@ -27,7 +27,7 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
   const int C = src.channels, ic = stored_channels(C);
   const auto axes = active_axes(plan, src);
   if (axes.empty()) {
-    job.copy(src.buffer, dst.buffer, src.bytes());
+    copy_work(job, src, dst);
     return;
   }
   // Every fetch reads texels within r of its texel: padding by r + 1 keeps clamping away.
@@ -60,7 +60,7 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
                           {static_cast<std::int32_t>(iw), static_cast<std::int32_t>(ih)},
                           static_cast<std::int32_t>(taps.size() / 2)};
     job.dispatch(p, {Binding::sampled(in->view(), ctx.linear_sampler()), Binding::image(out->level_view(0)),
-                     Binding::storage(dst.buffer), Binding::storage(table)},
+                     Binding::storage(dst), Binding::storage(table)},
                  lp, {static_cast<std::uint32_t>((w + 15) / 16), static_cast<std::uint32_t>((h + 15) / 16), 1});
     in = out;
   }

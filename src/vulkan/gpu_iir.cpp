@@ -104,7 +104,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                          static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
                          interleave ? static_cast<std::int32_t>(batch) : 1,
                          interleave ? 1 : static_cast<std::int32_t>(per_lane / real)};
-      job.dispatch(p, {Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(scratch),
+      job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(scratch),
                        Binding::storage(coefficients)},
                    ip, spread_groups(static_cast<std::uint64_t>((todo + group_lanes - 1) / group_lanes)));
     }

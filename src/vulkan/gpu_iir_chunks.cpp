@@ -63,7 +63,7 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
                          axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
                          static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first), static_cast<std::int32_t>(todo),
                          static_cast<std::int32_t>(chunks)};
-    const std::vector<Binding> bindings{Binding::storage(in.buffer), Binding::storage(out.buffer), Binding::storage(carry),
+    const std::vector<Binding> bindings{Binding::storage(in), Binding::storage(out), Binding::storage(carry),
                                         Binding::storage(coefficients)};
     const auto threads = [](std::int64_t t) { return spread_groups(static_cast<std::uint64_t>((t + 63) / 64)); };
     job.dispatch(*phases[0], bindings, cp, threads(todo * chunks));

@@ -32,7 +32,7 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   for (int a : active_axes(plan, src)) offsets[static_cast<std::size_t>(a)] = resolved.offsets[static_cast<std::size_t>(a)];
   const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());
   if (passes == 0) {
-    job.copy(src.buffer, dst.buffer, src.bytes());
+    copy_work(job, src, dst);
     return;
   }
   // A pass at offset d reads texels floor(d) + 1 away; one more keeps the clamping out.
@@ -58,7 +58,7 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
                           {static_cast<float>(i < offsets[0].size() ? offsets[0][i] : 0.0),
                            static_cast<float>(i < offsets[1].size() ? offsets[1][i] : 0.0)}};
     job.dispatch(*pipelines[last ? 1 : 0],
-                 {Binding::sampled(in.view(), ctx.linear_sampler()), Binding::image(out.level_view(0)), Binding::storage(dst.buffer)},
+                 {Binding::sampled(in.view(), ctx.linear_sampler()), Binding::image(out.level_view(0)), Binding::storage(dst)},
                  kp, {static_cast<std::uint32_t>((w + 15) / 16), static_cast<std::uint32_t>((h + 15) / 16), 1});
   }
 }

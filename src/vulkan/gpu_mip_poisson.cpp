@@ -51,14 +51,14 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
   for (int l = 0; l < L; ++l) {
     const std::uint32_t next = static_cast<std::uint32_t>(l) + 1;
     job.dispatch(build, {Binding::sampled(image.view(), ctx.linear_sampler()), Binding::image(image.level_view(next)),
-                         Binding::storage(dst.buffer), Binding::storage(table)},
+                         Binding::storage(dst), Binding::storage(table)},
                  params(image.width(next), image.height(next), l),
                  {(image.width(next) + 15) / 16, (image.height(next) + 15) / 16, 1});
   }
   const ComputePipeline& blur = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::words("mip_poisson_c" + std::to_string(ic)),
                                              {static_cast<std::uint32_t>(C), 1u}, types, sizeof(MipParams));
   job.dispatch(blur, {Binding::sampled(image.view(), ctx.linear_sampler()), Binding::image(image.level_view(0)),
-                      Binding::storage(dst.buffer), Binding::storage(table)},
+                      Binding::storage(dst), Binding::storage(table)},
                params(src.extent[0], src.extent[1], 0),
                {static_cast<std::uint32_t>((src.extent[0] + 15) / 16), static_cast<std::uint32_t>((src.extent[1] + 15) / 16), 1});
 }

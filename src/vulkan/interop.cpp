@@ -82,13 +82,29 @@ void check_buffers(const vk::Context& ctx, const BufferImage& src, const BufferI
   check_owner(ctx, dst.owner_family, "destination");
 }
 
-algo::Shape planner_shape(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst) {
-  return vk::shape_on(ctx, {src.width, src.height, src.depth}, src.channels, src.type, dst.type);
+// Whether the passes can read src and write dst where they lie (GpuIo::direct): float32 packed
+// images on the device's storage-buffer alignment whose bytes do not overlap (a pass must not write
+// what a later thread still reads).
+bool bindable(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst) {
+  if (src.type != ElementType::f32 || dst.type != ElementType::f32) return false;
+  const VkDeviceSize align = std::max<VkDeviceSize>(4, ctx.limits().minStorageBufferOffsetAlignment);
+  if (src.offset % align != 0 || dst.offset % align != 0) return false;
+  if (src.buffer != dst.buffer) return true;
+  const std::uint64_t bytes = shape_of(src).bytes();
+  return src.offset + bytes <= dst.offset || dst.offset + bytes <= src.offset;
 }
 
-Plan plan_buffers(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
+algo::Shape planner_shape(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst, CudaHandoff handoff) {
+  algo::Shape shape = vk::shape_on(ctx, {src.width, src.height, src.depth}, src.channels, src.type, dst.type);
+  shape.caller_buffers_bindable = bindable(ctx, src, dst);
+  shape.cuda_handoff = handoff;
+  return shape;
+}
+
+Plan plan_buffers(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec,
+                  CudaHandoff handoff = CudaHandoff::none) {
   check_buffers(ctx, src, dst);
-  return planner::plan_for(spec, planner_shape(ctx, src, dst), planner::Prediction::to_run);
+  return planner::plan_for(spec, planner_shape(ctx, src, dst, handoff), planner::Prediction::to_run);
 }
 
 // `stamps`: device timestamps around the conversions and the algorithm (run_buffers' timing).
@@ -99,24 +115,36 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   check_buffers(ctx, src, dst);
   // The plan may come from another device (or none): this one must run it as it stands.
   if (plan.schedule.backend != Backend::vulkan) throw InvalidArgument("this plan is for the CPU, not a Vulkan device");
-  algo::descriptor(plan.algorithm).check(plan.spec, planner_shape(ctx, src, dst));
+  algo::descriptor(plan.algorithm).check(plan.spec, planner_shape(ctx, src, dst, plan.schedule.cuda_handoff));
+  const bool direct = plan.schedule.gpu_io == GpuIo::direct;
+  if (direct && !bindable(ctx, src, dst))
+    throw InvalidArgument("this plan reads and writes the caller's buffers directly, which these buffers do not allow "
+                          "(float32 on both sides, on the device's storage-buffer alignment, not overlapping)");
   const vk::Work shape = shape_of(src);
   if (static_cast<double>(shape.bytes()) > static_cast<double>(ctx.piece_limit()))
     throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
                       std::to_string(ctx.piece_limit()) + " bytes as float32)");
   const std::uint64_t count = static_cast<std::uint64_t>(shape.pixels() * shape.channels);
-  const vk::Work in = vk::work_like(job, shape), out = vk::work_like(job, shape);
+  // Direct: the caller's images are the work images; else work buffers of the job between conversions.
+  const auto work_at = [&](const BufferImage& b) {
+    vk::Work w = shape;
+    w.buffer = b.buffer;
+    w.offset = b.offset;
+    return w;
+  };
+  const vk::Work in = direct ? work_at(src) : vk::work_like(job, shape);
+  const vk::Work out = direct ? work_at(dst) : vk::work_like(job, shape);
   const auto stamp = [&](const char* label) { if (stamps) job.timestamp(label); };
   stamp("begin");
   job.barrier_from_outside();
   job.acquire(src.buffer, src.owner_family);
   if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
   stamp("start");
-  convert_caller(job, src, in.buffer, count, false);
+  if (!direct) convert_caller(job, src, in.buffer, count, false);
   stamp("converted in");
   vk::record_algorithm(job, in, out, plan);
   stamp("blurred");
-  convert_caller(job, dst, out.buffer, count, true);
+  if (!direct) convert_caller(job, dst, out.buffer, count, true);
   stamp("converted out");
   job.barrier_to_outside();
   if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
@@ -199,6 +227,10 @@ Plan plan(const Device& device, const BufferImage& src, const BufferImage& dst, 
   return plan_buffers(*context_of(device), src, dst, spec);
 }
 
+Plan plan(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec, CudaHandoff handoff) {
+  return plan_buffers(*context_of(device), src, dst, spec, handoff);
+}
+
 void blur(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec) {
   blur(device, src, dst, plan(device, src, dst, spec));
 }
@@ -220,16 +252,24 @@ void run_buffers(const Device& device, const BufferImage& src, const BufferImage
   t = vk::Clock::now();
   job.run();
   timing->run_ms = vk::ms_since(t);
+  device_timing(job, *timing);
+}
+
+void record_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
+  record_buffers(job, src, dst, plan, true);
+}
+
+void device_timing(const vk::Job& job, BufferBlurTiming& timing) {
   const auto stamps = job.timestamps();  // record_buffers' labels, in order
   const auto at = [&](const char* label) {
     for (const auto& [name, ms] : stamps)
       if (name == label) return ms;
     return 0.0;
   };
-  timing->device_ms = at("end") - at("begin");
-  timing->convert_in_ms = at("converted in") - at("start");
-  timing->algorithm_ms = at("blurred") - at("converted in");
-  timing->convert_out_ms = at("converted out") - at("blurred");
+  timing.device_ms = at("end") - at("begin");
+  timing.convert_in_ms = at("converted in") - at("start");
+  timing.algorithm_ms = at("blurred") - at("converted in");
+  timing.convert_out_ms = at("converted out") - at("blurred");
 }
 
 void blur(const Device& device, const ImageRef& src, const ImageRef& dst, const BlurSpec& spec) {

@@ -1,7 +1,13 @@
 #pragma once
-// fastblur::vulkan::blur of buffers (interop.cpp) with where its time went: the CUDA-array front
-// door (cuda_arrays.cpp) reports it per call, so the fixed cost of a call can be taken apart.
+// fastblur::vulkan::blur of buffers (interop.cpp) as the CUDA-array front door (cuda_arrays.cpp)
+// needs it: planned with the handoff the call runs with, recorded into a job it submits itself
+// (ordered by a shared timeline semaphore) or run at once, and where the device time went.
+#include "fastblur/plan.hpp"
 #include "fastblur/vulkan.hpp"
+
+namespace fastblur::vk {
+class Job;
+}
 
 namespace fastblur::vulkan {
 
@@ -15,8 +21,17 @@ struct BufferBlurTiming {
   double convert_out_ms = 0.0;  ///< device: float work back into the caller's image
 };
 
+/// vulkan::plan(device, src, dst, spec) for a CUDA array's buffers, which run with `handoff`.
+Plan plan(const Device& device, const BufferImage& src, const BufferImage& dst, const BlurSpec& spec, CudaHandoff handoff);
+
 /// vulkan::blur(device, src, dst, plan); with `timing`, also where its time went.
 void run_buffers(const Device& device, const BufferImage& src, const BufferImage& dst, const Plan& plan,
                  BufferBlurTiming* timing);
+
+/// Records vulkan::blur(device, src, dst, plan) into `job` (of the device's context), with the
+/// timestamps device_timing reads.
+void record_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan);
+/// The device spans of a job record_timed recorded, once it has run.
+void device_timing(const vk::Job& job, BufferBlurTiming& timing);
 
 }  // namespace fastblur::vulkan

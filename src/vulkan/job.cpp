@@ -47,6 +47,12 @@ Job::~Job() {
   // already submitted are done with them (a job abandoned between parts still waits for those).
   if (!parts_.empty())
     vkWaitForFences(context_->device(), static_cast<std::uint32_t>(parts_.size()), parts_.data(), VK_TRUE, UINT64_MAX);
+  if (pending_) {
+    try {
+      context_->finish(*frame_);
+    } catch (const std::exception&) {  // a lost device: nothing left to wait for
+    }
+  }
   for (VkImageView v : views_) vkDestroyImageView(context_->device(), v, nullptr);
   for (auto& b : buffers_) context_->give_back(std::move(b));
   for (auto& im : images_) context_->give_back(std::move(im));
@@ -283,6 +289,26 @@ void Job::run() {
   ran_ = true;
   context_->submit_and_wait(*frame_);
   cb_ = VK_NULL_HANDLE;
+  read_timestamps();
+}
+
+void Job::submit(Context::TimelinePoint wait, Context::TimelinePoint signal) {
+  if (!own_cb_) throw InvalidArgument("internal: a job recorded into the caller's command buffer is submitted by the caller");
+  if (ran_) throw InvalidArgument("internal: a job runs once");
+  ran_ = true;
+  context_->submit(*frame_, wait, signal);
+  cb_ = VK_NULL_HANDLE;
+  pending_ = true;
+}
+
+void Job::finish() {
+  if (!pending_) return;
+  pending_ = false;
+  context_->finish(*frame_);
+  read_timestamps();
+}
+
+void Job::read_timestamps() {
   if (queries_ && !labels_.empty()) {
     ticks_.resize(labels_.size());
     check(vkGetQueryPoolResults(context_->device(), queries_, 0, static_cast<std::uint32_t>(labels_.size()),

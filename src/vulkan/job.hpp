@@ -19,6 +19,7 @@ namespace fastblur::vk {
 
 class Context;
 class ComputePipeline;
+struct Work;
 
 /// One descriptor of a dispatch, in binding order.
 struct Binding {
@@ -32,6 +33,8 @@ struct Binding {
   static Binding storage(VkBuffer b, VkDeviceSize offset = 0, VkDeviceSize range = VK_WHOLE_SIZE) {
     return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, b, offset, range};
   }
+  /// A work image's floats, from its offset in its buffer.
+  static Binding storage(const Work& w);
   static Binding sampled(VkImageView v, VkSampler s) {
     return {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_NULL_HANDLE, 0, VK_WHOLE_SIZE, v, s};
   }
@@ -110,6 +113,12 @@ class Job {
   void wait_part(std::size_t part);
   /// Submits and waits (jobs of this context's own command buffer only).
   void run();
+  /// Submits without waiting (jobs of this context's own command buffer only): the commands start
+  /// once `wait` reaches its value and, done, set `signal` (null semaphores: none). finish() waits
+  /// for them, as the destructor does where nobody did; the job's buffers stay the job's until then.
+  void submit(Context::TimelinePoint wait, Context::TimelinePoint signal);
+  /// After submit(): waits until the commands have run and reads the timestamps (as run() does).
+  void finish();
   /// After run(): the labels and times in milliseconds since the first timestamp.
   std::vector<std::pair<std::string, double>> timestamps() const;
 
@@ -130,7 +139,8 @@ class Job {
   VkPipelineStageFlags pending_stage_ = 0;  // the previous command's stage, until a barrier follows it
   VkAccessFlags pending_access_ = 0;
   VkCommandBuffer cb_ = VK_NULL_HANDLE;
-  bool own_cb_ = true, ran_ = false;
+  bool own_cb_ = true, ran_ = false, pending_ = false;  // pending_: submitted, not yet finished
+  void read_timestamps();
   std::vector<std::unique_ptr<Buffer>> buffers_;
   std::vector<std::unique_ptr<Image>> images_;
   std::vector<VkImageView> views_;

@@ -40,6 +40,7 @@
   X(vkCreatePipelineLayout) \
   X(vkCreateQueryPool) \
   X(vkCreateSampler) \
+  X(vkCreateSemaphore) \
   X(vkCreateShaderModule) \
   X(vkDestroyBuffer) \
   X(vkDestroyCommandPool) \
@@ -55,6 +56,7 @@
   X(vkDestroyPipelineLayout) \
   X(vkDestroyQueryPool) \
   X(vkDestroySampler) \
+  X(vkDestroySemaphore) \
   X(vkDestroyShaderModule) \
   X(vkDeviceWaitIdle) \
   X(vkEndCommandBuffer) \
@@ -68,6 +70,7 @@
   X(vkGetDeviceQueue) \
   X(vkGetImageMemoryRequirements) \
   X(vkGetInstanceProcAddr) \
+  X(vkGetPhysicalDeviceExternalSemaphoreProperties) \
   X(vkGetPhysicalDeviceFeatures) \
   X(vkGetPhysicalDeviceFormatProperties) \
   X(vkGetPhysicalDeviceMemoryProperties) \

@@ -21,6 +21,7 @@ namespace fastblur::vk {
 Work work_like(Job& job, const Work& like) {
   Work w = like;
   w.buffer = job.buffer(like.bytes(), Buffer::Kind::device).handle();
+  w.offset = 0;
   return w;
 }
 
@@ -42,6 +43,10 @@ Buffer& upload(Job& job, const void* data, std::uint64_t bytes) {
   return b;
 }
 
+Binding Binding::storage(const Work& w) { return storage(w.buffer, w.offset, w.bytes()); }
+
+void copy_work(Job& job, const Work& src, const Work& dst) { job.copy(src.buffer, dst.buffer, src.bytes(), src.offset, dst.offset); }
+
 std::vector<int> active_axes(const Plan& plan, const Work& w) {
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a) {
@@ -54,7 +59,7 @@ std::vector<int> active_axes(const Plan& plan, const Work& w) {
 void run_separable(Job& job, const Work& src, const Work& dst, const std::vector<int>& axes,
                    const std::function<void(int, const Work&, const Work&)>& pass) {
   if (axes.empty()) {
-    job.copy(src.buffer, dst.buffer, src.bytes());
+    copy_work(job, src, dst);
     return;
   }
   const std::size_t n = axes.size();
@@ -117,7 +122,7 @@ void record_pad(Job& job, const Work& src, const Image& image, std::array<std::i
                      {static_cast<std::int32_t>(image.width(level)), static_cast<std::int32_t>(image.height(level))},
                      static_cast<std::int32_t>(plan.spec.border[0]), static_cast<std::int32_t>(plan.spec.border[1]),
                      static_cast<float>(plan.spec.cval)};
-  job.dispatch(p, {Binding::storage(src.buffer), Binding::image(image.level_view(level))}, pp,
+  job.dispatch(p, {Binding::storage(src), Binding::image(image.level_view(level))}, pp,
                {(image.width(level) + 15) / 16, (image.height(level) + 15) / 16, 1});
 }
 
@@ -159,7 +164,7 @@ void record_none(Job&, const Work&, const Work&, const Plan& plan, std::array<st
 void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& plan,
                       std::array<std::int64_t, 2> noise_origin) {
   if (!(plan.spec.sigma[0] > 1e-15 || plan.spec.sigma[1] > 1e-15 || plan.spec.sigma[2] > 1e-15)) {
-    job.copy(src.buffer, dst.buffer, src.bytes());  // nothing to blur
+    copy_work(job, src, dst);  // nothing to blur
     return;
   }
   const Recorder record = recorder(plan.algorithm);

@@ -24,6 +24,10 @@ struct Work {
   VkBuffer buffer = VK_NULL_HANDLE;
   std::array<std::int64_t, 3> extent{1, 1, 1};
   int channels = 1;
+  /// Where the image starts in `buffer` (a multiple of the device's storage-buffer alignment): 0 for
+  /// the job's own work buffers, the caller's offset where a plan binds the caller's float32 buffer
+  /// directly (Schedule::gpu_io).
+  VkDeviceSize offset = 0;
 
   std::int64_t pixels() const noexcept { return extent[0] * extent[1] * extent[2]; }
   std::uint64_t bytes() const noexcept { return static_cast<std::uint64_t>(pixels() * channels) * sizeof(float); }
@@ -56,8 +60,11 @@ std::vector<int> active_axes(const Plan& plan, const Work& w);
 /// afresh over 2 r + 1 samples, so chunks of twice that keep the fresh sums under half the reads.
 inline std::int64_t box_chunk_length(std::int64_t radius) { return std::max<std::int64_t>(32, 2 * (2 * radius + 1)); }
 
+/// Records a copy of src's image into dst's (same shape).
+void copy_work(Job& job, const Work& src, const Work& dst);
+
 /// One pass per axis in `axes`, src -> dst, through one temporary work image; the last pass writes
-/// dst. No axes: src is copied to dst. src and dst must be different buffers.
+/// dst. No axes: src is copied to dst. src and dst must not overlap.
 void run_separable(Job& job, const Work& src, const Work& dst, const std::vector<int>& axes,
                    const std::function<void(int axis, const Work& in, const Work& out)>& pass);
 

@@ -205,15 +205,52 @@ def test_cuda_batches_layouts_outputs_and_in_place():
 @needs_fake
 def test_the_hundredth_call_imports_nothing_and_copies_once_each_way():
     a = rng().random((64, 64, 4), dtype=np.float32)
-    fastblur.gaussian_filter(CudaArray(a), (2.0, 2.0, 0))
+    ring = _core.cuda_handoff(0)["ring"]  # the buffers calls rotate through
+    for _ in range(ring):
+        fastblur.gaussian_filter(CudaArray(a), (2.0, 2.0, 0))
     imports, live = _core.cuda_imports(), fake.fake_cuda_live_imports()
     copies = fake.fake_cuda_copies()
     for _ in range(100):
         fastblur.gaussian_filter(CudaArray(a), (2.0, 2.0, 0))
-    assert _core.cuda_imports() == imports and fake.fake_cuda_live_imports() == live == 1
+    assert _core.cuda_imports() == imports and fake.fake_cuda_live_imports() == live == ring
     assert fake.fake_cuda_copies() - copies == 200  # one copy in and one out a call
     fastblur.gaussian_filter(CudaArray(np.zeros((300, 300, 4), np.float32)), (2.0, 2.0, 0))  # larger: replaced
-    assert _core.cuda_imports() == imports + 1 and fake.fake_cuda_live_imports() == 1
+    assert _core.cuda_imports() == imports + 1 and fake.fake_cuda_live_imports() == ring
+
+
+@needs_fake
+def test_cuda_calls_are_ordered_by_shared_semaphores_and_return_at_once():
+    """The stand-in layer exports lavapipe's timeline semaphores, as NVIDIA's driver does: the plan
+    says so, and calls on a stream that runs late (the stand-in's asynchronous mode) queue their
+    work and return; every result is its own."""
+    assert _core.cuda_handoff(0)["handoff"] == "semaphores", _core.cuda_handoff(0)
+    g = rng()
+    arrays = [g.random((40 + i, 52, 4), dtype=np.float32) for i in range(5)]
+    want = [on_gpu(a, (2.0, 2.0, 0)) for a in arrays]
+    outs = [CudaArray(np.zeros_like(a)) for a in arrays]
+    fake.fake_cuda_synchronize()
+    os.environ["FASTBLUR_FAKE_CUDA_ASYNC_US"] = "5000"
+    try:
+        for a, out in zip(arrays, outs):
+            fastblur.gaussian_filter(CudaArray(a), (2.0, 2.0, 0), output=out)
+        assert _core.last_run()["cuda_handoff"] == "semaphores" and _core.last_run()["gpu_io"] == "direct"
+    finally:
+        fake.fake_cuda_synchronize()
+        del os.environ["FASTBLUR_FAKE_CUDA_ASYNC_US"]
+    for out, w in zip(outs, want):
+        assert np.array_equal(out.a, w)
+
+
+@needs_fake
+def test_without_exported_semaphores_the_host_waits_and_the_plan_says_so():
+    p = run_alone({"FASTBLUR_CUDA_HOST_WAITS": "1"}, CALL + """
+    from fastblur import _core
+    print(_core.cuda_handoff(0)["handoff"], _core.last_run()["cuda_handoff"], _core.cuda_handoff(0)["ring"])
+    """)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.strip().splitlines()
+    assert lines[0].startswith("ran ") and float(lines[0].split()[1]) < 1e-6, p.stdout
+    assert lines[1] == "host-waits host-waits 1", p.stdout
 
 
 class CountedCudaArray(CudaArray):
@@ -242,12 +279,14 @@ def test_a_call_builds_each_arrays_cuda_interface_once():
 @needs_fake
 def test_a_cuda_calls_time_is_taken_apart():
     fastblur.gaussian_filter(CudaArray(rng().random((96, 128, 4), dtype=np.float32)), (3.0, 3.0, 0))
-    t = _core.cuda_last_timing()
+    t = _core.cuda_last_timing()  # with semaphores, waits for the call's work to read the device's spans
     host = ("copy_in_wait_ms", "plan_ms", "record_ms", "run_ms")
-    assert all(t[k] >= 0 for k in t) and t["record_ms"] > 0 and t["run_ms"] > 0
+    assert t["handoff"] == "semaphores"
+    assert all(t[k] >= 0 for k in t if k != "handoff") and t["record_ms"] > 0 and t["run_ms"] > 0
     assert sum(t[k] for k in host) <= t["total_ms"]
-    # The device's spans (lavapipe has timestamps) lie within the submission's wait.
-    assert t["algorithm_ms"] > 0 and t["convert_in_ms"] + t["algorithm_ms"] + t["convert_out_ms"] <= t["device_ms"] <= t["run_ms"]
+    assert t["copy_in_wait_ms"] == 0  # nothing waited for on the host
+    # The device's spans (lavapipe has timestamps): float32 is read and written where it lies.
+    assert t["algorithm_ms"] > 0 and t["convert_in_ms"] + t["algorithm_ms"] + t["convert_out_ms"] <= t["device_ms"]
 
 
 @needs_fake
@@ -261,9 +300,15 @@ def test_the_cuda_plan_is_the_plan_run():
         planned = _core.plan_cuda_axes(iface, iface, 0, *args, 0.0, 4.0, "auto", tolerance, {}, "scipy")
         assert ran["algorithm"] == planned["algorithm"]
         assert {k: ran[k] for k in planned["schedule"]} == planned["schedule"]
-        # fastblur.plan for that shape on that GPU's Vulkan device is the same plan
+        assert planned["schedule"]["gpu_io"] == "direct" and planned["schedule"]["cuda_handoff"] == "semaphores"
+        # fastblur.plan for that shape on that GPU's Vulkan device is the same plan, but for the two
+        # keys of a CUDA array's buffers (read where they lie, ordered with the caller's stream)
         public = fastblur.plan((50, 70), 6.0, dtype="float32", device="vulkan", tolerance=tolerance)
-        assert public["algorithm"] == ran["algorithm"] and {k: ran[k] for k in public["schedule"]} == public["schedule"]
+        cuda_only = {"gpu_io", "cuda_handoff"}
+        assert public["schedule"]["gpu_io"] == "converted" and public["schedule"]["cuda_handoff"] == "none"
+        assert public["algorithm"] == ran["algorithm"]
+        assert {k: ran[k] for k in public["schedule"] if k not in cuda_only} == {
+            k: v for k, v in public["schedule"].items() if k not in cuda_only}
 
 
 @needs_fake

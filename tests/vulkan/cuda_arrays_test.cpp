@@ -1,41 +1,32 @@
 // fastblur/cuda.hpp (src/cuda_arrays.cpp) from C++, under the validation layer: CUDA views blurred
 // through the Vulkan buffer CUDA maps give the bits of the host path on the same device, with
 // pitched rows, planes whose pitch is no multiple of the rows' (a copy per plane), a destination of
-// another type, and in place; what the copies cannot take is refused. "CUDA" here is the stand-in
-// driver of tests/python/fake_cuda_driver.cpp, whose device pointers are host pointers.
+// another type, and in place, with either handoff (a shared timeline semaphore, or host waits);
+// calls queued on streams that run behind the host, back to back and from several threads, keep
+// their order; what the copies cannot take is refused. "CUDA" is the stand-in driver of
+// tests/python/fake_cuda_driver.cpp on a CPU device (lavapipe, with the stand-in semaphore-export
+// layer), NVIDIA's driver on a GPU (cuda_memory.hpp).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
 
+#include "cuda_arrays_internal.hpp"
 #include "fastblur/cuda.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/serialize.hpp"
 #include "vulkan/context.hpp"
+#include "vulkan/cuda_memory.hpp"
 #include "vulkan/vulkan_test_support.hpp"
 
 namespace fastblur {
 namespace {
 
 using test::VulkanTest;
-
-// Points fastblur at the stand-in driver, with the UUID of the fixture's device (read at the first
-// CUDA call of the process, which these tests make).
-void use_stand_in_driver(const Device& device) {
-  setenv("FASTBLUR_CUDA_DRIVER", FASTBLUR_FAKE_CUDA_DRIVER, 1);
-  setenv("FASTBLUR_FAKE_CUDA_UUID", test::context_of(device).info().uuid.c_str(), 1);
-}
-
-// A view over `b`'s bytes as CUDA sees them (the stand-in's device pointers are host pointers).
-cuda::DeviceView device_view(const View& v) {
-  cuda::DeviceView d;
-  d.data = reinterpret_cast<std::uint64_t>(v.data);
-  d.extent = v.extent;
-  d.stride = {v.stride[0], v.stride[1], v.stride[2]};
-  d.channels = v.channels;
-  d.type = v.type;
-  return d;
-}
 
 // A buffer whose planes lie `plane_pad` bytes apart beyond its rows (0: planes follow rows).
 test::Buffer padded(ElementType t, std::int64_t w, std::int64_t h, std::int64_t d, int c, int pad_row, int plane_pad) {
@@ -56,8 +47,45 @@ bool same_values(const View& a, const View& b) {
   return true;
 }
 
-TEST_F(VulkanTest, CudaViewsGiveTheBitsOfTheHostPath) {
-  use_stand_in_driver(device_);
+// A schedule as JSON without the two fields only a CUDA array's plan sets (how the caller's buffers
+// are read, how the stream is ordered): the rest is the host path's plan for the same shape.
+std::string common_schedule(RunRecord r) {
+  r.schedule.gpu_io = GpuIo::converted;
+  r.schedule.cuda_handoff = CudaHandoff::none;
+  return run_json(r);
+}
+
+// The handoff FASTBLUR_CUDA_HOST_WAITS asks for, for the rest of a test (the device set up afresh).
+class HostWaits {
+ public:
+  explicit HostWaits(bool on) {
+    if (on) setenv("FASTBLUR_CUDA_HOST_WAITS", "1", 1);
+    else unsetenv("FASTBLUR_CUDA_HOST_WAITS");
+    cuda::release_devices();
+  }
+  ~HostWaits() {
+    unsetenv("FASTBLUR_CUDA_HOST_WAITS");
+    cuda::release_devices();
+  }
+};
+
+// The stand-in's streams run behind the host (each operation `us` microseconds late) for a scope.
+class LateStreams {
+ public:
+  LateStreams(test::CudaMemory& cuda, long us) : cuda_(cuda) {
+    cuda_.synchronize();
+    if (cuda_.stand_in()) setenv("FASTBLUR_FAKE_CUDA_ASYNC_US", std::to_string(us).c_str(), 1);
+  }
+  ~LateStreams() {
+    cuda_.synchronize();
+    unsetenv("FASTBLUR_FAKE_CUDA_ASYNC_US");
+  }
+
+ private:
+  test::CudaMemory& cuda_;
+};
+
+void blurs_give_the_host_paths_bits(const Device& device, test::CudaMemory& cuda, CudaHandoff expected) {
   auto rng = test::rng_for_test();
   struct Case {
     ElementType in, out;
@@ -75,6 +103,7 @@ TEST_F(VulkanTest, CudaViewsGiveTheBitsOfTheHostPath) {
       {ElementType::u8, ElementType::f32, 61, 44, 1, 4, 12, 0, wide},      // pitched rows, another type out
       {ElementType::f16, ElementType::f16, 40, 31, 1, 2, 8, 0, BlurSpec::isotropic_2d(2.0)},
   };
+  EXPECT_EQ(cuda::handoff(0), expected);
   for (const Case& k : cases) {
     SCOPED_TRACE(std::string(to_string(k.in)) + " -> " + std::string(to_string(k.out)) + " " + std::to_string(k.w) + "x" +
                  std::to_string(k.h) + "x" + std::to_string(k.d) + "x" + std::to_string(k.c));
@@ -82,30 +111,155 @@ TEST_F(VulkanTest, CudaViewsGiveTheBitsOfTheHostPath) {
     test::Buffer dst = padded(k.out, k.w, k.h, k.d, k.c, k.pad_row + 4, k.plane_pad ? k.plane_pad + 32 : 0);
     test::Buffer want = test::make_buffer(k.out, k.w, k.h, k.d, k.c);
     test::fill_random(src.view, rng);
-    blur(src.view, want.view, k.spec, device_);
-    const std::string host_ran = run_json(*last_run());
-    cuda::blur(device_view(src.view), device_view(dst.view), k.spec, 0, 0);
+    blur(src.view, want.view, k.spec, device);
+    const std::string host_ran = common_schedule(*last_run());
+    const cuda::DeviceView s = cuda.upload(src), d = cuda.upload(dst);
+    cuda::blur(s, d, k.spec, 0, 0);
+    cuda.download(d, dst);
     EXPECT_TRUE(same_values(dst.view, want.view));
-    // The plan printed is the plan run, and the host path's for the same shape.
-    const Plan planned = cuda::plan(device_view(src.view), k.out, k.spec, 0);
-    EXPECT_EQ(run_json(*last_run()), host_ran);
-    EXPECT_EQ(run_json(RunRecord{planned.algorithm, planned.schedule, planned.spec.rounding, k.in, k.out}), host_ran);
+    // The plan printed is the plan run: the host path's for the same shape, read and written in place
+    // where both sides are float32, ordered as the device allows.
+    const Plan planned = cuda::plan(s, k.out, k.spec, 0);
+    EXPECT_EQ(common_schedule(*last_run()), host_ran);
+    EXPECT_EQ(run_json(*last_run()), run_json(RunRecord{planned.algorithm, planned.schedule, planned.spec.rounding, k.in, k.out}));
+    EXPECT_EQ(planned.schedule.cuda_handoff, expected);
+    EXPECT_EQ(planned.schedule.gpu_io, k.in == ElementType::f32 && k.out == ElementType::f32 ? GpuIo::direct : GpuIo::converted);
+    EXPECT_NE(describe(planned).find(expected == CudaHandoff::semaphores ? "timeline semaphore" : "host waits"), std::string::npos)
+        << describe(planned);
+    EXPECT_EQ(cuda::last_timing().handoff, expected);
     if (k.in == k.out) {  // in place
-      cuda::blur(device_view(src.view), device_view(src.view), k.spec, 0, 0);
+      cuda::blur(s, s, k.spec, 0, 0);
+      cuda.download(s, src);
       EXPECT_TRUE(same_values(src.view, want.view));
     }
   }
-  const std::uint64_t imports = cuda::imports();
+  // Once each buffer of the ring fits, calls import nothing.
   test::Buffer a = test::make_buffer(ElementType::f32, 37, 23, 5, 3);
-  for (int i = 0; i < 10; ++i) cuda::blur(device_view(a.view), device_view(a.view), volume, 0, 0);
-  EXPECT_EQ(cuda::imports(), imports) << "blurs that fit the pooled buffer imported anew";
+  const cuda::DeviceView v = cuda.upload(a);
+  for (std::size_t i = 0; i < 3; ++i) cuda::blur(v, v, volume, 0, 0);
+  const std::uint64_t imports = cuda::imports();
+  for (int i = 0; i < 10; ++i) cuda::blur(v, v, volume, 0, 0);
+  cuda.synchronize();
+  EXPECT_EQ(cuda::imports(), imports) << "blurs that fit the pooled buffers imported anew";
+}
+
+TEST_F(VulkanTest, CudaViewsGiveTheBitsOfTheHostPath) {
+  test::CudaMemory cuda(device_);
+  // lavapipe exports timeline semaphores through the stand-in layer, NVIDIA's driver itself.
+  std::string why;
+  const CudaHandoff handoff = cuda::handoff(0, &why);
+  EXPECT_EQ(handoff, CudaHandoff::semaphores) << why;
+  blurs_give_the_host_paths_bits(device_, cuda, handoff);
+}
+
+TEST_F(VulkanTest, CudaViewsWithHostWaitsGiveTheSameBits) {
+  test::CudaMemory cuda(device_);
+  const HostWaits host_waits(true);
+  std::string why;
+  EXPECT_EQ(cuda::handoff(0, &why), CudaHandoff::host_waits);
+  EXPECT_NE(why.find("FASTBLUR_CUDA_HOST_WAITS"), std::string::npos) << why;
+  blurs_give_the_host_paths_bits(device_, cuda, CudaHandoff::host_waits);
+}
+
+// Inputs of random data and their host-path results on the device.
+struct Calls {
+  std::vector<test::Buffer> src, dst, want;
+  std::vector<cuda::DeviceView> s, d;
+
+  Calls(const Device& device, test::CudaMemory& cuda, int n, const BlurSpec& spec, std::mt19937_64& rng, std::int64_t w = 48,
+        std::int64_t h = 40) {
+    for (int i = 0; i < n; ++i) {
+      const std::int64_t wi = w + 3 * (i % 4), hi = h + i % 3;  // sizes change: buffers are replaced too
+      src.push_back(test::make_buffer(ElementType::f32, wi, hi, 1, 4));
+      dst.push_back(test::make_buffer(ElementType::f32, wi, hi, 1, 4));
+      want.push_back(test::make_buffer(ElementType::f32, wi, hi, 1, 4));
+      test::fill_random(src.back().view, rng);
+      blur(src.back().view, want.back().view, spec, device);
+      s.push_back(cuda.upload(src.back()));
+      d.push_back(cuda.upload(dst.back()));
+    }
+  }
+  void check(test::CudaMemory& cuda) {
+    for (std::size_t i = 0; i < dst.size(); ++i) {
+      cuda.download(d[i], dst[i]);
+      EXPECT_TRUE(same_values(dst[i].view, want[i].view)) << "call " << i;
+    }
+  }
+};
+
+// Streams that run well behind the host: a blur that read its buffer before the copy in, or a copy
+// out before the blur, would give another call's data. Back-to-back calls of different data
+// through the ring's buffers, alternating between two streams, each result checked.
+TEST_F(VulkanTest, CudaCallsQueuedOnLateStreamsKeepTheirOrder) {
+  test::CudaMemory cuda(device_);
+  for (const bool host_waits : {false, true}) {
+    SCOPED_TRACE(host_waits ? "host waits" : "semaphores");
+    const HostWaits handoff(host_waits);
+    auto rng = test::rng_for_test();
+    const BlurSpec spec = BlurSpec::isotropic_2d(2.0);
+    const std::uintptr_t streams[2] = {cuda.stream(), cuda.stream()};
+    Calls calls(device_, cuda, 9, spec, rng);
+    {
+      const LateStreams late(cuda, 3000);
+      for (std::size_t i = 0; i < calls.s.size(); ++i) cuda::blur(calls.s[i], calls.d[i], spec, 0, streams[i % 2]);
+    }
+    calls.check(cuda);
+  }
+}
+
+// With semaphores a call queues its work and returns before the stream has even made the copy in
+// (here 100 ms an operation); with host waits it returns after the copy in and the blur.
+TEST_F(VulkanTest, CudaCallsWithSemaphoresReturnBeforeTheStreamRuns) {
+  test::CudaMemory cuda(device_);
+  for (const bool host_waits : {false, true}) {
+    SCOPED_TRACE(host_waits ? "host waits" : "semaphores");
+    const HostWaits handoff(host_waits);
+    auto rng = test::rng_for_test();
+    const BlurSpec spec = BlurSpec::isotropic_2d(3.0);
+    Calls calls(device_, cuda, 2, spec, rng);
+    cuda::blur(calls.s[0], calls.d[0], spec, 0, 0);  // the device set up and its pipelines built
+    cuda.synchronize();
+    double ms = 0.0;
+    {
+      const LateStreams late(cuda, 100000);
+      const auto start = std::chrono::steady_clock::now();
+      cuda::blur(calls.s[1], calls.d[1], spec, 0, 0);
+      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    }
+    calls.check(cuda);
+    if (!cuda.stand_in()) continue;  // a real stream runs as fast as it can: nothing to time
+    if (host_waits) EXPECT_GE(ms, 200.0) << "the host waited for the copy in (two operations)";
+    else EXPECT_LT(ms, 100.0) << "the call waited for its stream";
+  }
+}
+
+// Calls from several threads, each on its own stream, share the ring: every result is its own.
+TEST_F(VulkanTest, CudaCallsFromSeveralThreadsShareTheRing) {
+  test::CudaMemory cuda(device_);
+  auto rng = test::rng_for_test();
+  const BlurSpec spec = BlurSpec::isotropic_2d(1.5);
+  constexpr int kThreads = 3, kEach = 5;
+  std::vector<Calls> calls;
+  std::vector<std::uintptr_t> streams;
+  for (int t = 0; t < kThreads; ++t) calls.emplace_back(device_, cuda, kEach, spec, rng, 30 + 8 * t, 20 + 4 * t), streams.push_back(cuda.stream());
+  {
+    const LateStreams late(cuda, 1000);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t)
+      threads.emplace_back([&, t] {
+        Calls& c = calls[static_cast<std::size_t>(t)];
+        for (std::size_t i = 0; i < c.s.size(); ++i) cuda::blur(c.s[i], c.d[i], spec, 0, streams[static_cast<std::size_t>(t)]);
+      });
+    for (std::thread& th : threads) th.join();
+  }
+  for (Calls& c : calls) c.check(cuda);
 }
 
 TEST_F(VulkanTest, CudaViewsTheCopiesCannotTakeAreRefused) {
-  use_stand_in_driver(device_);
+  test::CudaMemory cuda(device_);
   test::Buffer a = test::make_buffer(ElementType::f32, 16, 16, 1, 1);
   const BlurSpec spec = BlurSpec::isotropic_2d(1.0);
-  cuda::DeviceView v = device_view(a.view);
+  cuda::DeviceView v = cuda.upload(a);
   cuda::DeviceView gaps = v;
   gaps.stride[0] = 8;  // a pixel every other float
   gaps.stride[1] = 16 * 8;
@@ -120,11 +274,13 @@ TEST_F(VulkanTest, CudaViewsTheCopiesCannotTakeAreRefused) {
   cuda::DeviceView smaller = v;
   smaller.extent[0] = 8;
   EXPECT_THROW(cuda::blur(v, smaller, spec, 0, 0), InvalidArgument);
-  EXPECT_THROW(cuda::vulkan_device_for(3), DeviceError);  // the stand-in has one device
-  try {
-    cuda::vulkan_device_for(3);
-  } catch (const DeviceError& e) {
-    EXPECT_NE(std::string(e.what()).find("CUDA device 3 does not exist"), std::string::npos) << e.what();
+  if (cuda.stand_in()) {  // the stand-in has one device; a GPU machine may have several
+    EXPECT_THROW(cuda::vulkan_device_for(3), DeviceError);
+    try {
+      cuda::vulkan_device_for(3);
+    } catch (const DeviceError& e) {
+      EXPECT_NE(std::string(e.what()).find("CUDA device 3 does not exist"), std::string::npos) << e.what();
+    }
   }
 }
 

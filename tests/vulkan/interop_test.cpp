@@ -214,6 +214,44 @@ TEST_F(Engine, BlursTheEnginesBuffersInPlaceAndAtOffsets) {
   }
 }
 
+// Float32 images apart, on the device's storage-buffer alignment (here in one buffer, 256 bytes
+// between them, and sentinels around them), are read and written where they lie by every
+// algorithm's passes (GpuIo::direct: no conversion passes), with the bits of the converted path;
+// in place, or off the alignment, the plan converts.
+TEST_F(Engine, FloatImagesApartAreReadAndWrittenWhereTheyLie) {
+  auto rng = test::rng_for_test();
+  const Device fb = vulkan::adopt(physical_, device_, queue_, family_);
+  const std::int64_t w = 53, h = 37;
+  const std::size_t bytes = static_cast<std::size_t>(w * h * 4) * sizeof(float), out_at = (256 + bytes + 255) / 256 * 256;
+  for (const AlgorithmInfo& a : algorithms()) {
+    if (!a.capabilities.vulkan || a.id == Algorithm::automatic || a.id == Algorithm::correlate) continue;
+    SCOPED_TRACE(a.name);
+    auto [buf, mapped] = buffer(out_at + bytes + 64);
+    auto* base = static_cast<std::byte*>(mapped);
+    std::memset(base, 0x5a, out_at + bytes + 64);
+    test::fill_random(View::packed(base + 256, ElementType::f32, w, h, 1, 4), rng);
+    auto original = test::make_buffer(ElementType::f32, w, h, 1, 4), want = original;
+    want.view.data = want.bytes.data();
+    std::memcpy(original.bytes.data(), base + 256, bytes);
+    BlurSpec spec = BlurSpec::isotropic_2d(4.0);
+    spec.algorithm = a.id;
+    spec.tolerance = a.capabilities.exact ? 0.0 : 0.05;
+    blur(original.view, want.view, spec, fb);  // through host memory: float work converted to and fro
+    const vulkan::BufferImage in{buf, 256, w, h, 1, 4, ElementType::f32}, out{buf, out_at, w, h, 1, 4, ElementType::f32};
+    EXPECT_EQ(vulkan::plan(fb, in, out, spec).schedule.gpu_io, GpuIo::direct);
+    vulkan::blur(fb, in, out, spec);
+    EXPECT_EQ(std::memcmp(base + out_at, want.bytes.data(), bytes), 0);
+    EXPECT_EQ(std::memcmp(base + 256, original.bytes.data(), bytes), 0) << "the source was written";
+    for (std::size_t i = 0; i < 256; ++i) ASSERT_EQ(base[i], std::byte{0x5a}) << "before the source";
+    for (std::size_t i = 256 + bytes; i < out_at; ++i) ASSERT_EQ(base[i], std::byte{0x5a}) << "between the images";
+    for (std::size_t i = out_at + bytes; i < out_at + bytes + 64; ++i) ASSERT_EQ(base[i], std::byte{0x5a}) << "after the output";
+    EXPECT_EQ(vulkan::plan(fb, in, in, spec).schedule.gpu_io, GpuIo::converted) << "in place";
+    const vulkan::BufferImage off{buf, 260, w, h, 1, 4, ElementType::f32};
+    EXPECT_EQ(vulkan::plan(fb, off, out, spec).schedule.gpu_io, GpuIo::converted) << "off the alignment";
+    EXPECT_NE(describe(vulkan::plan(fb, in, out, spec)).find("read and written directly"), std::string::npos);
+  }
+}
+
 TEST_F(Engine, ImagesAtTheBuffersEndAreReadAndWrittenExactly) {
   // Images at unaligned offsets whose last byte is the buffer's last byte, sizes off a 32-bit word:
   // binding rounded words would pass the buffer's end (the validation layer reports it,

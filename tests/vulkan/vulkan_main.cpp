@@ -5,10 +5,12 @@
 #include <cstdlib>
 
 #include "support/test_support.hpp"
+#include "vulkan/stand_in_layer.hpp"
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   setenv("FASTBLUR_VULKAN_VALIDATION", "1", 0);  // before the first Vulkan instance
+  fastblur::test::enable_stand_in_semaphore_layer();
   fastblur::test::seed();
   return RUN_ALL_TESTS();
 }
