@@ -463,20 +463,35 @@ Plan plan(const DeviceView& src, ElementType destination, const BlurSpec& spec, 
   return vulkan::plan(st.device, in, out, spec, st.handoff);
 }
 
+Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal) {
+  check_view(dst, "destination");
+  if (src.extent != dst.extent || src.channels != dst.channels)
+    throw InvalidArgument("source and destination differ in shape");
+  return plan(src, dst.type, spec, ordinal);
+}
+
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal, std::uintptr_t stream) {
+  const auto start = vk::Clock::now();
+  // Planned before anything is queued: a request the plan refuses leaves the stream as it was.
+  const Plan p = plan(src, dst, spec, ordinal);
+  const double plan_ms = vk::ms_since(start);
+  blur(src, dst, p, ordinal, stream);
+  last_call->timing.plan_ms = plan_ms;
+  last_call->timing.total_ms = vk::ms_since(start);
+}
+
+void blur(const DeviceView& src, const DeviceView& dst, const Plan& given, int ordinal, std::uintptr_t stream) {
   check_view(src, "source");
   check_view(dst, "destination");
   if (src.extent != dst.extent || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
+  if (given.extent != src.extent || given.channels != src.channels || given.source != src.type || given.destination != dst.type)
+    throw InvalidArgument("the plan was made for another shape or element type");
   const auto start = vk::Clock::now();
   DeviceState& st = ready_state(ordinal);
   auto record = std::make_shared<TimingRecord>();
   record->timing.handoff = st.handoff;
-  // Planned before anything is queued: a request the plan refuses leaves the stream as it was.
-  auto t = vk::Clock::now();
-  const auto [plan_in, plan_out] = buffer_images(VK_NULL_HANDLE, src, dst.type);
-  const Plan plan = vulkan::plan(st.device, plan_in, plan_out, spec, st.handoff);
-  record->timing.plan_ms = vk::ms_since(t);
+  const Plan plan = given.schedule.cuda_handoff == st.handoff ? given : cuda::plan(src, dst.type, given.spec, ordinal);
   const cu::Driver& d = cu::driver();
   Slot* slot = nullptr;
   const std::unique_lock<std::mutex> lock = take_slot(st, slot);
@@ -518,7 +533,9 @@ namespace {
 int device_of(std::uint64_t) { no_backend(); }
 Device vulkan_device_for(int) { no_backend(); }
 Plan plan(const DeviceView&, ElementType, const BlurSpec&, int) { no_backend(); }
+Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, int) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const BlurSpec&, int, std::uintptr_t) { no_backend(); }
+void blur(const DeviceView&, const DeviceView&, const Plan&, int, std::uintptr_t) { no_backend(); }
 std::uint64_t imports() { return 0; }
 CallTiming last_timing() { return {}; }
 CudaHandoff handoff(int, std::string*) { no_backend(); }

@@ -52,12 +52,19 @@ Device vulkan_device_for(int ordinal);
 /// The plan blur() runs for these views (made for vulkan_device_for(ordinal), the same as
 /// fastblur::vulkan::blur's).
 Plan plan(const DeviceView& src, ElementType destination, const BlurSpec& spec, int ordinal);
+/// The same for both views, each checked as blur() checks it (a layout the copies cannot take is
+/// refused here, before anything runs).
+Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal);
 
 /// Blurs src into dst (same extents and channels; src may be dst) on CUDA device `ordinal`, with
 /// both copies on `stream` (a CUstream; 0 is the legacy default stream). Throws InvalidArgument for
 /// a layout it cannot copy (pixels not packed along x, a negative or overlapping pitch),
 /// Unsupported for an element type the device lacks, DeviceError as vulkan_device_for.
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, int ordinal, std::uintptr_t stream);
+/// The same with the plan plan() made for these views' shape and types (a caller that repeats a
+/// call keeps it: no planning per call). A plan made before the device was set up afresh with
+/// another handoff is planned again from its spec.
+void blur(const DeviceView& src, const DeviceView& dst, const Plan& plan, int ordinal, std::uintptr_t stream);
 
 /// Where the time of this thread's last blur() went, on the host and on the device (ms): the
 /// fixed cost of a call taken apart (bench/gpu_cuda_arrays.py prints it).

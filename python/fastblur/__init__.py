@@ -140,18 +140,24 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         output[...] = dst
 
 
-def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, device, threads, rounding, options):
+def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, device, threads, rounding, options,
+               signature=None):
     """A filter call on CUDA arrays: the common checks, those a CUDA call adds (the input itself in
     CUDA memory, a device that does not name another GPU: it runs on the array's own), the active
-    axes (active_of(ndim), SciPy's argument rules) and the blur on the array's GPU."""
+    axes (active_of(ndim), SciPy's argument rules) and the blur on the array's GPU. A call whose
+    signature was seen before repeats its prepared core call (_foreign_arrays.repeat_call)."""
+    if signature is not None:
+        result = _foreign_arrays.repeat_call(input, output, signature)
+        if result is not None:
+            return result
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     if not _foreign_arrays.on_cuda(input):
         raise TypeError("output is a CUDA array but input is not: give both in CUDA memory, or both in host memory")
     if device not in ("cpu", "vulkan"):
         raise ValueError(f"device={device!r}: a CUDA array is blurred on its own GPU; leave device out")
-    src = _foreign_arrays.CudaArray(input)
+    src = _foreign_arrays.CudaArray(input, signature[1][3] if signature is not None else None)
     return _foreign_arrays.cuda_filter(src, output, active_of(src.ndim), cval, float(truncate), algorithm, tolerance,
-                                       options, rounding, _requests)
+                                       options, rounding, _requests, signature)
 
 
 def _as_array(input):
@@ -244,8 +250,11 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     ``fastblur.plan()`` with the same arguments returns the plan this call runs.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        signature = None if options else _foreign_arrays.signature_of(
+            input, output, ("gaussian_filter", sigma, order, mode, cval, truncate, radius, axes, algorithm, tolerance,
+                            device, threads, rounding))
         return _cuda_call(input, output, lambda ndim: active_axes(ndim, sigma, order, mode, truncate, radius, axes),
-                          cval, truncate, algorithm, tolerance, device, threads, rounding, options)
+                          cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature)
     like, given_output = input, output
     input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
@@ -279,8 +288,11 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
         The output array.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        signature = None if options else _foreign_arrays.signature_of(
+            input, output, ("gaussian_filter1d", sigma, axis, order, mode, cval, truncate, radius, algorithm, tolerance,
+                            device, threads, rounding))
         return _cuda_call(input, output, lambda ndim: axis_1d(ndim, sigma, axis, order, mode, truncate, radius),
-                          cval, truncate, algorithm, tolerance, device, threads, rounding, options)
+                          cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature)
     like, given_output = input, output
     input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)

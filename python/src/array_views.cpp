@@ -268,21 +268,35 @@ CudaLayout lay_out_cuda(const CudaArray& src, const CudaArray& dst, const std::v
 
 }  // namespace
 
-Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
-                      const BlurSpec& base, int ordinal) {
-  const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
-  py::gil_scoped_release release;
-  return cuda::plan(device_view(c.l.sv, src.data), c.l.dv.type, c.l.spec, ordinal);
-}
+struct PreparedCudaCall::Impl {
+  CudaLayout c;
+  int ordinal = 0;
+  Plan plan;
+};
 
-void blur_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
-                      const BlurSpec& base, int ordinal, std::uintptr_t stream) {
-  const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
+PreparedCudaCall::PreparedCudaCall(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                                   const BlurSpec& base, int ordinal)
+    : impl_(std::make_unique<Impl>(Impl{lay_out_cuda(src, dst, axes, base, ordinal), ordinal, Plan{}})) {
+  py::gil_scoped_release release;
+  impl_->plan = cuda::plan(device_view(impl_->c.l.sv, src.data), device_view(impl_->c.l.dv, dst.data), impl_->c.l.spec, ordinal);
+}
+PreparedCudaCall::~PreparedCudaCall() = default;
+PreparedCudaCall::PreparedCudaCall(PreparedCudaCall&&) noexcept = default;
+
+const Plan& PreparedCudaCall::plan() const noexcept { return impl_->plan; }
+
+void PreparedCudaCall::run(std::uint64_t src, std::uint64_t dst, std::uintptr_t stream) const {
+  const CudaLayout& c = impl_->c;
   py::gil_scoped_release release;
   for_each_blur(c.l.batch, c.s, c.d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) {
-    cuda::blur(device_view(c.l.sv, src.data + static_cast<std::uint64_t>(so)),
-               device_view(c.l.dv, dst.data + static_cast<std::uint64_t>(d_o)), c.l.spec, ordinal, stream);
+    cuda::blur(device_view(c.l.sv, src + static_cast<std::uint64_t>(so)), device_view(c.l.dv, dst + static_cast<std::uint64_t>(d_o)),
+               impl_->plan, impl_->ordinal, stream);
   });
+}
+
+Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                      const BlurSpec& base, int ordinal) {
+  return PreparedCudaCall(src, dst, axes, base, ordinal).plan();
 }
 
 }  // namespace fastblur::python

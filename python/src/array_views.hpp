@@ -3,6 +3,7 @@
 // unfiltered axis becomes the channels; every other axis is looped over (a batch of blurs).
 #include <pybind11/numpy.h>
 
+#include <memory>
 #include <vector>
 
 #include "fastblur/blur.hpp"
@@ -50,12 +51,26 @@ struct CudaArray {
   ArrayShape shape;
 };
 
-/// blur_arrays for CUDA arrays on CUDA device `ordinal` (fastblur::cuda::blur for each blur of the
-/// batch, its copies on `stream`). Adjacent unfiltered axes that are one axis in memory are merged
-/// first, so that an (N, C, H, W) batch is one blur of N C planes.
-void blur_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
-                      const BlurSpec& base, int ordinal, std::uintptr_t stream);
-/// The plan blur_cuda_arrays runs for each blur of the batch.
+/// blur_arrays for CUDA arrays on CUDA device `ordinal`, laid out and planned once for arrays of
+/// these shapes, strides and types: run() blurs the arrays at two pointers (fastblur::cuda::blur
+/// for each blur of the batch, its copies on `stream`) with nothing to parse, lay out or plan, so
+/// Python repeats a call through it (fastblur/_foreign_arrays.py). Adjacent unfiltered axes that are
+/// one axis in memory are merged first, so that an (N, C, H, W) batch is one blur of N C planes.
+class PreparedCudaCall {
+ public:
+  PreparedCudaCall(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes, const BlurSpec& base,
+                   int ordinal);
+  ~PreparedCudaCall();
+  PreparedCudaCall(PreparedCudaCall&&) noexcept;
+  void run(std::uint64_t src, std::uint64_t dst, std::uintptr_t stream) const;
+  const Plan& plan() const noexcept;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The plan PreparedCudaCall runs for each blur of the batch.
 Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
                       const BlurSpec& base, int ordinal);
 

@@ -226,19 +226,24 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "cuda_device_name",
       [](int ordinal) { return cuda::vulkan_device_for(ordinal).description(); }, py::arg("ordinal"));
+  // A CUDA call laid out and planned once; run() repeats it on arrays of the same shapes, strides
+  // and types at other pointers (Python keeps it per call signature: _foreign_arrays.py).
+  py::class_<python::PreparedCudaCall>(m, "CudaCall")
+      .def("run", &python::PreparedCudaCall::run, py::arg("src"), py::arg("dst"), py::arg("stream"))
+      .def_property_readonly("plan", [](const python::PreparedCudaCall& c) { return from_json(plan_json(c.plan())); });
   m.def(
-      "blur_cuda_axes",
-      [requests](const py::dict& src, const py::dict& dst, int ordinal, std::uintptr_t stream, const std::vector<int>& axes,
+      "prepare_cuda_axes",
+      [requests](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,
                  const std::vector<double>& sigmas, const std::vector<std::string>& modes,
                  const std::vector<double>& radii, const std::vector<int>& orders,
                  const std::vector<std::vector<double>>& weights, double cval, double truncate,
                  const std::string& algorithm, double tolerance, const py::dict& options, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, rounding);
-        python::blur_cuda_arrays(python::cuda_array_of(src), python::cuda_array_of(dst),
-                                 requests(axes, sigmas, modes, radii, orders, weights), base, ordinal, stream);
+        return python::PreparedCudaCall(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                        requests(axes, sigmas, modes, radii, orders, weights), base, ordinal);
       },
-      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("stream"), py::arg("axes"), py::arg("sigmas"),
-      py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
+      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"),
+      py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
       py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
   m.def(
       "plan_cuda_axes",

@@ -253,6 +253,50 @@ def test_without_exported_semaphores_the_host_waits_and_the_plan_says_so():
     assert lines[1] == "host-waits host-waits 1", p.stdout
 
 
+@needs_fake
+def test_a_repeated_call_runs_its_prepared_core_call(monkeypatch):
+    """The second call of a signature (arrays' kind, shapes, strides, dtypes, device; every argument)
+    is laid out and planned no more: it runs the first call's prepared core call, with its bits;
+    another shape, dtype, argument or argument type prepares anew; a refused call stays refused."""
+    prepared = []
+    real = _core.prepare_cuda_axes
+    monkeypatch.setattr(_core, "prepare_cuda_axes", lambda *a: prepared.append(a) or real(*a))
+    g = rng()
+    a = g.random((3, 36, 44), dtype=np.float32)
+    want = on_gpu(a, (0, 2.0, 2.0))
+    for _ in range(5):
+        r = fastblur.gaussian_filter(CudaArray(a), (0, 2.0, 2.0))  # a new output each time
+        assert isinstance(r, CudaArray) and np.array_equal(r.a, want)
+    assert len(prepared) == 1
+    out = CudaArray(np.zeros_like(a))
+    for _ in range(3):
+        fastblur.gaussian_filter(CudaArray(a), (0, 2.0, 2.0), output=out)
+        assert np.array_equal(out.a, want)
+    assert len(prepared) == 2  # given an output: another signature, prepared once
+    b = a.copy()
+    for _ in range(2):
+        b[...] = a
+        fastblur.gaussian_filter(CudaArray(b), (0, 2.0, 2.0), output=CudaArray(b))  # in place: the same layout
+        assert np.array_equal(b, want)
+    assert len(prepared) == 2
+    for call in (lambda: fastblur.gaussian_filter(CudaArray(a), (0, 2.0, 3.0)),
+                 lambda: fastblur.gaussian_filter(CudaArray(a), (0, 2.0, 2.0), mode="wrap"),
+                 lambda: fastblur.gaussian_filter(CudaArray(a.astype(np.float16)), (0, 2.0, 2.0)),
+                 lambda: fastblur.gaussian_filter(CudaArray(a[:, ::2]), (0, 2.0, 2.0)),
+                 lambda: fastblur.gaussian_filter1d(CudaArray(a), 2.0, axis=1)):
+        before = len(prepared)
+        call(), call()
+        assert len(prepared) == before + 1
+    fastblur.gaussian_filter(CudaArray(a), 2.0, order=0)
+    with pytest.raises(TypeError):  # order=0.0: SciPy's TypeError, though the equal order=0 ran before
+        fastblur.gaussian_filter(CudaArray(a), 2.0, order=0.0)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="own GPU"):
+            fastblur.gaussian_filter(CudaArray(a), 2.0, device="vulkan:7")
+    r = fastblur.gaussian_filter(CudaArray(a), [0, 2.0, 2.0])  # a list: its own signature, the same bits
+    assert np.array_equal(r.a, want)
+
+
 class CountedCudaArray(CudaArray):
     """As a PyTorch or CuPy array: a DLPack device too, and an interface that costs to build."""
     reads = 0
