@@ -102,9 +102,13 @@ struct Slot {
   }
 };
 
-// A CUDA device's Vulkan twin and its ring of slots.
+// A CUDA device's Vulkan twin and its ring of slots, and its primary context, held while the slots
+// hold what was imported and made in it (a caller that has not touched CUDA yet would otherwise see
+// it destroyed under them when our scope released it: NVIDIA's driver then fails the next call
+// with an unspecified launch failure).
 struct DeviceState {
   std::mutex mutex;  // setup and `next`
+  std::unique_ptr<cu::PrimaryContext> context;
   Device device;
   CudaHandoff handoff = CudaHandoff::none;
   std::string why_host_waits;
@@ -186,7 +190,7 @@ void share_timeline(const cu::Driver& d, const Device& device, Slot& s) {
 
 // How this device's calls are ordered with the caller's stream: semaphores where the first slot's
 // timeline can be exported and imported, else host waits, with the reason.
-void choose_handoff(const cu::Driver& d, int ordinal, DeviceState& st) {
+void choose_handoff(const cu::Driver& d, DeviceState& st) {
   const char* env = std::getenv("FASTBLUR_CUDA_HOST_WAITS");
   if (env && *env && std::string(env) != "0") {
     st.handoff = CudaHandoff::host_waits;
@@ -200,7 +204,7 @@ void choose_handoff(const cu::Driver& d, int ordinal, DeviceState& st) {
     return;
   }
   try {
-    cu::ScopedContext context(d, ordinal);
+    cu::CurrentContext current(d, st.context->handle());
     Slot& first = st.ring[0];
     std::lock_guard<std::mutex> lock(first.mutex);
     share_timeline(d, st.device, first);
@@ -217,7 +221,8 @@ DeviceState& ready_state(int ordinal) {
   std::lock_guard<std::mutex> lock(st.mutex);
   if (st.device.is_cpu()) {
     st.device = find_vulkan_device(ordinal);
-    choose_handoff(cu::driver(), ordinal, st);
+    st.context = std::make_unique<cu::PrimaryContext>(cu::driver(), ordinal);
+    choose_handoff(cu::driver(), st);
   }
   return st;
 }
@@ -415,8 +420,8 @@ void release_devices() noexcept {
     for (Slot& s : st->ring) {
       std::lock_guard<std::mutex> slot_lock(s.mutex);
       try {
-        if (s.buffer || s.semaphore || s.done) {
-          cu::ScopedContext context(cu::driver(), ordinal);
+        if (st->context && (s.buffer || s.semaphore || s.done)) {
+          cu::CurrentContext current(cu::driver(), st->context->handle());
           s.release(cu::driver());
         }
       } catch (const std::exception&) {
@@ -426,6 +431,10 @@ void release_devices() noexcept {
       }
     }
     std::lock_guard<std::mutex> state_lock(st->mutex);
+    try {
+      st->context.reset();  // the last of what was made in it is gone
+    } catch (const std::exception&) {
+    }
     st->device = Device();
     st->handoff = CudaHandoff::none;
     st->next = 0;
@@ -495,7 +504,7 @@ void blur(const DeviceView& src, const DeviceView& dst, const Plan& given, int o
   const cu::Driver& d = cu::driver();
   Slot* slot = nullptr;
   const std::unique_lock<std::mutex> lock = take_slot(st, slot);
-  cu::ScopedContext context(d, ordinal);
+  cu::CurrentContext current(d, st.context->handle());
   const auto cu_stream = reinterpret_cast<cu::Stream>(stream);
   slot->retire();  // the host waits here only when the ring's calls are all still running
   ensure(d, st.device, *slot, layout_of(src, dst.type).bytes);

@@ -56,20 +56,20 @@ const Driver& driver() {
   return d;
 }
 
-ScopedContext::ScopedContext(const Driver& d, int ordinal) : d_(d) {
+PrimaryContext::PrimaryContext(const Driver& d, int ordinal) : d_(d) {
   d.check(d.cuDeviceGet(&device_, ordinal), "cuDeviceGet");
-  ContextHandle ctx = nullptr;
-  d.check(d.cuDevicePrimaryCtxRetain(&ctx, device_), "cuDevicePrimaryCtxRetain");
-  if (const Result r = d.cuCtxPushCurrent(ctx); r != 0) {
-    d.cuDevicePrimaryCtxRelease(device_);
-    d.check(r, "cuCtxPushCurrent");
-  }
+  d.check(d.cuDevicePrimaryCtxRetain(&context_, device_), "cuDevicePrimaryCtxRetain");
 }
 
-ScopedContext::~ScopedContext() {
+PrimaryContext::~PrimaryContext() { d_.cuDevicePrimaryCtxRelease(device_); }
+
+CurrentContext::CurrentContext(const Driver& d, ContextHandle context) : d_(d) {
+  d.check(d.cuCtxPushCurrent(context), "cuCtxPushCurrent");
+}
+
+CurrentContext::~CurrentContext() {
   ContextHandle popped = nullptr;
   d_.cuCtxPopCurrent(&popped);
-  d_.cuDevicePrimaryCtxRelease(device_);
 }
 
 }  // namespace fastblur::cu

@@ -172,18 +172,34 @@ struct Driver {
 /// naming cuInit's error (no CUDA device).
 const Driver& driver();
 
-/// CUDA device `ordinal`'s primary context made current on this thread for a scope (what PyTorch
-/// and CuPy use, so pointers and streams of theirs are valid in it).
-class ScopedContext {
+/// CUDA device `ordinal`'s primary context (what PyTorch and CuPy use, so pointers and streams of
+/// theirs are valid in it), retained for this object's life: a context whose last holder releases it
+/// is destroyed with everything made in it (imported memory and semaphores, events), even where its
+/// user (a library that has not touched CUDA yet) makes a new one later.
+class PrimaryContext {
  public:
-  ScopedContext(const Driver& d, int ordinal);
-  ~ScopedContext();
-  ScopedContext(const ScopedContext&) = delete;
-  ScopedContext& operator=(const ScopedContext&) = delete;
+  PrimaryContext(const Driver& d, int ordinal);
+  ~PrimaryContext();
+  PrimaryContext(const PrimaryContext&) = delete;
+  PrimaryContext& operator=(const PrimaryContext&) = delete;
+  ContextHandle handle() const noexcept { return context_; }
 
  private:
   const Driver& d_;
   DeviceOrdinal device_ = 0;
+  ContextHandle context_ = nullptr;
+};
+
+/// A context made current on this thread for a scope.
+class CurrentContext {
+ public:
+  CurrentContext(const Driver& d, ContextHandle context);
+  ~CurrentContext();
+  CurrentContext(const CurrentContext&) = delete;
+  CurrentContext& operator=(const CurrentContext&) = delete;
+
+ private:
+  const Driver& d_;
 };
 
 }  // namespace fastblur::cu

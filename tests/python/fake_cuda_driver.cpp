@@ -15,8 +15,14 @@
 // that does not wait for the copy in, a copy out that does not wait for the blur) reads stale data
 // and a test sees it. fake_cuda_synchronize() waits for every stream.
 //
+// The primary context lives while it is retained, as the real driver's does: released by its last
+// holder it is destroyed, and what was imported or created in it (mappings, semaphores, events) is
+// dead - a later use fails with CUDA_ERROR_CONTEXT_IS_DESTROYED, as NVIDIA's driver fails such a use
+// (there, an "unspecified launch failure" that poisons the next context too).
+//
 // fake_cuda_live_imports() counts the mappings alive, fake_cuda_copies() the 2D copies made,
-// fake_cuda_semaphore_waits() the stream waits on imported semaphores.
+// fake_cuda_semaphore_waits() the stream waits on imported semaphores, fake_cuda_context_holders()
+// the primary context's holders.
 // Only what fastblur (and its tests) call is here, each with the argument checks the real driver makes.
 #include <dlfcn.h>
 #include <stdint.h>
@@ -44,27 +50,61 @@
 namespace {
 
 using CUresult = int;
-enum { OK = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, INVALID_DEVICE = 101, INVALID_HANDLE = 400, NOT_SUPPORTED = 801 };
+enum {
+  OK = 0, INVALID_VALUE = 1, NOT_INITIALIZED = 3, CONTEXT_IS_DESTROYED = 709, INVALID_DEVICE = 101,
+  INVALID_HANDLE = 400, NOT_SUPPORTED = 801
+};
 
-struct Mapping {
-  void* base;
-  size_t size, offset;  // the whole file mapped; the allocation at base + offset
+// The primary context: how many hold it, and which of its lives is the current one (each retain
+// from no holder starts a new life; objects of an earlier life are dead).
+std::mutex context_mutex;
+int primary_holders = 0;
+unsigned primary_life = 0;
+
+unsigned current_life() {
+  std::lock_guard<std::mutex> lock(context_mutex);
+  return primary_holders > 0 ? primary_life : 0;  // 0: no context alive
+}
+
+// Something made in a life of the context.
+struct InContext {
+  unsigned life = current_life();
+  bool alive() const { return life != 0 && life == current_life(); }
+};
+
+struct Mapping : InContext {
+  void* base = nullptr;
+  size_t size = 0, offset = 0;  // the whole file mapped; the allocation at base + offset
+  Mapping(void* b, size_t s, size_t o) : base(b), size(s), offset(o) {}
 };
 
 // An imported timeline semaphore: signalled and waited on from the host, through the loader.
-struct Semaphore {
+struct Semaphore : InContext {
   VkDevice device;
   VkSemaphore semaphore;
   PFN_vkSignalSemaphoreKHR signal;
   PFN_vkWaitSemaphoresKHR wait;
+  Semaphore(VkDevice d, VkSemaphore s, PFN_vkSignalSemaphoreKHR sig, PFN_vkWaitSemaphoresKHR w)
+      : device(d), semaphore(s), signal(sig), wait(w) {}
 };
 
 // An event: the number of records made and of records the streams have reached.
-struct Event {
+struct Event : InContext {
   std::mutex m;
   std::condition_variable cv;
   uint64_t recorded = 0, reached = 0;
 };
+
+// The mappings, by address: a copy that touches one of a dead context fails.
+std::mutex mappings_mutex;
+std::map<uintptr_t, Mapping*> mappings;
+
+bool touches_dead_mapping(uint64_t address) {
+  std::lock_guard<std::mutex> lock(mappings_mutex);
+  for (const auto& [base, m] : mappings)
+    if (address >= base && address < base + m->size) return !m->alive();
+  return false;
+}
 
 // A stream of the asynchronous mode: a worker running a queue of operations in order.
 class Stream {
@@ -163,6 +203,10 @@ using fastblur::cu::Uuid;
 long fake_cuda_live_imports(void) { return live_imports; }
 long fake_cuda_copies(void) { return copies; }
 long fake_cuda_semaphore_waits(void) { return semaphore_waits; }
+long fake_cuda_context_holders(void) {
+  std::lock_guard<std::mutex> lock(context_mutex);
+  return primary_holders;
+}
 
 void fake_cuda_synchronize(void) {
   std::lock_guard<std::mutex> lock(streams_mutex);
@@ -216,10 +260,18 @@ CUresult cuDeviceGetUuid(Uuid* id, int d) {
 
 CUresult cuDevicePrimaryCtxRetain(void** ctx, int d) {
   if (d != 0) return INVALID_DEVICE;
+  std::lock_guard<std::mutex> lock(context_mutex);
+  if (primary_holders++ == 0) ++primary_life;  // a new context
   *ctx = (void*)0x1;
   return OK;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(int d) { return d == 0 ? OK : INVALID_DEVICE; }
+CUresult cuDevicePrimaryCtxRelease_v2(int d) {
+  if (d != 0) return INVALID_DEVICE;
+  std::lock_guard<std::mutex> lock(context_mutex);
+  if (primary_holders == 0) return INVALID_VALUE;
+  --primary_holders;  // at 0 the context is destroyed with what was made in it
+  return OK;
+}
 CUresult cuCtxPushCurrent_v2(void* ctx) {
   if (!ctx) return INVALID_HANDLE;
   ++current;
@@ -258,7 +310,12 @@ CUresult cuImportExternalMemory(void** mem, const ExternalMemoryHandleDesc* desc
     if (header[0] == file_size && align && (align & (align - 1)) == 0 && align + desc->size <= file_size) offset = align;
   }
   close(desc->handle.fd); /* the driver owns the descriptor once the import succeeds */
-  *mem = new Mapping{whole, file_size, offset};
+  auto* m = new Mapping(whole, file_size, offset);
+  {
+    std::lock_guard<std::mutex> lock(mappings_mutex);
+    mappings[(uintptr_t)whole] = m;
+  }
+  *mem = m;
   ++live_imports;
   return OK;
 }
@@ -267,6 +324,7 @@ CUresult cuExternalMemoryGetMappedBuffer(uint64_t* ptr, void* mem, const Externa
   Mapping* m = static_cast<Mapping*>(mem);
   if (current == 0) return NOT_INITIALIZED;
   if (!m || m->offset + desc->offset + desc->size > m->size) return INVALID_VALUE;
+  if (!m->alive()) return CONTEXT_IS_DESTROYED;
   *ptr = (uint64_t)(uintptr_t)m->base + m->offset + desc->offset;
   return OK;
 }
@@ -275,6 +333,10 @@ CUresult cuDestroyExternalMemory(void* mem) {
   Mapping* m = static_cast<Mapping*>(mem);
   if (!m) return INVALID_HANDLE;
   fake_cuda_synchronize();  // nothing queued may touch it afterwards
+  {
+    std::lock_guard<std::mutex> lock(mappings_mutex);
+    mappings.erase((uintptr_t)m->base);
+  }
   munmap(m->base, m->size);
   delete m;
   --live_imports;
@@ -336,6 +398,7 @@ CUresult cuStreamSynchronize(void* stream) {
 CUresult cuMemcpy2DAsync_v2(const Memcpy2D* c, void* stream) {
   if (current == 0) return NOT_INITIALIZED;
   if (c->src_memory_type != 2 || c->dst_memory_type != 2 || c->src_pitch < c->width_bytes || c->dst_pitch < c->width_bytes) return INVALID_VALUE;
+  if (touches_dead_mapping(c->src_device) || touches_dead_mapping(c->dst_device)) return CONTEXT_IS_DESTROYED;
   const Memcpy2D copy = *c;
   ++copies;
   on_stream(stream, [copy] {
@@ -354,6 +417,7 @@ CUresult cuEventCreate(void** ev, unsigned flags) {
 CUresult cuEventRecord(void* handle, void* stream) {
   Event* ev = static_cast<Event*>(handle);
   if (!ev) return INVALID_HANDLE;
+  if (!ev->alive()) return CONTEXT_IS_DESTROYED;
   uint64_t n;
   {
     std::lock_guard<std::mutex> lock(ev->m);
@@ -369,6 +433,7 @@ CUresult cuEventRecord(void* handle, void* stream) {
 CUresult cuEventSynchronize(void* handle) {
   Event* ev = static_cast<Event*>(handle);
   if (!ev) return INVALID_HANDLE;
+  if (!ev->alive()) return CONTEXT_IS_DESTROYED;
   std::unique_lock<std::mutex> lock(ev->m);
   const uint64_t until = ev->recorded;
   ev->cv.wait(lock, [&] { return ev->reached >= until; });
@@ -381,6 +446,7 @@ CUresult cuEventDestroy_v2(void* handle) {
 CUresult cuStreamWaitEvent(void* stream, void* handle, unsigned flags) {
   Event* ev = static_cast<Event*>(handle);
   if (!ev || flags != 0) return INVALID_HANDLE;
+  if (!ev->alive()) return CONTEXT_IS_DESTROYED;
   uint64_t until;
   {
     std::lock_guard<std::mutex> lock(ev->m);
@@ -403,9 +469,9 @@ CUresult cuImportExternalSemaphore(void** out, const ExternalSemaphoreHandleDesc
   const PFN_vkGetDeviceProcAddr proc = loader_device_proc_addr();
   if (!proc) return NOT_SUPPORTED;
   const VkDevice device = reinterpret_cast<VkDevice>(record.device);
-  auto* s = new Semaphore{device, reinterpret_cast<VkSemaphore>(record.semaphore),
+  auto* s = new Semaphore(device, reinterpret_cast<VkSemaphore>(record.semaphore),
                           reinterpret_cast<PFN_vkSignalSemaphoreKHR>(proc(device, "vkSignalSemaphoreKHR")),
-                          reinterpret_cast<PFN_vkWaitSemaphoresKHR>(proc(device, "vkWaitSemaphoresKHR"))};
+                          reinterpret_cast<PFN_vkWaitSemaphoresKHR>(proc(device, "vkWaitSemaphoresKHR")));
   if (!s->signal || !s->wait) {
     delete s;
     return NOT_SUPPORTED;
@@ -421,6 +487,7 @@ CUresult cuSignalExternalSemaphoresAsync(void* const* semaphores, const External
   for (unsigned i = 0; i < n; ++i) {
     Semaphore* s = static_cast<Semaphore*>(semaphores[i]);
     if (!s) return INVALID_HANDLE;
+    if (!s->alive()) return CONTEXT_IS_DESTROYED;
     const uint64_t value = params[i].params.fence.value;
     on_stream(stream, [s, value] {
       VkSemaphoreSignalInfo info{VK_STRUCTURE_TYPE_SEMAPHORE_SIGNAL_INFO};
@@ -438,6 +505,7 @@ CUresult cuWaitExternalSemaphoresAsync(void* const* semaphores, const ExternalSe
   for (unsigned i = 0; i < n; ++i) {
     Semaphore* s = static_cast<Semaphore*>(semaphores[i]);
     if (!s) return INVALID_HANDLE;
+    if (!s->alive()) return CONTEXT_IS_DESTROYED;
     const uint64_t value = params[i].params.fence.value;
     ++semaphore_waits;
     on_stream(stream, [s, value] {
@@ -467,6 +535,7 @@ CUresult cuGetErrorName(CUresult r, const char** name) {
     case INVALID_DEVICE: *name = "CUDA_ERROR_INVALID_DEVICE"; return OK;
     case INVALID_HANDLE: *name = "CUDA_ERROR_INVALID_HANDLE"; return OK;
     case NOT_SUPPORTED: *name = "CUDA_ERROR_NOT_SUPPORTED"; return OK;
+    case CONTEXT_IS_DESTROYED: *name = "CUDA_ERROR_CONTEXT_IS_DESTROYED"; return OK;
     default: *name = NULL; return INVALID_VALUE;
   }
 }

@@ -297,6 +297,18 @@ def test_a_repeated_call_runs_its_prepared_core_call(monkeypatch):
     assert np.array_equal(r.a, want)
 
 
+@needs_fake
+def test_fastblur_holds_the_cuda_context_its_buffers_live_in():
+    """NumPy-backed "CUDA" arrays hold no CUDA context (as a PyTorch program before its first CUDA
+    tensor): fastblur keeps the primary context it imported its buffers and semaphores into, so
+    its next calls find them alive (NVIDIA's driver failed them with an unspecified launch failure
+    when the context was released after each call; the stand-in fails them as destroyed)."""
+    a = rng().random((30, 40), dtype=np.float32)
+    for _ in range(4):
+        assert np.array_equal(fastblur.gaussian_filter(CudaArray(a), 1.5).a, on_gpu(a, 1.5))
+    assert fake.fake_cuda_context_holders() >= 1
+
+
 class CountedCudaArray(CudaArray):
     """As a PyTorch or CuPy array: a DLPack device too, and an interface that costs to build."""
     reads = 0
