@@ -366,16 +366,14 @@ Plan plan_uncached(const BlurSpec& request, const Shape& shape, Prediction predi
   return best;
 }
 
-// Everything a plan depends on, as text: the spec's fields and every algorithm parameter (floats
-// exactly, in hex), the shape and types, the backend and the device's traits - generated from the
-// registry, so a new parameter is part of the key without a line here.
+// Everything a plan depends on, as bytes: the spec's fields and every algorithm parameter (floats
+// exactly, their bits), the shape and types, the backend and the device's traits - generated from
+// the registry, so a new parameter is part of the key without a line here. Bits, not text: a
+// key is made for every blur, and printing its forty numbers cost 14 us a plan (bench/RESULTS.md).
 std::string plan_key(const BlurSpec& s, const Shape& shape) {
   std::string k;
-  char buf[96];
-  const auto add = [&](double v) {
-    std::snprintf(buf, sizeof buf, "%a,", v);
-    k += buf;
-  };
+  k.reserve(512);
+  const auto add = [&](double v) { k.append(reinterpret_cast<const char*>(&v), sizeof v); };
   for (std::size_t a = 0; a < 3; ++a) {
     add(s.sigma[a]);
     add(static_cast<double>(s.border[a]));
@@ -393,8 +391,8 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
       std::memcpy(&bits, &v, sizeof bits);
       for (int b = 0; b < 8; ++b) h = (h ^ ((bits >> (8 * b)) & 0xffu)) * 1099511628211ull;
     }
-    std::snprintf(buf, sizeof buf, "w%zu:%016llx,", w.size(), static_cast<unsigned long long>(h));
-    k += buf;
+    add(static_cast<double>(w.size()));
+    k.append(reinterpret_cast<const char*>(&h), sizeof h);
   };
   for (const std::vector<double>& w : s.weights) add_list(w);
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.threads),
@@ -411,7 +409,7 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
     if (const auto* i = std::get_if<std::int64_t>(&v)) add(static_cast<double>(*i));
     else if (const auto* d = std::get_if<double>(&v)) add(*d);
     else if (const auto* b = std::get_if<bool>(&v)) add(*b);
-    else if (const auto* t = std::get_if<std::string>(&v)) k += *t;
+    else if (const auto* t = std::get_if<std::string>(&v)) add(static_cast<double>(t->size())), k += *t;
     else if (const auto* l = std::get_if<std::vector<double>>(&v))
       add_list(*l);
   }
