@@ -12,6 +12,8 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <cstdlib>
 #include <map>
 #include <memory>
@@ -362,10 +364,13 @@ void wait_on_stream(const cu::Driver& d, const Slot& s, std::uint64_t value, cu:
   d.check(d.cuWaitExternalSemaphoresAsync(&s.semaphore, &p, 1, stream), "cuWaitExternalSemaphoresAsync");
 }
 
+// What a call records into its Vulkan job: the blur of the packed images at `in` and `out`.
+using Recorder = std::function<void(vk::Job& job, const vulkan::BufferImage& in, const vulkan::BufferImage& out)>;
+
 // copy in -> signal -> (Vulkan: wait, blur, signal) -> wait -> copy out, all queued; nothing waited for
 // unless the slot's last call is still running on the device.
 void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, const DeviceView& src, const DeviceView& dst,
-                          const Plan& plan, cu::Stream stream, TimingRecord& record) {
+                          const Recorder& record_blur, cu::Stream stream, TimingRecord& record) {
   share_timeline(d, device, s);
   auto [in, out] = buffer_images(s.buffer->handle(), src, dst.type);
   const cu::DevicePtr base = s.pointer;
@@ -376,7 +381,7 @@ void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, co
   s.value = copied;  // signalled, whatever happens next
   auto t = vk::Clock::now();
   auto job = std::make_unique<vk::Job>(DeviceAccess::context(device));
-  vulkan::record_timed(*job, in, out, plan);
+  record_blur(*job, in, out);
   record.timing.record_ms = vk::ms_since(t);
   t = vk::Clock::now();
   job->submit({s.timeline->handle(), copied}, {s.timeline->handle(), blurred});
@@ -390,7 +395,7 @@ void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, co
 
 // The host waits for the copy in, runs the blur and waits for it, then queues the copy out.
 void blur_with_host_waits(const cu::Driver& d, const Device& device, Slot& s, const DeviceView& src, const DeviceView& dst,
-                          const Plan& plan, cu::Stream stream, TimingRecord& record) {
+                          const Recorder& record_blur, cu::Stream stream, TimingRecord& record) {
   auto [in, out] = buffer_images(s.buffer->handle(), src, dst.type);
   const cu::DevicePtr base = s.pointer;
   d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
@@ -399,17 +404,45 @@ void blur_with_host_waits(const cu::Driver& d, const Device& device, Slot& s, co
   d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
   d.check(d.cuEventSynchronize(s.done), "cuEventSynchronize");
   record.timing.copy_in_wait_ms = vk::ms_since(t);
-  vulkan::BufferBlurTiming run;
-  vulkan::run_buffers(device, in, out, plan, &run);
+  t = vk::Clock::now();
+  vk::Job job(DeviceAccess::context(device));
+  record_blur(job, in, out);
+  record.timing.record_ms = vk::ms_since(t);
+  t = vk::Clock::now();
+  job.run();
+  record.timing.run_ms = vk::ms_since(t);
   copy(d, dst, base + out.offset, false, stream);
   d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
-  record.timing.record_ms = run.record_ms;
-  record.timing.run_ms = run.run_ms;
+  vulkan::BufferBlurTiming run;
+  vulkan::device_timing(job, run);
   record.timing.device_ms = run.device_ms;
   record.timing.convert_in_ms = run.convert_in_ms;
   record.timing.algorithm_ms = run.algorithm_ms;
   record.timing.convert_out_ms = run.convert_out_ms;
   record.complete = true;
+}
+
+// A call on a slot of the ring, ordered with `stream` as `handoff` says; the job's blur is record_blur's.
+void run_call(DeviceState& st, const DeviceView& src, const DeviceView& dst, CudaHandoff handoff, const Recorder& record_blur,
+              std::uintptr_t stream, std::chrono::steady_clock::time_point start) {
+  auto record = std::make_shared<TimingRecord>();
+  record->timing.handoff = handoff;
+  const cu::Driver& d = cu::driver();
+  Slot* slot = nullptr;
+  const std::unique_lock<std::mutex> lock = take_slot(st, slot);
+  cu::CurrentContext current(d, st.context->handle());
+  const auto cu_stream = reinterpret_cast<cu::Stream>(stream);
+  slot->retire();  // the host waits here only when the ring's calls are all still running
+  ensure(d, st.device, *slot, layout_of(src, dst.type).bytes);
+  if (handoff == CudaHandoff::semaphores) {
+    blur_with_semaphores(d, st.device, *slot, src, dst, record_blur, cu_stream, *record);
+    slot->timing = record;
+  } else {
+    blur_with_host_waits(d, st.device, *slot, src, dst, record_blur, cu_stream, *record);
+  }
+  record->timing.total_ms = vk::ms_since(start);
+  last_call = record;
+  last_slot = slot;
 }
 
 }  // namespace
@@ -498,26 +531,41 @@ void blur(const DeviceView& src, const DeviceView& dst, const Plan& given, int o
     throw InvalidArgument("the plan was made for another shape or element type");
   const auto start = vk::Clock::now();
   DeviceState& st = ready_state(ordinal);
-  auto record = std::make_shared<TimingRecord>();
-  record->timing.handoff = st.handoff;
   const Plan plan = given.schedule.cuda_handoff == st.handoff ? given : cuda::plan(src, dst.type, given.spec, ordinal);
-  const cu::Driver& d = cu::driver();
-  Slot* slot = nullptr;
-  const std::unique_lock<std::mutex> lock = take_slot(st, slot);
-  cu::CurrentContext current(d, st.context->handle());
-  const auto cu_stream = reinterpret_cast<cu::Stream>(stream);
-  slot->retire();  // the host waits here only when the ring's calls are all still running
-  ensure(d, st.device, *slot, layout_of(src, dst.type).bytes);
   front_door::record_run(plan);
-  if (plan.schedule.cuda_handoff == CudaHandoff::semaphores) {
-    blur_with_semaphores(d, st.device, *slot, src, dst, plan, cu_stream, *record);
-    slot->timing = record;
-  } else {
-    blur_with_host_waits(d, st.device, *slot, src, dst, plan, cu_stream, *record);
-  }
-  record->timing.total_ms = vk::ms_since(start);
-  last_call = record;
-  last_slot = slot;
+  run_call(st, src, dst, plan.schedule.cuda_handoff,
+           [&](vk::Job& job, const vulkan::BufferImage& in, const vulkan::BufferImage& out) {
+             vulkan::record_timed(job, in, out, plan);
+           },
+           stream, start);
+}
+
+SlicedPlan plan_slices(const DeviceView& src, const DeviceView& dst, const std::vector<BlurSpec>& specs, int ordinal) {
+  check_view(src, "source");
+  check_view(dst, "destination");
+  if (src.extent != dst.extent || src.channels != dst.channels)
+    throw InvalidArgument("source and destination differ in shape");
+  DeviceState& st = ready_state(ordinal);
+  const auto [in, out] = buffer_images(VK_NULL_HANDLE, src, dst.type);
+  return vulkan::plan_slices(st.device, in, out, specs, st.handoff);
+}
+
+void blur_slices(const DeviceView& src, const DeviceView& dst, const std::vector<BlurSpec>& specs, int ordinal,
+                 std::uintptr_t stream) {
+  const auto start = vk::Clock::now();
+  const SlicedPlan plan = plan_slices(src, dst, specs, ordinal);
+  DeviceState& st = ready_state(ordinal);
+  // What ran, as last_run() tells it: slice 0's plan with the stack's passes and reading.
+  Plan ran = plan.slices.front();
+  if (plan.stacked) ran.schedule.gpu = plan.stacked_passes;
+  ran.schedule.gpu_io = plan.gpu_io;
+  ran.schedule.cuda_handoff = plan.cuda_handoff;
+  front_door::record_run(ran);
+  run_call(st, src, dst, plan.cuda_handoff,
+           [&](vk::Job& job, const vulkan::BufferImage& in, const vulkan::BufferImage& out) {
+             vulkan::record_slices_timed(job, in, out, plan);
+           },
+           stream, start);
 }
 
 CallTiming last_timing() {
@@ -545,6 +593,8 @@ Plan plan(const DeviceView&, ElementType, const BlurSpec&, int) { no_backend(); 
 Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, int) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const BlurSpec&, int, std::uintptr_t) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const Plan&, int, std::uintptr_t) { no_backend(); }
+SlicedPlan plan_slices(const DeviceView&, const DeviceView&, const std::vector<BlurSpec>&, int) { no_backend(); }
+void blur_slices(const DeviceView&, const DeviceView&, const std::vector<BlurSpec>&, int, std::uintptr_t) { no_backend(); }
 std::uint64_t imports() { return 0; }
 CallTiming last_timing() { return {}; }
 CudaHandoff handoff(int, std::string*) { no_backend(); }

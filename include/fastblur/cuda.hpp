@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fastblur/blur.hpp"
 #include "fastblur/device.hpp"
@@ -65,6 +66,15 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
 /// call keeps it: no planning per call). A plan made before the device was set up afresh with
 /// another handoff is planned again from its spec.
 void blur(const DeviceView& src, const DeviceView& dst, const Plan& plan, int ordinal, std::uintptr_t stream);
+
+/// A stack of 2D images in CUDA memory (slice k at z = k: a batch, each sample's channels
+/// interleaved, or each channel a slice of its own) blurred slice by slice, slice k with specs[k] - a
+/// batch with a sigma per sample - in one copy in, one Vulkan submission and one copy out on
+/// `stream`, ordered as blur() orders its work. Slice k's result is that of blurring it alone on
+/// this device. The plan is plan_slices'.
+void blur_slices(const DeviceView& src, const DeviceView& dst, const std::vector<BlurSpec>& specs, int ordinal,
+                 std::uintptr_t stream);
+SlicedPlan plan_slices(const DeviceView& src, const DeviceView& dst, const std::vector<BlurSpec>& specs, int ordinal);
 
 /// Where the time of this thread's last blur() went, on the host and on the device (ms): the
 /// fixed cost of a call taken apart (bench/gpu_cuda_arrays.py prints it).

@@ -91,6 +91,17 @@ Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, c
 /// Runs a plan made for `device` (make_plan above), with its schedule as it stands.
 void blur(const View& src, const View& dst, const Plan& plan, const Device& device);
 
+/// A stack of 2D images (slice k at z = k: a batch, each sample's channels interleaved or each
+/// channel a slice of its own) blurred slice by slice, slice k with specs[k] (specs.size() ==
+/// src.depth(); no spec blurs along z): a batch with a sigma per sample. Slice k of dst is what
+/// blur(slice k of src, slice k of dst, specs[k], device) gives, bit for bit on the CPU, in one call:
+/// the CPU runs the slices on its threads (specs[0].threads; a slice per thread); a Vulkan device
+/// runs each slice's plan (CUDA arrays run the stack in one submission: cuda.hpp). The plan is
+/// SlicedPlan's (make_sliced_plan). Throws what blur() throws, and InvalidArgument for the count.
+void blur_slices(const View& src, const View& dst, const std::vector<BlurSpec>& specs, const Device& device);
+/// The plan blur_slices runs on `device` for a stack of src's shape.
+SlicedPlan make_sliced_plan(const std::vector<BlurSpec>& specs, const View& src, ElementType destination, const Device& device);
+
 /// An image that stays in a Vulkan device's memory, so several blurs can be chained without
 /// round trips through the host: upload once, blur as often as needed (into other device images
 /// or in place), download once. Stored packed in its element type (u8, u16, f16 or f32; 1 to 4

@@ -182,6 +182,25 @@ struct Plan {
   std::shared_ptr<const ResolvedParameters> resolved;
 };
 
+/// A stack of 2D slices (slice k at z = k), each blurred with its own spec: a batch with a sigma per
+/// sample (blur_slices, cuda::blur_slices). Slice k runs `slices[k]`, so its result is that of
+/// blurring it alone. On a Vulkan device the whole stack is one submission; where every slice's plan
+/// is fir with the same active axes, borders and cval (`stacked`), each axis is one pass over the
+/// whole stack, every slice with its own kernel (`stacked_passes`: fir_line_slices / fir_across_slices,
+/// the tile of the widest kernel), else each slice's passes run in turn.
+struct SlicedPlan {
+  std::vector<Plan> slices;
+  bool stacked = false;
+  std::array<GpuPass, 3> stacked_passes{};
+  /// Vulkan, the caller's buffers: the stack read and written where it lies, or converted.
+  GpuIo gpu_io = GpuIo::converted;
+  /// CUDA arrays: how the stack's work is ordered with the caller's stream.
+  CudaHandoff cuda_handoff = CudaHandoff::none;
+};
+/// describe() of a sliced plan: the stack's schedule, then each distinct slice plan once with the
+/// slices that run it.
+std::string describe(const SlicedPlan& plan);
+
 /// How a plan's data may be cut into pieces (GPU tiles, CLI bands, dask chunks) that, blurred alone,
 /// give the whole call's result in their interiors: each piece carries `halo` samples per axis (the
 /// plan's support rounded up to `align`) and starts on a multiple of `align` (the block grid of the

@@ -1,6 +1,7 @@
 // A plan as text (`--explain`, fastblur.plan()['description']): the chosen algorithm, each axis's
 // resolved parameters and reach, the schedule, and the candidates weighed.
 #include <cstdio>
+#include <algorithm>
 #include <string>
 
 #include "fastblur/plan.hpp"
@@ -100,6 +101,35 @@ std::string describe(const Plan& plan) {
   out += "  schedule: " + describe_schedule(plan) + "\n";
   out += "  considered:\n";
   for (const std::string& c : plan.considered) out += "    " + c + "\n";
+  return out;
+}
+
+std::string describe(const SlicedPlan& plan) {
+  std::string out = "stack of " + std::to_string(plan.slices.size()) + " slices, each with its own plan";
+  if (plan.stacked) {
+    out += "; on the device one pass per axis over the stack, each slice with its own kernel:";
+    for (int a = 0; a < 3; ++a) {
+      const GpuPass& g = plan.stacked_passes[static_cast<std::size_t>(a)];
+      if (g.shader.empty()) continue;
+      out += " " + std::string(1, "xyz"[a]) + " " + g.shader;
+      if (g.tile > 0) out += " tile " + std::to_string(g.tile);
+    }
+  } else if (!plan.slices.empty() && plan.slices.front().schedule.backend == Backend::vulkan) {
+    out += "; on the device each slice's passes in turn, one submission";
+  }
+  if (plan.gpu_io == GpuIo::direct) out += "; the caller's float32 buffers read and written directly";
+  if (plan.cuda_handoff == CudaHandoff::semaphores) out += "; CUDA stream ordered by a shared timeline semaphore";
+  else if (plan.cuda_handoff == CudaHandoff::host_waits) out += "; CUDA stream ordered by host waits";
+  out += "\n";
+  // Each distinct plan once, with the slices that run it, in the order of their first slice.
+  std::vector<std::pair<std::string, std::string>> plans;  // text, slices
+  for (std::size_t k = 0; k < plan.slices.size(); ++k) {
+    const std::string text = describe(plan.slices[k]);
+    auto it = std::find_if(plans.begin(), plans.end(), [&](const auto& p) { return p.first == text; });
+    if (it == plans.end()) plans.emplace_back(text, std::to_string(k));
+    else it->second += "," + std::to_string(k);
+  }
+  for (const auto& [text, which] : plans) out += "slices " + which + ":\n" + text;
   return out;
 }
 

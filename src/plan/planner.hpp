@@ -18,6 +18,12 @@ enum class Prediction { full, to_run };
 /// InvalidArgument, Unsupported.
 Plan plan_for(const BlurSpec& spec, const algo::Shape& shape, Prediction prediction = Prediction::full);
 
+/// The plan of a stack of `specs.size()` 2D slices of `stack`'s shape (extent[2] == specs.size()),
+/// slice k blurred with specs[k] (see SlicedPlan): each slice planned for its own shape, and, on a
+/// Vulkan device, whether the stack runs as one. Throws InvalidArgument for a spec that blurs along
+/// z or a count that is not the stack's depth, and what plan_for throws.
+SlicedPlan plan_slices(const std::vector<BlurSpec>& specs, const algo::Shape& stack);
+
 /// The shape of a view (its extents, channels and type) with the destination's type, for `backend`.
 algo::Shape shape_of(const View& src, ElementType destination, Backend backend);
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
@@ -29,6 +30,12 @@ struct AcrossParams {
   std::int32_t inner, n, outer, border;
   float cval, g0, g1, g2;
   std::int32_t radius;
+};
+
+// fir_line_slices.comp's push constants: FirParams and the rows of one slice.
+struct FirSlicesParams {
+  FirParams fir;
+  std::int32_t rows_per_slice;
 };
 
 }  // namespace
@@ -78,6 +85,59 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                        r};
     job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(weights)}, fp,
                  {static_cast<std::uint32_t>((n + 255) / 256), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
+                  static_cast<std::uint32_t>((lines + 65534) / 65535)});
+  });
+}
+
+void record_fir_slices(Job& job, const Work& src, const Work& dst, const SlicedPlan& sliced) {
+  if (!sliced.stacked) throw InvalidArgument("internal: record_fir_slices runs a stacked plan");
+  Context& ctx = job.context();
+  const Plan& first = sliced.slices.front();
+  const int C = src.channels;
+  const std::int64_t W = src.extent[0], H = src.extent[1], D = src.extent[2];
+  if (D != static_cast<std::int64_t>(sliced.slices.size())) throw InvalidArgument("internal: a stack of another depth");
+  run_separable(job, src, dst, active_axes(first, src), [&](int axis, const Work& in, const Work& out) {
+    if (axis > 1) throw InvalidArgument("internal: the slices of a stack are 2D");
+    const auto ax = static_cast<std::size_t>(axis);
+    // Every slice's half kernel in one table, and per slice its radius and its first weight there.
+    std::vector<float> weights;
+    std::vector<std::int32_t> kernels;
+    for (const Plan& p : sliced.slices) {
+      const int r = p.axes[ax].radius;
+      const std::vector<double>& w = *p.axes[ax].weights;
+      kernels.push_back(r);
+      kernels.push_back(static_cast<std::int32_t>(weights.size()));
+      for (int k = 0; k <= r; ++k) weights.push_back(static_cast<float>(w[static_cast<std::size_t>(r + k)]));
+    }
+    Buffer& table = upload(job, weights.data(), weights.size() * sizeof(float));
+    Buffer& per_slice = upload(job, kernels.data(), kernels.size() * sizeof(std::int32_t));
+    const GpuPass& g = sliced.stacked_passes[ax];
+    const std::vector<VkDescriptorType> types(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    const std::vector<Binding> bindings{Binding::storage(in), Binding::storage(out), Binding::storage(table),
+                                        Binding::storage(per_slice)};
+    const float cval = static_cast<float>(first.spec.cval);
+    const auto border = static_cast<std::int32_t>(first.axes[ax].border);
+    if (axis == 1) {
+      const std::int64_t inner = W * C, rows = D * ((H + 3) / 4);  // 4 outputs a thread
+      const ComputePipeline& p = ctx.pipeline(g.shader, shaders::words(g.shader), {0u}, types, sizeof(AcrossParams));
+      const AcrossParams ap{static_cast<std::int32_t>(inner), static_cast<std::int32_t>(H), static_cast<std::int32_t>(D),
+                            border, cval, 0.0f, 0.0f, 0.0f, 0};
+      job.dispatch(p, bindings, ap,
+                   {static_cast<std::uint32_t>((inner + 63) / 64), static_cast<std::uint32_t>(std::min<std::int64_t>(rows, 65535)),
+                    static_cast<std::uint32_t>((rows + 65534) / 65535)});
+      return;
+    }
+    const bool shared = g.tile > 0;
+    const std::uint32_t slots = shared ? static_cast<std::uint32_t>(algo::fir_tile_slots(g.tile, C)) : 1u;
+    const ComputePipeline& p = ctx.pipeline(g.shader, shaders::words(g.shader), {0u, shared ? 1u : 0u, slots}, types,
+                                            sizeof(FirSlicesParams));
+    const std::int64_t lines = H * D;
+    const FirSlicesParams fp{{{static_cast<std::int32_t>(W), static_cast<std::int32_t>(H), static_cast<std::int32_t>(D),
+                               static_cast<std::int32_t>(lines)},
+                              0, border, cval, 0.0f, 0.0f, 0.0f, 0},
+                             static_cast<std::int32_t>(H)};
+    job.dispatch(p, bindings, fp,
+                 {static_cast<std::uint32_t>((W + 255) / 256), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
                   static_cast<std::uint32_t>((lines + 65534) / 65535)});
   });
 }

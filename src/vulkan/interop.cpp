@@ -152,6 +152,65 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   stamp("end");
 }
 
+// The slice of a stack at z = k, as a buffer image of its own.
+BufferImage slice_of(const BufferImage& b, std::int64_t k) {
+  BufferImage s = b;
+  s.depth = 1;
+  s.offset = b.offset + static_cast<std::uint64_t>(k * b.width * b.height * b.channels) * element_size(b.type);
+  return s;
+}
+
+bool slices_bindable(const vk::Context& ctx, const BufferImage& src, const BufferImage& dst) {
+  if (!bindable(ctx, src, dst)) return false;
+  const VkDeviceSize align = std::max<VkDeviceSize>(4, ctx.limits().minStorageBufferOffsetAlignment);
+  return static_cast<std::uint64_t>(src.width * src.height * src.channels) * sizeof(float) % align == 0;
+}
+
+void record_slices(vk::Job& job, const BufferImage& src, const BufferImage& dst, const SlicedPlan& plan, bool stamps) {
+  vk::Context& ctx = job.context();
+  if (!src.buffer || !dst.buffer) throw InvalidArgument("a buffer is null");
+  check_buffers(ctx, src, dst);
+  if (plan.slices.size() != static_cast<std::size_t>(src.depth)) throw InvalidArgument("a sliced plan of another depth");
+  const bool direct = plan.gpu_io == GpuIo::direct;
+  if (direct && !slices_bindable(ctx, src, dst))
+    throw InvalidArgument("this plan reads and writes the caller's buffers directly, which these buffers do not allow");
+  const auto stamp = [&](const char* label) { if (stamps) job.timestamp(label); };
+  const auto work_at = [&](const BufferImage& b, bool converted) {
+    vk::Work w = shape_of(b);
+    if (!converted) w.buffer = b.buffer, w.offset = b.offset;
+    return converted ? vk::work_like(job, w) : w;
+  };
+  const auto count = [](const BufferImage& b) { return static_cast<std::uint64_t>(b.width * b.height * b.depth * b.channels); };
+  stamp("begin");
+  job.barrier_from_outside();
+  job.acquire(src.buffer, src.owner_family);
+  if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
+  stamp("start");
+  if (plan.stacked) {
+    const vk::Work in = work_at(src, !direct), out = work_at(dst, !direct);
+    if (!direct) convert_caller(job, src, in.buffer, count(src), false);
+    stamp("converted in");
+    vk::record_fir_slices(job, in, out, plan);
+    stamp("blurred");
+    if (!direct) convert_caller(job, dst, out.buffer, count(dst), true);
+  } else {
+    stamp("converted in");
+    for (std::size_t k = 0; k < plan.slices.size(); ++k) {
+      const BufferImage s = slice_of(src, static_cast<std::int64_t>(k)), d = slice_of(dst, static_cast<std::int64_t>(k));
+      const vk::Work in = work_at(s, !direct), out = work_at(d, !direct);
+      if (!direct) convert_caller(job, s, in.buffer, count(s), false);
+      vk::record_algorithm(job, in, out, plan.slices[k]);
+      if (!direct) convert_caller(job, d, out.buffer, count(d), true);
+    }
+    stamp("blurred");
+  }
+  stamp("converted out");
+  job.barrier_to_outside();
+  if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
+  job.release(dst.buffer, dst.owner_family);
+  stamp("end");
+}
+
 const char* write_format(VkFormat f) {
   switch (f) {
     case VK_FORMAT_R8G8B8A8_UNORM: return "rgba8";
@@ -257,6 +316,19 @@ void run_buffers(const Device& device, const BufferImage& src, const BufferImage
 
 void record_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
   record_buffers(job, src, dst, plan, true);
+}
+
+SlicedPlan plan_slices(const Device& device, const BufferImage& src, const BufferImage& dst,
+                       const std::vector<BlurSpec>& specs, CudaHandoff handoff) {
+  const vk::Context& ctx = *context_of(device);
+  check_buffers(ctx, src, dst);
+  algo::Shape shape = planner_shape(ctx, src, dst, handoff);
+  shape.caller_buffers_bindable = slices_bindable(ctx, src, dst);
+  return planner::plan_slices(specs, shape);
+}
+
+void record_slices_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const SlicedPlan& plan) {
+  record_slices(job, src, dst, plan, true);
 }
 
 void device_timing(const vk::Job& job, BufferBlurTiming& timing) {

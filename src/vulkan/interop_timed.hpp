@@ -2,6 +2,8 @@
 // fastblur::vulkan::blur of buffers (interop.cpp) as the CUDA-array front door (cuda_arrays.cpp)
 // needs it: planned with the handoff the call runs with, recorded into a job it submits itself
 // (ordered by a shared timeline semaphore) or run at once, and where the device time went.
+#include <vector>
+
 #include "fastblur/plan.hpp"
 #include "fastblur/vulkan.hpp"
 
@@ -31,6 +33,15 @@ void run_buffers(const Device& device, const BufferImage& src, const BufferImage
 /// Records vulkan::blur(device, src, dst, plan) into `job` (of the device's context), with the
 /// timestamps device_timing reads.
 void record_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan);
+/// The plan of a stack of slices in buffers (slice k at z = k, each blurred with specs[k]): the
+/// caller's float32 buffers read where they lie only where every slice starts on the device's
+/// storage-buffer alignment.
+SlicedPlan plan_slices(const Device& device, const BufferImage& src, const BufferImage& dst,
+                       const std::vector<BlurSpec>& specs, CudaHandoff handoff);
+/// Records a sliced plan into `job` with record_timed's timestamps: the stack's passes where it is
+/// stacked, else each slice's plan in turn, every slice converted where the plan says so.
+void record_slices_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const SlicedPlan& plan);
+
 /// The device spans of a job record_timed recorded, once it has run.
 void device_timing(const vk::Job& job, BufferBlurTiming& timing);
 

@@ -98,6 +98,10 @@ void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& pl
 #include "fastblur/algorithm_list.def"
 #undef FASTBLUR_ALGORITHM
 
+/// Records a stacked SlicedPlan (every slice fir on the same axes): one fir_line_slices pass along
+/// x and one fir_across_slices pass along y over the whole stack, each slice with its own kernel.
+void record_fir_slices(Job& job, const Work& src, const Work& dst, const SlicedPlan& sliced);
+
 class Context;
 /// The planner's view of a data shape on this device: its traits (software device, float64, the
 /// most a piece may hold, the largest 2D image).

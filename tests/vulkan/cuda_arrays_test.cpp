@@ -255,6 +255,71 @@ TEST_F(VulkanTest, CudaCallsFromSeveralThreadsShareTheRing) {
   for (Calls& c : calls) c.check(cuda);
 }
 
+// A batch with a sigma per sample (cuda::blur_slices): one copy in, one submission, one copy out,
+// each slice what blurring it alone on the device gives (here the host path's bits). A stack of fir
+// slices runs one pass per axis over the whole stack (fir_line_slices, fir_across_slices); slices
+// that plan other algorithms run their own passes in turn.
+TEST_F(VulkanTest, CudaSlicesEachGetTheBitsOfBlurringItAlone) {
+  test::CudaMemory cuda(device_);
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(0.1, 2.5);
+  struct Case {
+    ElementType type;
+    std::int64_t w, h, n;
+    int c;
+    bool mixed;  // some slices within a tolerance (not fir): no stacked passes
+  };
+  const Case cases[] = {
+      {ElementType::f32, 48, 40, 6, 4, false},  // samples with interleaved channels: read where they lie
+      {ElementType::f32, 40, 36, 9, 1, false},  // N C planes of one channel each
+      {ElementType::u8, 37, 29, 5, 3, false},   // converted on the device
+      {ElementType::f32, 13, 11, 5, 1, false},  // slices off the storage-buffer alignment: converted
+      {ElementType::f32, 32, 30, 5, 2, true},
+  };
+  for (const bool host_waits : {false, true}) {
+    const HostWaits handoff(host_waits);
+    for (const Case& k : cases) {
+      SCOPED_TRACE(std::string(host_waits ? "host waits " : "semaphores ") + std::string(to_string(k.type)) + " " +
+                   std::to_string(k.w) + "x" + std::to_string(k.h) + "x" + std::to_string(k.n) + "x" + std::to_string(k.c) +
+                   (k.mixed ? " mixed" : ""));
+      test::Buffer src = test::make_buffer(k.type, k.w, k.h, k.n, k.c);
+      test::Buffer dst = test::make_buffer(k.type, k.w, k.h, k.n, k.c);
+      test::Buffer want = test::make_buffer(k.type, k.w, k.h, k.n, k.c);
+      test::fill_random(src.view, rng);
+      std::vector<BlurSpec> specs;
+      for (std::int64_t i = 0; i < k.n; ++i) {
+        BlurSpec s = BlurSpec::isotropic_2d(u(rng));
+        s.with_border(i % 2 ? Border::mirror : Border::mirror);
+        if (k.mixed && i % 2) s.algorithm = Algorithm::box, s.tolerance = 0.05;
+        specs.push_back(s);
+      }
+      for (std::int64_t i = 0; i < k.n; ++i) {
+        View a = src.view, b = want.view;
+        a.data = src.view.pixel(0, 0, i), b.data = want.view.pixel(0, 0, i);
+        a.extent[2] = b.extent[2] = 1;
+        blur(a, b, specs[static_cast<std::size_t>(i)], device_);
+      }
+      const cuda::DeviceView s = cuda.upload(src), d = cuda.upload(dst);
+      const SlicedPlan plan = cuda::plan_slices(s, d, specs, 0);
+      EXPECT_EQ(plan.stacked, !k.mixed);
+      EXPECT_EQ(plan.cuda_handoff, host_waits ? CudaHandoff::host_waits : CudaHandoff::semaphores);
+      EXPECT_EQ(plan.gpu_io, k.type == ElementType::f32 && k.w * k.h * k.c % 4 == 0 ? GpuIo::direct : GpuIo::converted);
+      cuda::blur_slices(s, d, specs, 0, 0);
+      cuda.download(d, dst);
+      EXPECT_TRUE(same_values(dst.view, want.view));
+      if (plan.stacked) EXPECT_EQ(last_run()->schedule.gpu[0].shader, "fir_line_slices_c" + std::to_string(k.c));
+      cuda::blur_slices(s, s, specs, 0, 0);  // in place
+      cuda.download(s, src);
+      EXPECT_TRUE(same_values(src.view, want.view));
+    }
+  }
+  // The count and the slices' axes are checked before anything runs.
+  test::Buffer a = test::make_buffer(ElementType::f32, 8, 8, 3, 1);
+  const cuda::DeviceView v = cuda.upload(a);
+  EXPECT_THROW(cuda::blur_slices(v, v, std::vector<BlurSpec>(2, BlurSpec::isotropic_2d(1.0)), 0, 0), InvalidArgument);
+  EXPECT_THROW(cuda::blur_slices(v, v, std::vector<BlurSpec>(3, BlurSpec::isotropic_3d(1.0)), 0, 0), InvalidArgument);
+}
+
 TEST_F(VulkanTest, CudaViewsTheCopiesCannotTakeAreRefused) {
   test::CudaMemory cuda(device_);
   test::Buffer a = test::make_buffer(ElementType::f32, 16, 16, 1, 1);
