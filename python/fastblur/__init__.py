@@ -40,11 +40,13 @@ import numbers
 import numpy as np
 
 from . import _core
-from ._scipy_args import active_axes, axis_1d, check_order, get_output, kernel_radius, scipy_kernel
+from ._scipy_args import (active_axes, axis_1d, check_axes, check_order, get_output, kernel_radius, mode_name,
+                          normalize_sequence, scipy_kernel, scipy_kernels)
 from . import _foreign_arrays, _gaussian_family, _scipy_patch
 
 __all__ = [
     "gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude", "correlate1d",
+    "gaussian_filter_batch",
     "patch_scipy", "unpatch_scipy", "scipy_patched", "plan", "analyze", "algorithms", "devices",
     "gaussian_kernel", "linear_sampling", "linear_sampling_gaussian", "linear_sampling_2d",
     "kawase_schedule", "kawase_kernel", "kawase_presets", "box_passes", "sliding_dct_kernel",
@@ -299,6 +301,130 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
     active = axis_1d(input.ndim, sigma, axis, order, mode, truncate, radius)
     output = get_output(output, input)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
+    return _foreign_arrays.give_back(output, like, given_output)
+
+
+def _sample_sigmas(sigma, n):
+    """A batch's sigma as an (n, 2) array: a scalar for every sample and axis, shape (n,) a sample's
+    for both axes, (n, 2) per sample and axis, (1, 2) one pair for every sample."""
+    s = np.asarray(sigma, dtype=np.float64)
+    if s.ndim == 0:
+        return np.full((n, 2), float(s))
+    if s.ndim == 1 and len(s) == n:
+        return np.repeat(s[:, None], 2, axis=1)
+    if s.ndim == 2 and s.shape[1] == 2 and s.shape[0] in (1, n):
+        return np.broadcast_to(s, (n, 2))
+    raise ValueError(f"sigma for a batch of {n} samples: a scalar, shape ({n},), ({n}, 2) or (1, 2), not {s.shape}")
+
+
+def _sample_requests(sigmas, order, radius, truncate, with_weights):
+    """The core's per-sample arguments: each sample's two sigmas (0 where not above 1e-15, as SciPy
+    skips such an axis), radii (SciPy's rule) and, for SciPy's bits, SciPy's weights - computed for
+    all samples of one radius at once (scipy_kernels)."""
+    n = len(sigmas)
+    radii = [[kernel_radius(sigmas[i, a], truncate, radius[a]) if sigmas[i, a] > 1e-15 else 0 for a in range(2)]
+             for i in range(n)]
+    weights = [[[], []] for _ in range(n)]
+    if with_weights:
+        for a in range(2):
+            if order[a] != 0:
+                for i in range(n):
+                    if sigmas[i, a] > 1e-15:
+                        weights[i][a] = scipy_kernel(float(sigmas[i, a]), order[a], radii[i][a]).tolist()
+                continue
+            groups = {}
+            for i in range(n):
+                if sigmas[i, a] > 1e-15 and radii[i][a] <= _core.MAX_RADIUS:
+                    groups.setdefault(radii[i][a], []).append(i)
+            for r, members in groups.items():
+                for i, w in zip(members, scipy_kernels(sigmas[members, a], r)):
+                    weights[i][a] = w.tolist()
+    sig = [[float(v) if v > 1e-15 else 0.0 for v in row] for row in sigmas]
+    return sig, [[float(r) for r in row] for row in radii], weights
+
+
+def gaussian_filter_batch(input, sigma, axes=(-2, -1), output=None, mode="reflect", cval=0.0, truncate=4.0, *,
+                          order=0, radius=None, algorithm="auto", tolerance=0.0, device="cpu", threads=0,
+                          rounding="scipy", options=None):
+    """A batch with a sigma per sample, in one call: ``input[i]`` (axis 0 indexes the samples) blurred
+    along ``axes`` (two axes after the first) with its own sigma - exactly as
+    ``gaussian_filter(input[i], sigma[i], axes=...)`` blurs it, bit for bit (on the CPU: SciPy's bits
+    by default; a CUDA array on its GPU). What augmentation pipelines need: a random blur strength
+    per image, as one call instead of a loop.
+
+    Parameters
+    ----------
+    input : array_like
+        (N, C, H, W), (N, H, W) or (N, H, W, C) ...: NumPy arrays, CPU tensors, CUDA arrays (PyTorch,
+        CuPy: one copy in, one GPU submission, one copy out).
+    sigma : scalar or array_like
+        A scalar for every sample and axis; shape (N,): one per sample for both axes; (N, 2): one per
+        sample and axis (in the order of ``axes``); (1, 2): one pair for every sample.
+    axes : pair of ints, optional
+        The two axes to blur (default the last two: H and W of NCHW). The other axes (channels) are
+        blurred by no sample.
+    output, mode, cval, truncate, order, radius
+        As :func:`gaussian_filter` (``mode``, ``order`` and ``radius``: one value, or one per axis of
+        ``axes``; the same for every sample).
+    algorithm, tolerance, device, threads, rounding, options
+        As :func:`gaussian_filter`, the same for every sample.
+
+    Returns
+    -------
+    ndarray (or the input's library's array)
+        The output array.
+    """
+    n_axes = 2
+    if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
+        if not _foreign_arrays.on_cuda(input):
+            raise TypeError("output is a CUDA array but input is not: give both in CUDA memory, or both in host memory")
+        if device not in ("cpu", "vulkan"):
+            raise ValueError(f"device={device!r}: a CUDA array is blurred on its own GPU; leave device out")
+        src = _foreign_arrays.CudaArray(input)
+        ndim, shape = src.ndim, src.shape
+    else:
+        like, given_output = input, output
+        input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
+        tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
+        ndim, shape = input.ndim, input.shape
+    if ndim < 3:
+        raise ValueError(f"a batch has its samples along axis 0 and two blurred axes: at least 3 dimensions, not {ndim}")
+    axes = check_axes(axes, ndim)
+    if len(axes) != n_axes or 0 in axes:
+        raise ValueError(f"axes must name two axes after the samples' (axis 0), not {axes}")
+    sigmas = _sample_sigmas(sigma, shape[0])
+    if not np.isfinite(sigmas).all():
+        raise ValueError("sigma must be finite")
+    orders = [check_order(o) for o in normalize_sequence(order, n_axes)]
+    radii = normalize_sequence(radius, n_axes)
+    modes = [mode_name(m) for m in normalize_sequence(mode, n_axes)]
+    if not isinstance(cval, numbers.Number) or isinstance(cval, complex):
+        raise TypeError(f"must be real number, not {type(cval).__name__}")
+    sig, rad, weights = _sample_requests(sigmas, orders, radii, float(truncate), with_weights=True)
+    args = (list(axes), sig, modes, rad, orders, weights, float(cval), 4.0, algorithm, tolerance)
+    if _foreign_arrays.on_cuda(input):
+        dst = _foreign_arrays.CudaArray(output) if output is not None else _foreign_arrays.CudaArray(src.empty_like())
+        if dst.shape != src.shape:
+            raise RuntimeError("output shape not correct")
+        _core.blur_cuda_sample_axes(src.interface, dst.interface, src.ordinal, src.stream, *args, options, rounding)
+        return dst.obj
+    output = get_output(output, input)
+    if input.dtype.kind == "c" or output.dtype.kind == "c":
+        raise NotImplementedError("gaussian_filter_batch takes real arrays; blur complex ones' parts apart")
+    src = _native(input)
+    dst = output if output.dtype.isnative else np.empty(input.shape, output.dtype.newbyteorder("="))
+    if src.size:
+        try:
+            _core.blur_sample_axes(src, dst, *args, threads, options, device, rounding)
+        except ValueError as e:  # slices not one axis in memory: C-ordered copies
+            if "not one axis in memory" not in str(e):
+                raise
+            work = np.empty(dst.shape, dst.dtype)
+            _core.blur_sample_axes(np.ascontiguousarray(src), work, *args, threads, options, device, rounding)
+            dst[...] = work
+    if dst is not output:
+        output[...] = dst
     return _foreign_arrays.give_back(output, like, given_output)
 
 

@@ -155,3 +155,14 @@ def scipy_kernel(sigma, order, radius):
         q = step.dot(q)
     q = (x[:, None] ** powers).dot(q)
     return (q * phi)[::-1]
+
+
+def scipy_kernels(sigmas, radius):
+    """scipy_kernel(sigma, 0, radius) of several sigmas of one radius at once, row by row: the same
+    NumPy operations on a 2D array (elementwise, and each row summed as a 1D array is), so each row
+    has the bits of its own call (tests/python/test_batch.py holds them to it)."""
+    s2 = np.asarray(sigmas, dtype=np.float64) ** 2
+    x = np.arange(-radius, radius + 1)
+    phi = np.exp((-0.5 / s2)[:, None] * x ** 2)
+    phi = phi / phi.sum(axis=1)[:, None]
+    return phi[:, ::-1]

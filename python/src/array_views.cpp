@@ -299,4 +299,112 @@ Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vec
   return PreparedCudaCall(src, dst, axes, base, ordinal).plan();
 }
 
+namespace {
+
+// A batch of samples laid out as a stack of 2D slices: the two blurred axes are x and y (the smaller
+// source stride x), a small contiguous unfiltered axis the channels, and every other axis - the
+// samples' and any before the blurred ones (an NCHW batch's C) - one axis of slices, z.
+struct SamplesLayout {
+  View sv, dv;
+  bool first_is_x = true;               // the requests' first axis is x
+  std::int64_t slices_per_sample = 1;
+};
+
+SamplesLayout lay_out_samples(const ArrayShape& src, const ArrayShape& dst, int a, int b) {
+  const int ndim = src.ndim();
+  if (dst.ndim() != ndim) throw InvalidArgument("source and destination differ in rank");
+  for (int d = 0; d < ndim; ++d)
+    if (src.shape(d) != dst.shape(d)) throw InvalidArgument("source and destination differ in shape");
+  if (a < 1 || b < 1 || a >= ndim || b >= ndim || a == b)
+    throw InvalidArgument("a batch blurs two distinct axes after its first (the samples')");
+  std::vector<std::int64_t> shape(static_cast<std::size_t>(ndim));
+  std::vector<std::ptrdiff_t> ss(shape.size()), ds(shape.size());
+  std::unique_ptr<bool[]> blurred(new bool[shape.size()]);
+  for (int d = 0; d < ndim; ++d) {
+    const auto i = static_cast<std::size_t>(d);
+    shape[i] = src.shape(d), ss[i] = src.strides(d), ds[i] = dst.strides(d), blurred[i] = d == a || d == b;
+  }
+  int channel = fastblur::channel_axis(shape, ss, element_size(src.type), ds, element_size(dst.type),
+                                       std::span<const bool>(blurred.get(), shape.size()));
+  if (channel == 0 || (channel >= 0 && src.shape(channel) == 1)) channel = -1;  // the samples' axis is never channels
+  SamplesLayout l;
+  l.first_is_x = std::abs(src.strides(a)) <= std::abs(src.strides(b));
+  const int x = l.first_is_x ? a : b, y = l.first_is_x ? b : a;
+  l.sv.type = src.type, l.dv.type = dst.type;
+  l.sv.channels = l.dv.channels = channel >= 0 ? static_cast<int>(src.shape(channel)) : 1;
+  l.sv.extent = l.dv.extent = {src.shape(x), src.shape(y), 1};
+  l.sv.stride = {src.strides(x), src.strides(y), 0};
+  l.dv.stride = {dst.strides(x), dst.strides(y), 0};
+  // The slices' axes, in order, must step as one axis in both arrays.
+  std::vector<int> slices;
+  for (int d = 0; d < ndim; ++d)
+    if (d != a && d != b && d != channel && (d == 0 || src.shape(d) > 1)) slices.push_back(d);
+  for (std::size_t k = 0; k + 1 < slices.size(); ++k) {
+    const int d = slices[k], e = slices[k + 1];
+    if (src.strides(d) != src.shape(e) * src.strides(e) || dst.strides(d) != dst.shape(e) * dst.strides(e))
+      throw InvalidArgument("a batch whose slices are not one axis in memory");
+  }
+  std::int64_t n = 1;
+  for (int d : slices) n *= src.shape(d);
+  l.slices_per_sample = n / src.shape(0);
+  l.sv.extent[2] = l.dv.extent[2] = n;
+  l.sv.stride[2] = n > 1 ? src.strides(slices.back()) : l.sv.stride[1] * l.sv.extent[1];
+  l.dv.stride[2] = n > 1 ? dst.strides(slices.back()) : l.dv.stride[1] * l.dv.extent[1];
+  return l;
+}
+
+// Each slice's spec: its sample's requests on x and y (SciPy's order: the requests' own).
+std::vector<BlurSpec> slice_specs(const SamplesLayout& l, const std::vector<SampleRequests>& samples, const BlurSpec& base) {
+  std::vector<BlurSpec> specs;
+  specs.reserve(samples.size() * static_cast<std::size_t>(l.slices_per_sample));
+  for (const SampleRequests& r : samples) {
+    BlurSpec spec = base;
+    for (std::size_t i = 0; i < 2; ++i) {
+      const AxisRequest& q = r[l.first_is_x ? i : 1 - i];
+      spec.sigma[i] = q.sigma;
+      spec.border[i] = q.border;
+      spec.order[i] = q.order;
+      if (q.radius >= 0) spec.radius[i] = q.radius;
+      spec.weights[i] = q.weights;
+    }
+    spec.sigma[2] = 0.0;
+    spec.axis_order = l.first_is_x ? std::array<int, 3>{0, 1, 2} : std::array<int, 3>{1, 0, 2};
+    for (std::int64_t k = 0; k < l.slices_per_sample; ++k) specs.push_back(spec);
+  }
+  return specs;
+}
+
+void check_samples(const ArrayShape& src, const std::vector<SampleRequests>& samples) {
+  if (src.ndim() < 3) throw InvalidArgument("a batch has a samples' axis and two blurred axes: at least 3 dimensions");
+  if (static_cast<std::int64_t>(samples.size()) != src.shape(0))
+    throw InvalidArgument("a sigma per sample: " + std::to_string(samples.size()) + " for " + std::to_string(src.shape(0)) +
+                          " samples");
+}
+
+}  // namespace
+
+void blur_sample_arrays(const py::array& src, py::array& dst, const std::vector<SampleRequests>& samples, const BlurSpec& base,
+                        const Device& device) {
+  if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
+  const ArrayShape s = ArrayShape::of(src), d = ArrayShape::of(dst);
+  check_samples(s, samples);
+  if (samples.empty()) return;
+  SamplesLayout l = lay_out_samples(s, d, samples.front()[0].axis, samples.front()[1].axis);
+  const std::vector<BlurSpec> specs = slice_specs(l, samples, base);
+  l.sv.data = const_cast<void*>(src.data());
+  l.dv.data = dst.mutable_data();
+  py::gil_scoped_release release;
+  blur_slices(l.sv, l.dv, specs, device);
+}
+
+void blur_cuda_sample_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<SampleRequests>& samples,
+                             const BlurSpec& base, int ordinal, std::uintptr_t stream) {
+  check_samples(src.shape, samples);
+  if (samples.empty()) return;
+  const SamplesLayout l = lay_out_samples(src.shape, dst.shape, samples.front()[0].axis, samples.front()[1].axis);
+  const std::vector<BlurSpec> specs = slice_specs(l, samples, base);
+  py::gil_scoped_release release;
+  cuda::blur_slices(device_view(l.sv, src.data), device_view(l.dv, dst.data), specs, ordinal, stream);
+}
+
 }  // namespace fastblur::python

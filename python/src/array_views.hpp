@@ -3,6 +3,7 @@
 // unfiltered axis becomes the channels; every other axis is looped over (a batch of blurs).
 #include <pybind11/numpy.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -73,6 +74,19 @@ class PreparedCudaCall {
 /// The plan PreparedCudaCall runs for each blur of the batch.
 Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
                       const BlurSpec& base, int ordinal);
+
+/// A batch with a sigma per sample: axis 0 of the arrays indexes the samples, and sample i is
+/// blurred along two axes with samples[i]'s requests (the same two axes for every sample; the
+/// other axes are channels or slices of their own). One core call: fastblur::blur_slices on the
+/// arrays' stack of slices, sample i's slices with sample i's spec. Each sample's result is that of
+/// blur_arrays on the sample alone. Throws InvalidArgument where the arrays' axes other than the two
+/// blurred ones and the channels cannot be one axis of slices (the caller copies them then).
+using SampleRequests = std::array<AxisRequest, 2>;
+void blur_sample_arrays(const pybind11::array& src, pybind11::array& dst, const std::vector<SampleRequests>& samples,
+                        const BlurSpec& base, const Device& device);
+/// The same for CUDA arrays: one copy in, one Vulkan submission, one copy out (cuda::blur_slices).
+void blur_cuda_sample_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<SampleRequests>& samples,
+                             const BlurSpec& base, int ordinal, std::uintptr_t stream);
 
 /// The plan that blur_arrays runs for each blur of the batch (one plan serves them all): the same
 /// layout, planned for `device` and not run. Only shapes, strides and types of the arrays are read.

@@ -172,6 +172,52 @@ PYBIND11_MODULE(_core, m) {
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
       py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
 
+  // A batch with a sigma per sample (fastblur.gaussian_filter_batch): axis 0 the samples', the two
+  // `axes` blurred, sample i with sigmas[i], radii[i] and weights[i] (one entry per axis).
+  const auto sample_requests = [requests](const std::vector<int>& axes, const std::vector<std::vector<double>>& sigmas,
+                                          const std::vector<std::string>& modes, const std::vector<std::vector<double>>& radii,
+                                          const std::vector<int>& orders,
+                                          const std::vector<std::vector<std::vector<double>>>& weights) {
+    if (axes.size() != 2) throw InvalidArgument("a batch blurs two axes");
+    std::vector<python::SampleRequests> samples;
+    samples.reserve(sigmas.size());
+    for (std::size_t i = 0; i < sigmas.size(); ++i) {
+      const auto r = requests(axes, sigmas[i], modes, radii.at(i), orders, i < weights.size() ? weights[i] : std::vector<std::vector<double>>{});
+      samples.push_back({r.at(0), r.at(1)});
+    }
+    return samples;
+  };
+  m.def(
+      "blur_sample_axes",
+      [sample_requests](const py::array& src, py::array& dst, const std::vector<int>& axes,
+                        const std::vector<std::vector<double>>& sigmas, const std::vector<std::string>& modes,
+                        const std::vector<std::vector<double>>& radii, const std::vector<int>& orders,
+                        const std::vector<std::vector<std::vector<double>>>& weights, double cval, double truncate,
+                        const std::string& algorithm, double tolerance, int threads, const py::dict& options,
+                        const std::string& device, const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
+        python::blur_sample_arrays(src, dst, sample_requests(axes, sigmas, modes, radii, orders, weights), base,
+                                   Device::parse(device, OptionNames::python()));
+      },
+      py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
+      py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
+      py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
+  m.def(
+      "blur_cuda_sample_axes",
+      [sample_requests](const py::dict& src, const py::dict& dst, int ordinal, std::uintptr_t stream,
+                        const std::vector<int>& axes, const std::vector<std::vector<double>>& sigmas,
+                        const std::vector<std::string>& modes, const std::vector<std::vector<double>>& radii,
+                        const std::vector<int>& orders, const std::vector<std::vector<std::vector<double>>>& weights,
+                        double cval, double truncate, const std::string& algorithm, double tolerance, const py::dict& options,
+                        const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, rounding);
+        python::blur_cuda_sample_arrays(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                        sample_requests(axes, sigmas, modes, radii, orders, weights), base, ordinal, stream);
+      },
+      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("stream"), py::arg("axes"), py::arg("sigmas"),
+      py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
+      py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
+
   // The plan blur_axes runs for the same arguments (arrays of that shape, strides and dtype).
   m.def(
       "plan_axes",
