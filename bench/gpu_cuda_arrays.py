@@ -190,6 +190,26 @@ def checks(quick):
         check("float32 read and written where it lies", _core.last_run()["gpu_io"] == "direct", str(_core.last_run()))
     attempt("repeated", repeated)
 
+    def per_sample():
+        x = rand((5, 3, 41, 57), torch.float32)
+        sig = torch.rand(5, generator=g).double() * 1.9 + 0.1
+        r = fastblur.gaussian_filter_batch(x, sig.numpy(), mode="mirror")
+        want = [fastblur.gaussian_filter(x[i], (0, float(s), float(s)), mode="mirror") for i, s in enumerate(sig)]
+        check("torch batch with a sigma per sample: each sample as alone on the GPU",
+              all(torch.equal(r[i], w) for i, w in enumerate(want)))
+        check("... its plan stacks the samples' passes", _core.last_run()["gpu_passes"][0]["shader"].startswith("fir_line_slices"),
+              str(_core.last_run()))
+        import fastblur.torch as fbt
+        xg = x.clone().requires_grad_(True)
+        y = fbt.gaussian_blur(xg, sig.float(), mode="reflect")
+        gout = torch.rand_like(y)
+        y.backward(gout)
+        xc = x.cpu().clone().requires_grad_(True)
+        fbt.gaussian_blur(xc, sig.float(), mode="reflect").backward(gout.cpu())
+        err = (xg.grad.cpu() - xc.grad).abs().max().item()
+        check("torch gradient on the GPU = on the CPU (float32)", err < 1e-5, f"max |diff| {err}")
+    attempt("per sample", per_sample)
+
     def pooling():
         x = rand((256, 256, 4), torch.float32)
         for _ in range(_core.cuda_handoff(0)["ring"]):
@@ -320,6 +340,36 @@ def figures(quick, bench_jsonl):
         if shape[0] == 1 and shape[2] <= 256:
             where_the_call_goes(f"torch {'x'.join(map(str, shape))} sigma {sigma:g}",
                                 lambda: fastblur.gaussian_filter(x, (0, 0, sigma, sigma), mode="mirror"), repeat)
+    # A sigma per sample in [0.1, 2] (augmentation): one call against a loop of per-sample separable
+    # convolutions on the GPU (kernels made outside the timed loop), and on the CPU one call against
+    # torchvision's per-sample gaussian_blur loop.
+    n = 16 if quick else 64
+    xb = torch.rand(n, 3, 224, 224, device="cuda")
+    sig = (torch.rand(n, generator=torch.Generator().manual_seed(46)) * 1.9 + 0.1).numpy()
+    peers = [torch_separable(xb[i:i + 1], float(s)) for i, s in enumerate(sig)]
+    ours = event_ms(lambda: fastblur.gaussian_filter_batch(xb, sig, mode="mirror"), repeat)
+    import fastblur.torch as fbt
+    sig_t = torch.from_numpy(sig)
+    ours_torch = event_ms(lambda: fbt.gaussian_blur(xb, sig_t, mode="mirror"), repeat)
+    theirs = event_ms(lambda: [p(xb[i:i + 1]) for i, p in enumerate(peers)], repeat)
+    figure(f"torch {n}x3x224x224 sigma per sample vs a loop of separable conv2d", fastblur_ms=ours,
+           fastblur_torch_ms=ours_torch, torch_loop_ms=theirs, ratio=theirs / ours, note="target: >= 2x")
+    where_the_call_goes(f"torch {n}x3x224x224 sigma per sample", lambda: fastblur.gaussian_filter_batch(xb, sig, mode="mirror"),
+                        repeat)
+    if TF is not None:
+        xc = xb.cpu()
+        sizes = [2 * int(4 * s + 0.5) + 1 for s in sig]
+        t = time.perf_counter()
+        for _ in range(3):
+            fastblur.gaussian_filter_batch(xc, sig, mode="mirror")
+        cpu_ours = (time.perf_counter() - t) / 3 * 1e3
+        t = time.perf_counter()
+        for i in range(n):
+            TF.gaussian_blur(xc[i], [sizes[i], sizes[i]], [float(sig[i])] * 2)
+        cpu_theirs = (time.perf_counter() - t) * 1e3
+        figure(f"CPU {n}x3x224x224 sigma per sample vs torchvision's per-sample loop", fastblur_ms=cpu_ours,
+               torchvision_loop_ms=cpu_theirs, ratio=cpu_theirs / cpu_ours, threads=torch.get_num_threads(),
+               note="target: >= 3x")
     h, w = (540, 960) if quick else (2160, 3840)
     x = torch.rand(h, w, 4, device="cuda")
     k7 = dict(sigma=1.0, truncate=3.0)  # radius 3: k7

@@ -74,7 +74,7 @@ class LateStreams {
  public:
   LateStreams(test::CudaMemory& cuda, long us) : cuda_(cuda) {
     cuda_.synchronize();
-    if (cuda_.stand_in()) setenv("FASTBLUR_FAKE_CUDA_ASYNC_US", std::to_string(us).c_str(), 1);
+    if (cuda_.stand_in() && us >= 0) setenv("FASTBLUR_FAKE_CUDA_ASYNC_US", std::to_string(us).c_str(), 1);
   }
   ~LateStreams() {
     cuda_.synchronize();
@@ -233,7 +233,11 @@ TEST_F(VulkanTest, CudaCallsWithSemaphoresReturnBeforeTheStreamRuns) {
   }
 }
 
-// Calls from several threads, each on its own stream, share the ring: every result is its own.
+// Calls from several threads, each on its own stream, share the ring: every result is its own. The
+// streams run late where the validation layer is off (the sanitizer presets): under load, with
+// several late streams signalling timelines from the host at once, the layer's bookkeeping timed
+// out waiting for a value (UNASSIGNED-VkSemaphore-state-timeout, "most likely a validation bug";
+// once in 20 runs) - CUDA's own signals never pass through it.
 TEST_F(VulkanTest, CudaCallsFromSeveralThreadsShareTheRing) {
   test::CudaMemory cuda(device_);
   auto rng = test::rng_for_test();
@@ -243,7 +247,7 @@ TEST_F(VulkanTest, CudaCallsFromSeveralThreadsShareTheRing) {
   std::vector<std::uintptr_t> streams;
   for (int t = 0; t < kThreads; ++t) calls.emplace_back(device_, cuda, kEach, spec, rng, 30 + 8 * t, 20 + 4 * t), streams.push_back(cuda.stream());
   {
-    const LateStreams late(cuda, 1000);
+    const LateStreams late(cuda, vk::validation_requested() ? -1 : 1000);
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t)
       threads.emplace_back([&, t] {
