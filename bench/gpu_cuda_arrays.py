@@ -194,11 +194,11 @@ def checks(quick):
         x = rand((5, 3, 41, 57), torch.float32)
         sig = torch.rand(5, generator=g).double() * 1.9 + 0.1
         r = fastblur.gaussian_filter_batch(x, sig.numpy(), mode="mirror")
+        ran = _core.last_run()
         want = [fastblur.gaussian_filter(x[i], (0, float(s), float(s)), mode="mirror") for i, s in enumerate(sig)]
         check("torch batch with a sigma per sample: each sample as alone on the GPU",
               all(torch.equal(r[i], w) for i, w in enumerate(want)))
-        check("... its plan stacks the samples' passes", _core.last_run()["gpu_passes"][0]["shader"].startswith("fir_line_slices"),
-              str(_core.last_run()))
+        check("... its plan stacks the samples' passes", ran["gpu_passes"][0]["shader"].startswith("fir_line_slices"), str(ran))
         import fastblur.torch as fbt
         xg = x.clone().requires_grad_(True)
         y = fbt.gaussian_blur(xg, sig.float(), mode="reflect")

@@ -19,7 +19,8 @@
 #                                       call runs the rest.
 # Environment for run: FB_FILTER (benchmark filter; default issue 29's targets), FB_CASE_S (device
 # seconds per case, default 0.2), FB_WARM_S (warm-up before the first case, default 2),
-# FB_STEPS (default "tests bench cuda peers"; "triage" runs bench/gpu_cuda_triage.py), FB_TEST_FILTER (the Vulkan tests' gtest filter, default
+# FB_STEPS (default "tests bench cuda peers"; "triage" runs bench/gpu_cuda_triage.py, "handoff"
+# bench/gpu_cuda_handoff.py), FB_TEST_FILTER (the Vulkan tests' gtest filter, default
 # all), FB_T_TESTS / FB_T_BENCH / FB_T_CUDA / FB_T_PEERS (timeouts, s), FB_CUDA_ARGS, FB_PEERS_ARGS,
 # FB_RESUME (a previous run's OUTDIR, carried back: its passed tests and measured cases are not run
 # again, and with FB_STEPS naming the rest only those run).
@@ -74,7 +75,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,
 # The Python module for the peers step, compiled in the background while the GPU works (that
 # machine's Python 3.12 and numpy 2, pybind11 from its pip, linking the carried libfastblur.a).
 mod=/tmp/fastblur-py/fastblur
-if [[ " $steps " == *" peers "* || " $steps " == *" cuda "* || " $steps " == *" triage "* ]]; then
+if [[ " $steps " == *" peers "* || " $steps " == *" cuda "* || " $steps " == *" triage "* || " $steps " == *" handoff "* ]]; then
   mkdir -p "$mod" && cp python/fastblur/*.py "$mod"/
   ext=$(python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
   ( ls python/src/*.cpp | xargs -P 8 -I{} sh -c 'g++ -O2 -DNDEBUG -std=c++20 -fPIC -fvisibility=hidden -fopenmp \
@@ -127,6 +128,14 @@ for step in $steps; do
         ${FB_CUDA_ARGS:-} >"$out"/cuda_arrays.log 2>&1
       say "cuda arrays rc=$? ($(grep -c '^FAIL' "$out"/cuda_arrays.log) failed checks)"
       grep -E '^FAIL|^\{|^device|checks passed|failed:' "$out"/cuda_arrays.log | head -40 | tee -a "$log"
+      ;;
+    handoff)
+      # What ordering a call with the caller's stream costs, handoff by handoff (bench/gpu_cuda_handoff.py).
+      module_ready || { say "module build failed"; tail -20 /tmp/fastblur-py/module_build.log | tee -a "$log"; continue; }
+      PYTHONPATH=/tmp/fastblur-py PYTHONUNBUFFERED=1 timeout "${FB_T_HANDOFF:-200}" python3 bench/gpu_cuda_handoff.py \
+        >"$out"/cuda_handoff.log 2>&1
+      say "cuda handoff rc=$?"
+      tee -a "$log" <"$out"/cuda_handoff.log
       ;;
     triage)
       # A CUDA-array call taken apart, each variant in its own process (bench/gpu_cuda_triage.py).

@@ -85,6 +85,9 @@ enum class CudaHandoff {
   semaphores,  ///< a timeline semaphore shared by both APIs: the stream signals it after the copy in, the
                ///< Vulkan submission waits on it and signals the next value, the stream waits for that
                ///< before the copy out; the call returns without waiting for either
+  // Two halves of each, variants measured against it (FASTBLUR_CUDA_HANDOFF picks one; bench/RESULTS.md):
+  host_then_semaphore,  ///< the host waits for the copy in, submits; the stream waits on the semaphore
+  semaphore_then_host,  ///< the stream signals, the submission waits on it; the host waits, then queues the copy out
 };
 std::string_view to_string(CudaHandoff handoff) noexcept;
 

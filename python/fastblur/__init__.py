@@ -96,11 +96,18 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
 def _requests(group, with_weights=True):
     """The core's per-axis arguments for (axis, sigma, order, mode, radius) tuples, with SciPy's own
     weights (NumPy's arithmetic, as gaussian_filter1d computes them) so that the core's scipy-order
-    driver sums them to SciPy's bits; a radius beyond the core's limit is left to the core to refuse."""
+    driver sums them to SciPy's bits; a radius beyond the core's limit is left to the core to refuse.
+    A Vulkan device (CUDA arrays included) rounds to nearest whatever the request: its kernel is the
+    core's own, and no weights are made (with_weights=False)."""
     weights = [scipy_kernel(sigma, order, radius).tolist() if with_weights and radius <= _core.MAX_RADIUS else []
                for _, sigma, order, _, radius in group]
     radii = [float(min(g[4], 10 ** 300)) for g in group]  # any Python int; the core names it if too large
     return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], radii, [g[2] for g in group], weights)
+
+
+def _vulkan_requests(group, with_weights=False):
+    """_requests for a Vulkan device (CUDA arrays): the core's kernel, no SciPy weights."""
+    return _requests(group, with_weights=False)
 
 
 def _native(a):
@@ -136,8 +143,8 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     dst = output if output.dtype.isnative else np.empty(input.shape, output.dtype.newbyteorder("="))
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         # Radii are explicit (SciPy's rule applied in _scipy_args), so the core's truncate is not used.
-        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3]), cval, 4.0,
-                        algorithm, tolerance, threads, options, device, rounding)
+        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3], with_weights=device == "cpu"),
+                        cval, 4.0, algorithm, tolerance, threads, options, device, rounding)
     if dst is not output:
         output[...] = dst
 
@@ -159,7 +166,7 @@ def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, d
         raise ValueError(f"device={device!r}: a CUDA array is blurred on its own GPU; leave device out")
     src = _foreign_arrays.CudaArray(input, signature[1][3] if signature is not None else None)
     return _foreign_arrays.cuda_filter(src, output, active_of(src.ndim), cval, float(truncate), algorithm, tolerance,
-                                       options, rounding, _requests, signature)
+                                       options, rounding, _vulkan_requests, signature)
 
 
 def _as_array(input):
@@ -322,8 +329,14 @@ def _sample_requests(sigmas, order, radius, truncate, with_weights):
     skips such an axis), radii (SciPy's rule) and, for SciPy's bits, SciPy's weights - computed for
     all samples of one radius at once (scipy_kernels)."""
     n = len(sigmas)
-    radii = [[kernel_radius(sigmas[i, a], truncate, radius[a]) if sigmas[i, a] > 1e-15 else 0 for a in range(2)]
-             for i in range(n)]
+    active = sigmas > 1e-15
+    radii = np.zeros((n, 2), dtype=np.int64)
+    for a in range(2):
+        if radius[a] is not None:  # SciPy's rule, checked once: the given radius for every active sample
+            radii[:, a] = np.where(active[:, a], kernel_radius(1.0, truncate, radius[a]), 0)
+        else:  # int(truncate * sigma + 0.5) in float64, as kernel_radius computes it
+            radii[:, a] = np.where(active[:, a], (float(truncate) * sigmas[:, a] + 0.5).astype(np.int64), 0)
+    radii = radii.tolist()
     weights = [[[], []] for _ in range(n)]
     if with_weights:
         for a in range(2):
@@ -339,7 +352,7 @@ def _sample_requests(sigmas, order, radius, truncate, with_weights):
             for r, members in groups.items():
                 for i, w in zip(members, scipy_kernels(sigmas[members, a], r)):
                     weights[i][a] = w.tolist()
-    sig = [[float(v) if v > 1e-15 else 0.0 for v in row] for row in sigmas]
+    sig = np.where(active, sigmas, 0.0).tolist()
     return sig, [[float(r) for r in row] for row in radii], weights
 
 
@@ -401,7 +414,8 @@ def gaussian_filter_batch(input, sigma, axes=(-2, -1), output=None, mode="reflec
     modes = [mode_name(m) for m in normalize_sequence(mode, n_axes)]
     if not isinstance(cval, numbers.Number) or isinstance(cval, complex):
         raise TypeError(f"must be real number, not {type(cval).__name__}")
-    sig, rad, weights = _sample_requests(sigmas, orders, radii, float(truncate), with_weights=True)
+    on_vulkan = _foreign_arrays.on_cuda(input) or device != "cpu"  # the core's kernel there (_requests)
+    sig, rad, weights = _sample_requests(sigmas, orders, radii, float(truncate), with_weights=not on_vulkan)
     args = (list(axes), sig, modes, rad, orders, weights, float(cval), 4.0, algorithm, tolerance)
     if _foreign_arrays.on_cuda(input):
         dst = _foreign_arrays.CudaArray(output) if output is not None else _foreign_arrays.CudaArray(src.empty_like())

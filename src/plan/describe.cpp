@@ -70,6 +70,8 @@ std::string describe_schedule(const Plan& p) {
       out += ", CUDA stream ordered by a shared timeline semaphore (no host wait)";
     else if (s.cuda_handoff == CudaHandoff::host_waits)
       out += ", CUDA stream ordered by host waits (the driver exports no timeline semaphore)";
+    else if (s.cuda_handoff != CudaHandoff::none)
+      out += ", CUDA stream ordered by " + std::string(to_string(s.cuda_handoff));
     out += ", " + std::to_string(s.pieces) + (s.pieces == 1 ? " piece" : " pieces") + " of " +
            std::to_string(s.tile[0]) + "x" + std::to_string(s.tile[1]) + "x" + std::to_string(s.tile[2]);
   }

@@ -62,6 +62,8 @@ std::string_view to_string(CudaHandoff handoff) noexcept {
     case CudaHandoff::none: return "none";
     case CudaHandoff::host_waits: return "host-waits";
     case CudaHandoff::semaphores: return "semaphores";
+    case CudaHandoff::host_then_semaphore: return "host-then-semaphore";
+    case CudaHandoff::semaphore_then_host: return "semaphore-then-host";
   }
   return "?";
 }
