@@ -133,6 +133,10 @@ struct Schedule {
   /// 2026-11-27: the crossover measured at 16 MiB of a 32 MiB cache). Applies where the driver
   /// writes float32 rows of packed pixels itself.
   bool stream_destination = false;
+  /// CpuDriver::scipy_order: a 2D image's y and x passes in one pass through a ring of rows - the
+  /// image read once and written once, SciPy's arithmetic unchanged - where the axes run y then x and
+  /// the ring fits the budget (fir's schedule); else a pass per axis.
+  bool fused_axes = false;
   /// Vulkan: box's schedule per axis (never automatic in a plan).
   std::array<BoxSchedule, 3> box{BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
   /// Vulkan: iir runs its recursions in float64 (where the device has it).

@@ -27,6 +27,10 @@ constexpr double kFirFloat = 1.5;
 // intermediate image it saves.
 constexpr int kFusedMaxRadius = 10;
 
+// SciPy's order fused over a 2D image (Schedule::fused_axes): the most the ring of the y kernel's rows
+// of doubles may hold.
+constexpr double kScipyRingBytes = 4.0 * (1 << 20);
+
 // The column strip of a y or z pass: `taps` rows of it should stay in L2 (about 256 KiB); 48 is a
 // multiple of 1 to 4 channels.
 std::int64_t strip_for(int radius, ElementType intermediate) {
@@ -81,12 +85,27 @@ class Fir final : public Descriptor {
     }
   }
 
+  // SciPy's two passes of a 2D image as one through a ring of rows (cpu/scipy_order_rows.cpp): y then
+  // x filtered (SciPy's order for an image), no z, and the ring of the y kernel's rows of doubles
+  // within kScipyRingBytes (L2 and a little; beyond it the ring's rows come from L3 at every output).
+  static bool scipy_fused_axes(const Plan& plan, const Shape& shape) {
+    const auto& ax = plan.axes;
+    if (shape.extent[2] > 1 || ax[2].sigma > 0.0 || !(ax[0].sigma > 0.0) || !(ax[1].sigma > 0.0)) return false;
+    const auto& order = plan.spec.axis_order;
+    const auto at = [&](int a) { return std::find(order.begin(), order.end(), a) - order.begin(); };
+    if (at(1) > at(0)) return false;
+    const double ring = static_cast<double>(2 * plan.axes[1].radius + 1) * static_cast<double>(shape.extent[0]) *
+                        shape.channels * sizeof(double);
+    return ring <= kScipyRingBytes;
+  }
+
   void schedule(Plan& plan, const Shape& shape) const override {
     schedule_fir_gpu(plan, shape);  // the Vulkan passes (nothing on the CPU)
     const auto& ax = plan.axes;
     if (plan.spec.rounding == Rounding::scipy && shape.backend == Backend::cpu) {  // SciPy's arithmetic, in double
       plan.schedule.driver = CpuDriver::scipy_order;
       plan.schedule.intermediate = ElementType::f64;
+      plan.schedule.fused_axes = scipy_fused_axes(plan, shape);
       return;
     }
     if (has_derivative(plan.spec)) {  // the derivative kernels run on the line driver, in double

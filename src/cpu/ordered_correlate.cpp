@@ -57,6 +57,7 @@ HWY_INLINE void OrderedAll(const TapAt& tap_at, double* out, size_t count, const
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   const auto at = [&](size_t first) { return [&tap_at, first](int j) { return tap_at(j, first); }; };
+  for (; i + 8 * N <= count; i += 8 * N) OrderedBlock<8>(d, at(i), out + i, fw, size1, size2, symmetry);
   for (; i + 4 * N <= count; i += 4 * N) OrderedBlock<4>(d, at(i), out + i, fw, size1, size2, symmetry);
   for (; i + N <= count; i += N) OrderedBlock<1>(d, at(i), out + i, fw, size1, size2, symmetry);
   const hn::CappedTag<double, 1> d1;

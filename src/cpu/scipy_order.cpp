@@ -22,6 +22,7 @@
 #include "core/overlap.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
+#include "cpu/scipy_convert.hpp"
 
 namespace fastblur::cpu {
 namespace {
@@ -58,25 +59,14 @@ void with_type(ElementType t, F&& f) {
   }
 }
 
-// `count` values `stride` bytes apart into consecutive doubles; adjacent values in a loop the
-// compiler vectorises.
+// `count` values of `type` `stride` bytes apart into consecutive doubles: packed runs through the
+// dispatched conversions (cpu/scipy_convert), others one by one.
 template <class T>
-void load(const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double* to) {
+void load(ElementType type, const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double* to) {
+  if (stride == static_cast<std::ptrdiff_t>(element_size(type))) return to_doubles(type, p, static_cast<std::size_t>(count), to);
   if constexpr (std::is_same_v<T, Half>) {
     for (std::int64_t b = 0; b < count; ++b) to[b] = core::load_element(ElementType::f16, p + b * stride);
   } else {
-    if (stride == static_cast<std::ptrdiff_t>(sizeof(T))) {
-      if constexpr (std::is_same_v<T, double>) {
-        std::memcpy(to, p, static_cast<std::size_t>(count) * sizeof(double));
-        return;
-      }
-      for (std::int64_t b = 0; b < count; ++b) {
-        T v;
-        std::memcpy(&v, p + b * static_cast<std::ptrdiff_t>(sizeof(T)), sizeof v);
-        to[b] = static_cast<double>(v);
-      }
-      return;
-    }
     for (std::int64_t b = 0; b < count; ++b) {
       T v;
       std::memcpy(&v, p + b * stride, sizeof v);
@@ -85,37 +75,14 @@ void load(const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double*
   }
 }
 
-// Consecutive doubles to `count` values `stride` bytes apart, converted as C converts them
+// Consecutive doubles to `count` values of `type` `stride` bytes apart, converted as C converts them
 // (core::c_convert: integers truncated toward zero, as SciPy's filters store them).
 template <class T>
-void store(const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t stride) {
-  // Types converted through a 32-bit truncation: where every value lies in int32's range (NaN does
-  // not), that is a plain conversion the compiler vectorises.
-  if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
-    if (stride == static_cast<std::ptrdiff_t>(sizeof(T))) {
-      bool in_range = true;
-      for (std::int64_t b = 0; b < count; ++b) in_range &= (from[b] > -2147483649.0) & (from[b] < 2147483648.0);
-      if (in_range) {
-        T chunk[256];  // converted here, then copied: the output need not be aligned
-        for (std::int64_t b0 = 0; b0 < count; b0 += 256) {
-          const std::int64_t m = std::min<std::int64_t>(256, count - b0);
-          for (std::int64_t b = 0; b < m; ++b) chunk[b] = static_cast<T>(static_cast<std::int32_t>(from[b0 + b]));
-          std::memcpy(p + b0 * static_cast<std::ptrdiff_t>(sizeof(T)), chunk, static_cast<std::size_t>(m) * sizeof(T));
-        }
-        return;
-      }
-    }
-  }
+void store(ElementType type, const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t stride) {
+  if (stride == static_cast<std::ptrdiff_t>(element_size(type))) return from_doubles(type, from, static_cast<std::size_t>(count), p);
   if constexpr (std::is_same_v<T, Half>) {
     for (std::int64_t b = 0; b < count; ++b) core::store_element(ElementType::f16, p + b * stride, from[b]);
   } else {
-    if (stride == static_cast<std::ptrdiff_t>(sizeof(T))) {
-      for (std::int64_t b = 0; b < count; ++b) {
-        const T v = core::c_convert<T>(from[b]);
-        std::memcpy(p + b * static_cast<std::ptrdiff_t>(sizeof(T)), &v, sizeof v);
-      }
-      return;
-    }
     for (std::int64_t b = 0; b < count; ++b) {
       const T v = core::c_convert<T>(from[b]);
       std::memcpy(p + b * stride, &v, sizeof v);
@@ -163,7 +130,7 @@ void correlate_rows(const Rows& r, int nthreads) {
   // The strip: the taps' rows together within about 32 KiB (L1: 9.2 -> 7.7 ms for a 2000x1200x4 uint8
   // y pass at radius 3 against 128 KiB), in whole vectors.
   const std::int64_t S =
-      std::min(r.lane_extent, std::max<std::int64_t>(64, (std::int64_t{32} << 10) / 8 / taps / 64 * 64));
+      std::min(r.lane_extent, std::max<std::int64_t>(64, (std::int64_t{512} << 10) / 8 / taps / 64 * 64));
   const std::int64_t chunks = (r.lane_extent + S - 1) / S;
   // Pieces of the filtered axis too, where strips alone leave threads idle (a 2D image has a few
   // strips): each piece refills its ring, so pieces are kept to at least 8 taps' worth of rows.
@@ -204,7 +171,7 @@ void correlate_rows(const Rows& r, int nthreads) {
           std::copy(cval_row.begin(), cval_row.begin() + count, to);
           return;
         }
-        with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.sbase + so + map[j] * r.s_step, s_item, count, to); });
+        with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.st, r.sbase + so + map[j] * r.s_step, s_item, count, to); });
       };
       // Output row l reads extended rows l .. l + taps - 1: the ring holds them, slot j mod taps.
       for (std::int64_t j = l0; j + 1 < l0 + taps; ++j)
@@ -220,7 +187,7 @@ void correlate_rows(const Rows& r, int nthreads) {
                                  r.size2, r.sym);
         } else {
           ordered_correlate_rows(centre, 0, out.data(), static_cast<std::size_t>(count), r.fw, r.size1, r.size2, r.sym);
-          with_type(r.dt, [&](auto tag) { store<decltype(tag)>(out.data(), count, to, r.d_lane); });
+          with_type(r.dt, [&](auto tag) { store<decltype(tag)>(r.dt, out.data(), count, to, r.d_lane); });
         }
       }
     }
@@ -326,13 +293,13 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
         using T = decltype(tag);
         double* line = buf + static_cast<std::size_t>(size1) * Bz;
         if (B == 1) {
-          load<T>(sbase + so, s_step, n, line);
+          load<T>(st, sbase + so, s_step, n, line);
         } else if (count == B && s_step == B * s_lane) {
-          load<T>(sbase + so, s_lane, n * B, line);  // lanes and positions adjacent: one run (pixels)
+          load<T>(st, sbase + so, s_lane, n * B, line);  // lanes and positions adjacent: one run (pixels)
         } else {
           for (std::int64_t l = 0; l < n; ++l) {
             double* to = line + static_cast<std::size_t>(l) * Bz;
-            load<T>(sbase + so + l * s_step, s_lane, count, to);
+            load<T>(st, sbase + so + l * s_step, s_lane, count, to);
             if (count < B) std::fill(to + count, to + B, 0.0);
           }
         }
@@ -355,11 +322,11 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
       with_type(dt, [&](auto tag) {
         using T = decltype(tag);
         if (B == 1) {
-          store<T>(out, n, dbase + doff, d_step);
+          store<T>(dt, out, n, dbase + doff, d_step);
         } else if (count == B && d_step == B * d_lane) {
-          store<T>(out, n * B, dbase + doff, d_lane);
+          store<T>(dt, out, n * B, dbase + doff, d_lane);
         } else {
-          for (std::int64_t l = 0; l < n; ++l) store<T>(out + l * B, count, dbase + doff + l * d_step, d_lane);
+          for (std::int64_t l = 0; l < n; ++l) store<T>(dt, out + l * B, count, dbase + doff + l * d_step, d_lane);
         }
       });
     }
@@ -375,7 +342,7 @@ void convert_copy(const View& src, const View& dst) {
         for (int c = 0; c < src.channels; ++c) {
           double v = core::load_element(src.type, src.pixel(x, y, z) + static_cast<std::size_t>(c) * se);
           with_type(dst.type, [&](auto tag) {
-            store<decltype(tag)>(&v, 1, dst.pixel(x, y, z) + static_cast<std::size_t>(c) * de, 0);
+            store<decltype(tag)>(dst.type, &v, 1, dst.pixel(x, y, z) + static_cast<std::size_t>(c) * de, 0);
           });
         }
 }

@@ -41,7 +41,8 @@ std::string describe_schedule(const Plan& p) {
         if (p.axes[static_cast<std::size_t>(a)].sigma > 0.0) order += (order.empty() ? "" : ", ") + std::string(1, "xyz"[a]);
       out += ", rounding scipy: axes " + (order.empty() ? std::string("none") : order) + ", each converted to " +
              std::string(to_string(p.destination)) + (is_integer(p.destination) ? " (truncated)" : "") +
-             (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights");
+             (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights") +
+             (s.fused_axes ? ", both axes in one pass through a ring of rows" : "");
     }
     if (s.stream_destination) out += ", destination streamed past the caches";
     if (s.driver == CpuDriver::axis_passes)

@@ -185,6 +185,57 @@ TEST(ScipyOrder, IsScipysArithmeticOnEveryTypeBorderAndAxisOrder) {
   EXPECT_GT(checked, 40);
 }
 
+// A 2D image filtered y then x runs both axes in one pass through a ring of rows
+// (Schedule::fused_axes, cpu/scipy_order_rows.cpp): SciPy's bits still, for every type and border,
+// bands of any count (more workers than rows too), kernels longer than the image, padded pixels,
+// and in place - where a band reads rows its neighbours, or its own border, write first.
+TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
+  auto rng = test::rng_for_test();
+  struct Case { std::int64_t w, h; int c; double sx, sy; int threads; int pad_px; };
+  const Case cases[] = {{41, 29, 3, 1.3, 2.2, 2, 0}, {23, 6, 1, 2.0, 4.5, 7, 0},  // radius 18 on 6 rows, 7 bands
+                        {64, 33, 4, 0.8, 1.0, 3, 1}, {5, 40, 2, 6.0, 0.6, 1, 0}};
+  int checked = 0;
+  for (std::size_t ti = 0; ti < kEveryType.size(); ++ti)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (std::size_t ci = 0; ci < std::size(cases); ++ci) {
+        if (test::small_scale() && !test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), static_cast<int>(ci))) continue;
+        const Case& cs = cases[ci];
+        const ElementType t = kEveryType[ti];
+        BlurSpec spec;
+        spec.sigma = {cs.sx, cs.sy, 0.0};
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = -1.5;
+        spec.rounding = Rounding::scipy;
+        spec.threads = cs.threads;
+        auto src = test::make_buffer(t, cs.w, cs.h, 1, cs.c, cs.pad_px);
+        fill(src.view, rng);
+        auto got = test::make_buffer(t, cs.w, cs.h, 1, cs.c), want = test::make_buffer(t, cs.w, cs.h, 1, cs.c);
+        const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
+        ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
+        ASSERT_NE(describe(plan).find("one pass through a ring of rows"), std::string::npos);
+        scipy_reference(src.view, want.view, spec);
+        blur(src.view, got.view, spec);
+        ASSERT_TRUE(last_run()->schedule.fused_axes);
+        std::string where;
+        EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << to_string(t) << " " << to_string(spec.border[0]) << " case " << ci
+                                                             << " at " << where;
+        blur(src.view, src.view, spec);  // in place
+        EXPECT_TRUE(same_bytes(src.view, want.view, &where)) << "in place " << to_string(t) << " " << to_string(spec.border[0])
+                                                             << " case " << ci << " at " << where;
+        ++checked;
+      }
+  EXPECT_GT(checked, 30);
+  // x first (SciPy's order for a transposed image), a volume, one axis: a pass per axis.
+  std::vector<float> px(32 * 24 * 3);
+  BlurSpec spec = BlurSpec::isotropic_2d(1.0);
+  spec.rounding = Rounding::scipy;
+  spec.axis_order = {0, 1, 2};
+  EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
+  spec = BlurSpec::isotropic_3d(1.0);
+  spec.rounding = Rounding::scipy;
+  EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 8, 3), Backend::cpu).schedule.fused_axes);
+}
+
 TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
   std::vector<float> px(64 * 48);
   const View v = View::packed(px.data(), ElementType::f32, 64, 48);

@@ -1,0 +1,196 @@
+// Highway-dispatched conversions of scipy_convert.hpp: each type's loop is plain C++, vectorised by
+// the compiler for the target Highway compiles this part for (AVX-512 here; a build's baseline is
+// SSE2, where double conversions run two at a time).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/scipy_convert.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "core/element.hpp"
+#include "cpu/scipy_convert.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace fastblur::cpu::HWY_NAMESPACE {
+
+template <class T>
+void ToDoublesOf(const std::byte* from, std::size_t count, double* HWY_RESTRICT to) {
+  for (std::size_t i = 0; i < count; ++i) {
+    T v;
+    std::memcpy(&v, from + i * sizeof(T), sizeof v);
+    to[i] = static_cast<double>(v);
+  }
+}
+
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Truncated through int32 and wrapped to T, a vector at a time where every value lies inside int32's
+// range (the compiler does not vectorise this conversion by itself); false where one does not.
+template <class T>
+bool TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
+  const hn::ScalableTag<double> d;
+  const hn::Rebind<std::int32_t, decltype(d)> di;
+  const hn::Rebind<std::uint32_t, decltype(d)> du;
+  const std::size_t N = hn::Lanes(d);
+  const auto lo = hn::Set(d, -2147483649.0), hi = hn::Set(d, 2147483648.0);
+  auto ok = hn::Gt(hn::Set(d, 0.0), lo);  // all true
+  std::size_t i = 0;
+  for (; i + N <= count; i += N) {
+    const auto v = hn::LoadU(d, from + i);
+    ok = hn::And(ok, hn::And(hn::Gt(v, lo), hn::Lt(v, hi)));
+  }
+  if (!hn::AllTrue(d, ok)) return false;
+  for (std::size_t j = i; j < count; ++j)
+    if (!(from[j] > -2147483649.0 && from[j] < 2147483648.0)) return false;
+  for (i = 0; i + N <= count; i += N) {
+    const auto w = hn::DemoteTo(di, hn::LoadU(d, from + i));  // truncated toward zero
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(w, di, reinterpret_cast<std::int32_t*>(to + i * 4));
+    } else {
+      const hn::Rebind<std::conditional_t<sizeof(T) == 1, std::uint8_t, std::uint16_t>, decltype(d)> dn;
+      const auto narrow = hn::TruncateTo(dn, hn::BitCast(du, w));  // wrapped, as the compiled C does
+      hn::StoreU(narrow, dn, reinterpret_cast<hn::TFromD<decltype(dn)>*>(to + i * sizeof(T)));
+    }
+  }
+  for (; i < count; ++i) {
+    const T v = static_cast<T>(static_cast<std::int32_t>(from[i]));
+    std::memcpy(to + i * sizeof(T), &v, sizeof v);
+  }
+  return true;
+}
+
+// Truncated (integers) or rounded (floats) as C converts: integers of 32 bits and fewer a vector at a
+// time where every value lies in int32's range, floats straight into an aligned destination; the
+// rest element by element (core::c_convert).
+template <class T>
+void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
+  if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
+    if (TruncateRun<T>(from, count, to)) return;
+  }
+  if constexpr (std::is_floating_point_v<T>) {
+    if (reinterpret_cast<std::uintptr_t>(to) % alignof(T) == 0) {
+      T* HWY_RESTRICT out = reinterpret_cast<T*>(to);
+      for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<T>(from[i]);
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const T v = core::c_convert<T>(from[i]);
+    std::memcpy(to + i * sizeof(T), &v, sizeof v);
+  }
+}
+
+// A value through T and back, in place: float32 rounded, integers of 32 bits and fewer truncated and
+// wrapped a vector at a time where every value lies in int32's range.
+template <class T>
+void ThroughTypeOf(double* HWY_RESTRICT v, std::size_t count) {
+  if constexpr (std::is_same_v<T, float>) {
+    for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<double>(static_cast<float>(v[i]));
+    return;
+  } else if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
+    const hn::ScalableTag<double> d;
+    const hn::Rebind<std::int32_t, decltype(d)> di;
+    const std::size_t N = hn::Lanes(d);
+    const auto lo = hn::Set(d, -2147483649.0), hi = hn::Set(d, 2147483648.0);
+    auto ok = hn::Gt(hn::Set(d, 0.0), lo);
+    std::size_t i = 0;
+    for (; i + N <= count; i += N) {
+      const auto x = hn::LoadU(d, v + i);
+      ok = hn::And(ok, hn::And(hn::Gt(x, lo), hn::Lt(x, hi)));
+    }
+    bool in_range = hn::AllTrue(d, ok);
+    for (std::size_t j = i; j < count; ++j) in_range &= v[j] > -2147483649.0 && v[j] < 2147483648.0;
+    if (in_range) {
+      for (i = 0; i + N <= count; i += N) {
+        auto w = hn::DemoteTo(di, hn::LoadU(d, v + i));  // truncated toward zero
+        if constexpr (sizeof(T) < 4) {  // wrapped to T's width and back: sign or zero extension of the low bits
+          constexpr int shift = 32 - 8 * static_cast<int>(sizeof(T));
+          w = std::is_signed_v<T> ? hn::ShiftRight<shift>(hn::ShiftLeft<shift>(w))
+                                  : hn::And(w, hn::Set(di, static_cast<std::int32_t>((1u << (8 * sizeof(T))) - 1)));
+        }
+        hn::StoreU(hn::PromoteTo(d, w), d, v + i);
+      }
+      for (; i < count; ++i) v[i] = static_cast<double>(static_cast<T>(static_cast<std::int32_t>(v[i])));
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
+}
+
+template <class F>
+void WithType(ElementType t, F&& f) {
+  switch (t) {
+    case ElementType::b8: return f(std::uint8_t{});  // NumPy's bool is an unsigned char, and SciPy treats it as one
+    case ElementType::u8: return f(std::uint8_t{});
+    case ElementType::i8: return f(std::int8_t{});
+    case ElementType::u16: return f(std::uint16_t{});
+    case ElementType::i16: return f(std::int16_t{});
+    case ElementType::u32: return f(std::uint32_t{});
+    case ElementType::i32: return f(std::int32_t{});
+    case ElementType::u64: return f(std::uint64_t{});
+    case ElementType::i64: return f(std::int64_t{});
+    case ElementType::f32: return f(float{});
+    case ElementType::f64: return f(double{});
+    case ElementType::f16: return;  // scalar, below
+  }
+}
+
+void ToDoubles(ElementType type, const void* from, std::size_t count, double* to) {
+  const auto* p = static_cast<const std::byte*>(from);
+  if (type == ElementType::f16) {
+    for (std::size_t i = 0; i < count; ++i) to[i] = core::load_element(ElementType::f16, p + 2 * i);
+    return;
+  }
+  WithType(type, [&](auto tag) { ToDoublesOf<decltype(tag)>(p, count, to); });
+}
+
+void FromDoubles(ElementType type, const double* from, std::size_t count, void* to) {
+  auto* p = static_cast<std::byte*>(to);
+  if (type == ElementType::f16) {
+    for (std::size_t i = 0; i < count; ++i) core::store_element(ElementType::f16, p + 2 * i, from[i]);
+    return;
+  }
+  WithType(type, [&](auto tag) { FromDoublesOf<decltype(tag)>(from, count, p); });
+}
+
+void ThroughType(ElementType type, double* values, std::size_t count) {
+  if (type == ElementType::f64) return;
+  if (type == ElementType::f16) {
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint16_t h;
+      core::store_element(ElementType::f16, &h, values[i]);
+      values[i] = core::load_element(ElementType::f16, &h);
+    }
+    return;
+  }
+  WithType(type, [&](auto tag) { ThroughTypeOf<decltype(tag)>(values, count); });
+}
+
+}  // namespace fastblur::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace fastblur::cpu {
+
+HWY_EXPORT(ToDoubles);
+HWY_EXPORT(FromDoubles);
+HWY_EXPORT(ThroughType);
+
+void to_doubles(ElementType type, const void* from, std::size_t count, double* to) {
+  HWY_DYNAMIC_DISPATCH(ToDoubles)(type, from, count, to);
+}
+
+void from_doubles(ElementType type, const double* from, std::size_t count, void* to) {
+  HWY_DYNAMIC_DISPATCH(FromDoubles)(type, from, count, to);
+}
+
+void through_type(ElementType type, double* values, std::size_t count) {
+  HWY_DYNAMIC_DISPATCH(ThroughType)(type, values, count);
+}
+
+}  // namespace fastblur::cpu
+#endif  // HWY_ONCE

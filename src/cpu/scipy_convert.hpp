@@ -1,0 +1,24 @@
+#pragma once
+// The conversions of SciPy's filters between an array's type and double (CpuDriver::scipy_order),
+// over packed runs of elements, compiled for every SIMD target Highway dispatches to (the compiler
+// vectorises each type's loop for the chosen target; a build's baseline alone is SSE2).
+#include <cstddef>
+
+#include "fastblur/view.hpp"
+
+namespace fastblur::cpu {
+
+/// `count` packed elements of `type` at `from` as doubles: exactly (every type SciPy's line buffer
+/// reads; bool as unsigned char, float16 through core's conversion).
+void to_doubles(ElementType type, const void* from, std::size_t count, double* to);
+
+/// `count` doubles as packed elements of `type` at `to`, converted as C converts them when SciPy's
+/// filters store a result: integers truncated toward zero (through int32 for the types of 32 bits
+/// and fewer, wrapping; core::c_convert's x86 answer out of range), float32 rounded to nearest.
+void from_doubles(ElementType type, const double* from, std::size_t count, void* to);
+
+/// from_doubles then to_doubles, in place: what a value becomes when SciPy's first axis stores it
+/// in the output array and its next axis reads it back.
+void through_type(ElementType type, double* values, std::size_t count);
+
+}  // namespace fastblur::cpu

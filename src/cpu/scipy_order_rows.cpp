@@ -1,0 +1,190 @@
+// CpuDriver::scipy_order with Schedule::fused_axes: a 2D image filtered along y, then x - SciPy's
+// order for an image - in one pass. Each worker makes a band of output rows: source rows enter a
+// ring as doubles (as SciPy's line buffer holds them); an output row's y pass sums the ring's rows in
+// SciPy's order straight into the x pass's line buffer, goes through the output type there (SciPy
+// stores the first axis's result in the output array and the next axis reads it back), is extended
+// by x's border mode, and its x pass writes the output row, converted. The image is read once and
+// written once - the per-axis passes read and wrote it twice, the second in place through buffered
+// lines - with the arithmetic, and so the bits, of those passes.
+//
+// In place, a band reads some rows after they are written: its neighbours' rows within its kernel's
+// reach, and rows its own border folds back onto after their turn. Those are converted into a stash
+// before any worker writes (the downsample chain does the same).
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <vector>
+
+#include "hwy/aligned_allocator.h"
+
+#include "core/border.hpp"
+#include "core/element.hpp"
+#include "cpu/execute.hpp"
+#include "cpu/ordered_correlate.hpp"
+#include "cpu/scipy_convert.hpp"
+
+namespace fastblur::cpu {
+namespace {
+
+// SciPy's correlation along one axis: the weights, their split around the centre and symmetry,
+// and where each extended position of the axis comes from (border_map: -1 for cval).
+struct Axis {
+  const double* centre;  // the centre weight
+  int size1, size2, symmetry;
+  std::vector<std::int64_t> map;
+  int taps() const { return size1 + size2 + 1; }
+};
+
+int symmetry_of(const std::vector<double>& w);
+
+Axis axis_of(const Plan& plan, int a, std::int64_t n) {
+  const std::vector<double>& w = *plan.axes[static_cast<std::size_t>(a)].weights;
+  Axis ax;
+  ax.size1 = static_cast<int>(w.size() / 2);
+  ax.size2 = static_cast<int>(w.size()) - ax.size1 - 1;
+  ax.centre = w.data() + ax.size1;
+  ax.symmetry = symmetry_of(w);
+  ax.map = core::border_map(-ax.size1, n + ax.size1 + ax.size2, n, plan.spec.border[static_cast<std::size_t>(a)]);
+  return ax;
+}
+
+// 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test, to DBL_EPSILON).
+int symmetry_of(const std::vector<double>& w) {
+  const std::size_t n = w.size(), c = n / 2;
+  if (n % 2 == 0) return 0;
+  bool sym = true, anti = true;
+  for (std::size_t k = 1; k <= c; ++k) {
+    sym = sym && std::fabs(w[c + k] - w[c - k]) <= 2.220446049250313e-16;
+    anti = anti && std::fabs(w[c + k] + w[c - k]) <= 2.220446049250313e-16;
+  }
+  return sym ? 1 : anti ? -1 : 0;
+}
+
+// Row y of a view as doubles, or doubles into row y: packed rows in one run, others value by value.
+void read_row(const View& v, std::int64_t y, double* to) {
+  const std::size_t es = element_size(v.type);
+  const std::int64_t W = v.width(), C = v.channels;
+  if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
+    to_doubles(v.type, v.pixel(0, y), static_cast<std::size_t>(W * C), to);
+    return;
+  }
+  for (std::int64_t x = 0; x < W; ++x) to_doubles(v.type, v.pixel(x, y), static_cast<std::size_t>(C), to + x * C);
+}
+
+void write_row(const double* from, const View& v, std::int64_t y) {
+  const std::size_t es = element_size(v.type);
+  const std::int64_t W = v.width(), C = v.channels;
+  if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
+    from_doubles(v.type, from, static_cast<std::size_t>(W * C), v.pixel(0, y));
+    return;
+  }
+  for (std::int64_t x = 0; x < W; ++x) from_doubles(v.type, from + x * C, static_cast<std::size_t>(C), v.pixel(x, y));
+}
+
+// A worker's buffers, kept from call to call (fresh pages cost a fault per 4 KiB every call).
+struct Buffers {
+  hwy::AlignedFreeUniquePtr<double[]> ring, line, out;
+  std::size_t ring_size = 0, line_size = 0, out_size = 0;
+  double* get(hwy::AlignedFreeUniquePtr<double[]>& b, std::size_t& size, std::size_t want) {
+    if (size < want) b = hwy::AllocateAligned<double>(want), size = want;
+    return b.get();
+  }
+};
+thread_local Buffers t_buffers;
+
+}  // namespace
+
+void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst) {
+  const std::int64_t W = src.width(), H = src.height(), C = src.channels;
+  const std::int64_t row = W * C;
+  const Axis y = axis_of(plan, 1, H), x = axis_of(plan, 0, W);
+  const int taps = y.taps();
+  const double cval = plan.spec.cval;
+  const ElementType dt = dst.type;
+  const int threads = std::max(1, std::min<int>(plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads(),
+                                                static_cast<int>(H)));
+  // Bands of output rows, one per worker.
+  std::vector<std::int64_t> band_start(static_cast<std::size_t>(threads) + 1);
+  for (int b = 0; b <= threads; ++b) band_start[static_cast<std::size_t>(b)] = H * b / threads;
+  const auto band_of = [&](std::int64_t r) {
+    return static_cast<int>(std::upper_bound(band_start.begin(), band_start.end(), r) - band_start.begin()) - 1;
+  };
+  // Extended row e (0 <= e < H + taps - 1, position e - size1) enters band b's ring when output row
+  // max(start, e - taps + 1) is made; in place, the rows read after their own band or another one
+  // writes them are stashed first.
+  const bool in_place = src.data == dst.data;
+  std::vector<std::int64_t> stash_slot(in_place ? static_cast<std::size_t>(H) : 0, -1);
+  std::vector<std::int64_t> stashed;
+  if (in_place) {
+    for (int b = 0; b < threads; ++b) {
+      const std::int64_t y0 = band_start[static_cast<std::size_t>(b)], y1 = band_start[static_cast<std::size_t>(b) + 1];
+      for (std::int64_t e = y0; e < y1 + taps - 1; ++e) {
+        const std::int64_t r = y.map[static_cast<std::size_t>(e)];
+        const std::int64_t read_at = std::max(y0, e - taps + 1);
+        if (r >= 0 && (band_of(r) != b || read_at > r) && stash_slot[static_cast<std::size_t>(r)] < 0) {
+          stash_slot[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(stashed.size());
+          stashed.push_back(r);
+        }
+      }
+    }
+  }
+  hwy::AlignedFreeUniquePtr<double[]> stash =
+      hwy::AllocateAligned<double>(std::max<std::size_t>(1, stashed.size() * static_cast<std::size_t>(row)));
+  const std::size_t pitch = static_cast<std::size_t>(row) + 8;  // ring rows a cache line apart in sets
+  const std::size_t line_len = static_cast<std::size_t>((W + x.size1 + x.size2) * C);
+  // Every stashed row is read before any worker writes.
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(stashed.size()); ++i)
+    read_row(src, stashed[static_cast<std::size_t>(i)], stash.get() + i * row);
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(static, 1) num_threads(threads)
+  for (int b = 0; b < threads; ++b) {
+    try {
+      Buffers& buf = t_buffers;
+      double* ring = buf.get(buf.ring, buf.ring_size, static_cast<std::size_t>(taps) * pitch);
+      double* line = buf.get(buf.line, buf.line_size, line_len);
+      double* out = buf.get(buf.out, buf.out_size, static_cast<std::size_t>(row));
+      std::vector<const double*> rows(static_cast<std::size_t>(taps));
+      const std::int64_t y0 = band_start[static_cast<std::size_t>(b)], y1 = band_start[static_cast<std::size_t>(b) + 1];
+      const auto enter = [&](std::int64_t e) {  // extended row e into its ring slot
+        double* to = ring + static_cast<std::size_t>(e % taps) * pitch;
+        const std::int64_t r = y.map[static_cast<std::size_t>(e)];
+        if (r < 0) std::fill(to, to + row, cval);
+        else if (in_place && stash_slot[static_cast<std::size_t>(r)] >= 0)
+          std::memcpy(to, stash.get() + stash_slot[static_cast<std::size_t>(r)] * row, static_cast<std::size_t>(row) * sizeof(double));
+        else read_row(src, r, to);
+      };
+      for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);
+      double* centre = line + static_cast<std::size_t>(x.size1 * C);
+      for (std::int64_t out_y = y0; out_y < y1; ++out_y) {
+        enter(out_y + taps - 1);
+        for (int t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = ring + static_cast<std::size_t>((out_y + t) % taps) * pitch;
+        // y: straight into the x pass's line, through the output type.
+        ordered_correlate_rows(rows.data() + y.size1, 0, centre, static_cast<std::size_t>(row), y.centre, y.size1, y.size2,
+                               y.symmetry);
+        through_type(dt, centre, static_cast<std::size_t>(row));
+        // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
+        const auto extend = [&](std::int64_t j) {
+          const std::int64_t m = x.map[static_cast<std::size_t>(j)];
+          double* to = line + j * C;
+          if (m < 0) std::fill(to, to + C, cval);
+          else std::copy(centre + m * C, centre + (m + 1) * C, to);
+        };
+        for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
+        for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
+        ordered_correlate(centre, out, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
+                          static_cast<std::size_t>(C));
+        write_row(out, dst, out_y);
+      }
+    } catch (...) {
+#pragma omp critical(fastblur_scipy_rows_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace fastblur::cpu
