@@ -27,7 +27,7 @@ constexpr double kFirFloat = 1.5;
 // intermediate image it saves.
 constexpr int kFusedMaxRadius = 10;
 
-// SciPy's order fused over a 2D image (Schedule::fused_axes): the most the ring of the y kernel's rows
+// SciPy's order fused over each plane's y and x (Schedule::fused_axes): the most the ring of the y kernel's rows
 // of doubles may hold.
 constexpr double kScipyRingBytes = 4.0 * (1 << 20);
 
@@ -88,12 +88,14 @@ class Fir final : public Descriptor {
   // SciPy's two passes of a 2D image as one through a ring of rows (cpu/scipy_order_rows.cpp): y then
   // x filtered (SciPy's order for an image), no z, and the ring of the y kernel's rows of doubles
   // within kScipyRingBytes (L2 and a little; beyond it the ring's rows come from L3 at every output).
+  // y then x last in SciPy's order, both filtered, the ring small enough: each plane's y and x
+  // passes fused (after z's own pass, where z is filtered).
   static bool scipy_fused_axes(const Plan& plan, const Shape& shape) {
     const auto& ax = plan.axes;
-    if (shape.extent[2] > 1 || ax[2].sigma > 0.0 || !(ax[0].sigma > 0.0) || !(ax[1].sigma > 0.0)) return false;
+    if (!(ax[0].sigma > 0.0) || !(ax[1].sigma > 0.0)) return false;
     const auto& order = plan.spec.axis_order;
     const auto at = [&](int a) { return std::find(order.begin(), order.end(), a) - order.begin(); };
-    if (at(1) > at(0)) return false;
+    if (at(1) > at(0) || (ax[2].sigma > 0.0 && at(2) > at(1))) return false;
     const double ring = static_cast<double>(2 * plan.axes[1].radius + 1) * static_cast<double>(shape.extent[0]) *
                         shape.channels * sizeof(double);
     return ring <= kScipyRingBytes;

@@ -23,8 +23,9 @@ void execute(const Plan& plan, const View& src, const View& dst);
 // fir's drivers for any kernel in double and for SciPy's order (fir_blur dispatches to them).
 void fir_lines_blur(const Plan& plan, const View& src, const View& dst);
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
-// scipy_order with Schedule::fused_axes: a 2D image's y and x passes through a ring of rows.
-void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst);
+// scipy_order with Schedule::fused_axes: a 2D image's y and x passes through a ring of rows, made by
+// `workers` threads (bands of rows).
+void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers);
 // downsample's 2D chain driver (CpuDriver::chain; downsample_blur dispatches to it).
 void downsample_chain_blur(const Plan& plan, const View& src, const View& dst);
 

@@ -378,8 +378,7 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
 
 void fir_blur(const Plan& plan, const View& src, const View& dst) {
   if (plan.schedule.driver == CpuDriver::scipy_order) {
-    if (plan.schedule.fused_axes) scipy_order_rows_blur(plan, src, dst);
-    else scipy_order_blur(plan, src, dst);
+    scipy_order_blur(plan, src, dst);
     return;
   }
   if (plan.schedule.driver == CpuDriver::lines) {  // any kernel (derivatives, the caller's), in double

@@ -75,6 +75,67 @@ void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out,
   OrderedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, fw, size1, size2, symmetry);
 }
 
+// M output rows of a symmetric (sign 1) or antisymmetric (sign -1) kernel, U vectors of each: tap k
+// of output m reads rows m - k and m + k, so from one k to the next the outputs' low rows slide by
+// one (lo[m] <- lo[m + 1]) and their high rows too (hi[m] <- hi[m - 1]): two loads a step for all M
+// outputs where each output alone takes two. Every output's own order of operations is unchanged.
+template <int M, int U, class D>
+HWY_INLINE void WindowBlock(D d, const double* const* rows, size_t at, double* const* out, const double* HWY_RESTRICT fw,
+                            int radius, int sign) {
+  const size_t N = hn::Lanes(d);
+  hn::Vec<D> acc[M][U], lo[M][U], hi[M][U];
+  const auto w0 = hn::Set(d, fw[0]);
+  for (int m = 0; m < M; ++m)
+    for (int u = 0; u < U; ++u) acc[m][u] = hn::Mul(hn::LoadU(d, rows[m] + at + u * N), w0);
+  for (int m = 0; m < M; ++m)
+    for (int u = 0; u < U; ++u) {
+      lo[m][u] = hn::LoadU(d, rows[m - radius] + at + u * N);
+      hi[m][u] = hn::LoadU(d, rows[m + radius] + at + u * N);
+    }
+  for (int k = radius;; --k) {
+    const auto w = hn::Set(d, fw[-k]);
+    for (int m = 0; m < M; ++m)
+      for (int u = 0; u < U; ++u)
+        acc[m][u] = hn::Add(acc[m][u], hn::Mul(sign > 0 ? hn::Add(lo[m][u], hi[m][u]) : hn::Sub(lo[m][u], hi[m][u]), w));
+    if (k == 1) break;
+    for (int u = 0; u < U; ++u) {
+      for (int m = 0; m + 1 < M; ++m) lo[m][u] = lo[m + 1][u];
+      for (int m = M - 1; m > 0; --m) hi[m][u] = hi[m - 1][u];
+      lo[M - 1][u] = hn::LoadU(d, rows[M - k] + at + u * N);  // row (M - 1) - (k - 1)
+      hi[0][u] = hn::LoadU(d, rows[k - 1] + at + u * N);      // row 0 + (k - 1)
+    }
+  }
+  for (int m = 0; m < M; ++m)
+    for (int u = 0; u < U; ++u) hn::StoreU(acc[m][u], d, out[m] + u * N);
+}
+
+template <int M>
+HWY_INLINE void WindowRows(const double* const* rows, size_t offset, double* const* out, size_t count, const double* fw,
+                           int radius, int sign) {
+  const hn::ScalableTag<double> d;
+  const size_t N = hn::Lanes(d);
+  double* at_out[M];
+  const auto shift = [&](size_t i) {
+    for (int m = 0; m < M; ++m) at_out[m] = out[m] + i;
+    return static_cast<double* const*>(at_out);
+  };
+  size_t i = 0;
+  for (; i + 2 * N <= count; i += 2 * N) WindowBlock<M, 2>(d, rows, offset + i, shift(i), fw, radius, sign);
+  for (; i + N <= count; i += N) WindowBlock<M, 1>(d, rows, offset + i, shift(i), fw, radius, sign);
+  const hn::CappedTag<double, 1> d1;
+  for (; i < count; ++i) WindowBlock<M, 1>(d1, rows, offset + i, shift(i), fw, radius, sign);
+}
+
+void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double* const* out, int outputs, size_t count,
+                               const double* fw, int size1, int size2, int symmetry) {
+  int m = 0;
+  if (symmetry != 0 && size1 == size2 && size1 > 0) {
+    for (; m + 4 <= outputs; m += 4) WindowRows<4>(rows + m, offset, out + m, count, fw, size1, symmetry);
+    for (; m + 2 <= outputs; m += 2) WindowRows<2>(rows + m, offset, out + m, count, fw, size1, symmetry);
+  }
+  for (; m < outputs; ++m) OrderedCorrelateRows(rows + m, offset, out[m], count, fw, size1, size2, symmetry);
+}
+
 }  // namespace fastblur::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -82,6 +143,7 @@ HWY_AFTER_NAMESPACE();
 namespace fastblur::cpu {
 HWY_EXPORT(OrderedCorrelate);
 HWY_EXPORT(OrderedCorrelateRows);
+HWY_EXPORT(OrderedCorrelateRowWindow);
 
 void ordered_correlate(const double* center, double* out, std::size_t count, const double* fw, int size1, int size2,
                        int symmetry, std::size_t step) {
@@ -91,6 +153,11 @@ void ordered_correlate(const double* center, double* out, std::size_t count, con
 void ordered_correlate_rows(const double* const* rows, std::size_t offset, double* out, std::size_t count,
                             const double* fw, int size1, int size2, int symmetry) {
   HWY_DYNAMIC_DISPATCH(OrderedCorrelateRows)(rows, offset, out, count, fw, size1, size2, symmetry);
+}
+
+void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry) {
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry);
 }
 }  // namespace fastblur::cpu
 #endif

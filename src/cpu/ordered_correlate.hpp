@@ -22,4 +22,10 @@ void ordered_correlate(const double* center, double* out, std::size_t count, con
 void ordered_correlate_rows(const double* const* rows, std::size_t offset, double* out, std::size_t count,
                             const double* fw, int size1, int size2, int symmetry);
 
+/// ordered_correlate_rows for `outputs` consecutive output rows: output m's centre row is rows[m]
+/// (rows[-size1] .. rows[outputs - 1 + size2] valid) and its values go to out[m][0 .. count). The
+/// same bits; a symmetric or antisymmetric kernel loads each tap row once for up to four outputs.
+void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry);
+
 }  // namespace fastblur::cpu

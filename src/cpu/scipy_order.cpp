@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -148,11 +149,15 @@ void correlate_rows(const Rows& r, int nthreads) {
   const std::ptrdiff_t s_item = static_cast<std::ptrdiff_t>(element_size(r.st));
 #pragma omp parallel num_threads(nthreads)
   {
-    std::vector<double> cval_row(static_cast<std::size_t>(S), r.cval), out(static_cast<std::size_t>(S));
+    // Output rows kGroup at a time, sharing their tap rows' loads (ordered_correlate_row_window).
+    constexpr std::int64_t kGroup = 4;
+    const std::int64_t slots = taps + kGroup - 1;
+    std::vector<double> cval_row(static_cast<std::size_t>(S), r.cval), out(static_cast<std::size_t>(S * kGroup));
     // Ring rows one cache line longer than the strip, so that successive rows start in different sets.
     const std::int64_t pitch = S + 8;
-    std::vector<double> ring(static_cast<std::size_t>(taps * pitch));
-    std::vector<const double*> rows(static_cast<std::size_t>(taps));
+    std::vector<double> ring(static_cast<std::size_t>(slots * pitch));
+    std::vector<const double*> rows(static_cast<std::size_t>(slots));
+    double* outs[kGroup];
 #pragma omp for schedule(static)
     for (std::int64_t block = 0; block < blocks; ++block) {
       const std::int64_t l0 = (block % pieces) * piece_rows, l1 = std::min(r.n, l0 + piece_rows);
@@ -173,22 +178,22 @@ void correlate_rows(const Rows& r, int nthreads) {
         }
         with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.st, r.sbase + so + map[j] * r.s_step, s_item, count, to); });
       };
-      // Output row l reads extended rows l .. l + taps - 1: the ring holds them, slot j mod taps.
+      // Output row l reads extended rows l .. l + taps - 1: the ring holds them, slot j mod slots.
       for (std::int64_t j = l0; j + 1 < l0 + taps; ++j)
-        convert_row(static_cast<std::size_t>(j), ring.data() + (j % taps) * pitch);
-      for (std::int64_t l = l0; l < l1; ++l) {
-        const std::int64_t newest = l + taps - 1;  // extended row entering the ring
-        convert_row(static_cast<std::size_t>(newest), ring.data() + (newest % taps) * pitch);
-        for (std::int64_t t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = ring.data() + ((l + t) % taps) * pitch;
-        const double* const* centre = rows.data() + r.size1;
-        std::byte* to = r.dbase + doff + l * r.d_step;
-        if (direct_out) {
-          ordered_correlate_rows(centre, 0, reinterpret_cast<double*>(to), static_cast<std::size_t>(count), r.fw, r.size1,
-                                 r.size2, r.sym);
-        } else {
-          ordered_correlate_rows(centre, 0, out.data(), static_cast<std::size_t>(count), r.fw, r.size1, r.size2, r.sym);
-          with_type(r.dt, [&](auto tag) { store<decltype(tag)>(r.dt, out.data(), count, to, r.d_lane); });
-        }
+        convert_row(static_cast<std::size_t>(j), ring.data() + (j % slots) * pitch);
+      for (std::int64_t l = l0; l < l1; l += kGroup) {
+        const int outputs = static_cast<int>(std::min(kGroup, l1 - l));
+        for (std::int64_t newest = l + taps - 1; newest < l + taps - 1 + outputs; ++newest)  // rows entering the ring
+          convert_row(static_cast<std::size_t>(newest), ring.data() + (newest % slots) * pitch);
+        for (std::int64_t t = 0; t < taps + outputs - 1; ++t)
+          rows[static_cast<std::size_t>(t)] = ring.data() + ((l + t) % slots) * pitch;
+        for (int m = 0; m < outputs; ++m)
+          outs[m] = direct_out ? reinterpret_cast<double*>(r.dbase + doff + (l + m) * r.d_step) : out.data() + m * S;
+        ordered_correlate_row_window(rows.data() + r.size1, 0, outs, outputs, static_cast<std::size_t>(count), r.fw,
+                                     r.size1, r.size2, r.sym);
+        if (!direct_out)
+          for (int m = 0; m < outputs; ++m)
+            with_type(r.dt, [&](auto tag) { store<decltype(tag)>(r.dt, outs[m], count, r.dbase + doff + (l + m) * r.d_step, r.d_lane); });
       }
     }
   }
@@ -353,6 +358,14 @@ const std::vector<double>& scipy_weights(const Plan& plan, int axis) {
   return *plan.axes[static_cast<std::size_t>(axis)].weights;
 }
 
+// Plane z of a view, as a 2D image.
+View plane_of(const View& v, std::int64_t z) {
+  View p = v;
+  p.data = v.pixel(0, 0, z);
+  p.extent[2] = 1;
+  return p;
+}
+
 }  // namespace
 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
@@ -360,8 +373,29 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const Array s = array_of(src), d = array_of(dst);
   bool first = true;
   for (int axis : plan.spec.axis_order) {
-    // Every axis with a sigma is filtered, one sample long too: SciPy's weights need not sum to
-    // exactly 1, and its integer outputs show it.
+    // Fused (Schedule::fused_axes: y then x are the last axes SciPy filters): each plane's y and x in
+    // one pass through a ring of rows, from the source, or in place after z's pass.
+    if (plan.schedule.fused_axes && axis == 1) {
+      const View& from = first ? src : dst;
+      if (dst.depth() == 1) {
+        scipy_order_rows_blur(plan, from, dst, threads);
+        return;
+      }
+      // A volume's planes are apart: a plane a worker (bands of one plane would each refill a ring).
+      // In place each plane is its own source (the front door copies a partly overlapping one).
+      std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+      for (std::int64_t z = 0; z < dst.depth(); ++z) {
+        try {
+          scipy_order_rows_blur(plan, plane_of(from, z), plane_of(dst, z), 1);
+        } catch (...) {
+#pragma omp critical(fastblur_scipy_planes_failure)
+          if (!failure) failure = std::current_exception();
+        }
+      }
+      if (failure) std::rethrow_exception(failure);
+      return;
+    }
     if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > 1e-15)) continue;
     const bool overlapping = !first || core::views_overlap(src, dst);
     correlate1d(first ? s : d, d, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],

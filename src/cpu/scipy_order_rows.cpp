@@ -100,15 +100,14 @@ constexpr std::int64_t kStrip = 1024;  // values of a row a sweep takes at a tim
 
 }  // namespace
 
-void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst) {
+void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers) {
   const std::int64_t W = src.width(), H = src.height(), C = src.channels;
   const std::int64_t row = W * C;
   const Axis y = axis_of(plan, 1, H), x = axis_of(plan, 0, W);
   const int taps = y.taps();
   const double cval = plan.spec.cval;
   const ElementType dt = dst.type;
-  const int threads = std::max(1, std::min<int>(plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads(),
-                                                static_cast<int>(H)));
+  const int threads = std::max(1, std::min<int>(workers, static_cast<int>(H)));
   // Bands of output rows, one per worker.
   std::vector<std::int64_t> band_start(static_cast<std::size_t>(threads) + 1);
   for (int b = 0; b <= threads; ++b) band_start[static_cast<std::size_t>(b)] = H * b / threads;
@@ -156,7 +155,8 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst) {
       double* ring = buf.get(buf.ring, buf.ring_size, static_cast<std::size_t>(slots) * pitch);
       double* lines = buf.get(buf.line, buf.line_size, line_len * static_cast<std::size_t>(group));
       double* out = buf.get(buf.out, buf.out_size, static_cast<std::size_t>(row));
-      std::vector<const double*> rows(static_cast<std::size_t>(taps));
+      std::vector<const double*> rows(static_cast<std::size_t>(slots));
+      std::vector<double*> centres(static_cast<std::size_t>(group)), strip_out(static_cast<std::size_t>(group));
       const std::int64_t y0 = band_start[static_cast<std::size_t>(b)], y1 = band_start[static_cast<std::size_t>(b) + 1];
       const auto slot = [&](std::int64_t e) { return ring + static_cast<std::size_t>(e % slots) * pitch; };
       const auto enter = [&](std::int64_t e) {  // extended row e into its ring slot
@@ -171,15 +171,17 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst) {
       for (std::int64_t g0 = y0; g0 < y1; g0 += group) {
         const std::int64_t g1 = std::min(y1, g0 + group);
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) enter(out_y + taps - 1);
-        // y: straight into each output row's x line, a strip at a time for the whole group.
+        // y: straight into each output row's x line, a strip at a time for the whole group, the
+        // group's rows sharing their tap rows' loads.
+        const int outputs = static_cast<int>(g1 - g0);
+        for (int t = 0; t < taps + outputs - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(g0 + t);
+        for (int m = 0; m < outputs; ++m)
+          centres[static_cast<std::size_t>(m)] = lines + static_cast<std::size_t>(m) * line_len + static_cast<std::size_t>(x.size1 * C);
         for (std::int64_t s0 = 0; s0 < row; s0 += kStrip) {
           const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, row - s0));
-          for (std::int64_t out_y = g0; out_y < g1; ++out_y) {
-            for (int t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = slot(out_y + t);
-            double* centre = lines + static_cast<std::size_t>(out_y - g0) * line_len + static_cast<std::size_t>(x.size1 * C);
-            ordered_correlate_rows(rows.data() + y.size1, static_cast<std::size_t>(s0), centre + s0, n, y.centre, y.size1,
-                                   y.size2, y.symmetry);
-          }
+          for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = centres[static_cast<std::size_t>(m)] + s0;
+          ordered_correlate_row_window(rows.data() + y.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs, n,
+                                       y.centre, y.size1, y.size2, y.symmetry);
         }
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) {
           double* line = lines + static_cast<std::size_t>(out_y - g0) * line_len;

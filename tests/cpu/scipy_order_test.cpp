@@ -191,9 +191,11 @@ TEST(ScipyOrder, IsScipysArithmeticOnEveryTypeBorderAndAxisOrder) {
 // and in place - where a band reads rows its neighbours, or its own border, write first.
 TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
   auto rng = test::rng_for_test();
-  struct Case { std::int64_t w, h; int c; double sx, sy; int threads; int pad_px; };
+  struct Case { std::int64_t w, h; int c; double sx, sy; int threads; int pad_px; std::int64_t d = 1; double sz = 0.0; };
   const Case cases[] = {{41, 29, 3, 1.3, 2.2, 2, 0}, {23, 6, 1, 2.0, 4.5, 7, 0},  // radius 18 on 6 rows, 7 bands
-                        {64, 33, 4, 0.8, 1.0, 3, 1}, {5, 40, 2, 6.0, 0.6, 1, 0}};
+                        {64, 33, 4, 0.8, 1.0, 3, 1}, {5, 40, 2, 6.0, 0.6, 1, 0},
+                        {19, 13, 1, 1.1, 0.9, 2, 0, 7, 1.7},  // a volume: z's pass, then each plane fused
+                        {9, 11, 2, 0.7, 2.5, 3, 1, 4, 0.0}};  // planes alone: no z pass
   int checked = 0;
   for (std::size_t ti = 0; ti < kEveryType.size(); ++ti)
     for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
@@ -202,14 +204,14 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
         const Case& cs = cases[ci];
         const ElementType t = kEveryType[ti];
         BlurSpec spec;
-        spec.sigma = {cs.sx, cs.sy, 0.0};
+        spec.sigma = {cs.sx, cs.sy, cs.sz};
         spec.with_border(test::all_borders()[bi]);
         spec.cval = -1.5;
         spec.rounding = Rounding::scipy;
         spec.threads = cs.threads;
-        auto src = test::make_buffer(t, cs.w, cs.h, 1, cs.c, cs.pad_px);
+        auto src = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
         fill(src.view, rng);
-        auto got = test::make_buffer(t, cs.w, cs.h, 1, cs.c), want = test::make_buffer(t, cs.w, cs.h, 1, cs.c);
+        auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c), want = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
         const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
         ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
         ASSERT_NE(describe(plan).find("one pass through a ring of rows"), std::string::npos);
@@ -225,7 +227,7 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
         ++checked;
       }
   EXPECT_GT(checked, 30);
-  // x first (SciPy's order for a transposed image), a volume, one axis: a pass per axis.
+  // x first (SciPy's order for a transposed image), z after y, one axis: a pass per axis.
   std::vector<float> px(32 * 24 * 3);
   BlurSpec spec = BlurSpec::isotropic_2d(1.0);
   spec.rounding = Rounding::scipy;
@@ -233,7 +235,13 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
   spec = BlurSpec::isotropic_3d(1.0);
   spec.rounding = Rounding::scipy;
+  EXPECT_TRUE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 8, 3), Backend::cpu).schedule.fused_axes);
+  spec.axis_order = {1, 0, 2};
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 8, 3), Backend::cpu).schedule.fused_axes);
+  spec = BlurSpec::isotropic_2d(1.0);
+  spec.sigma[1] = 0.0;
+  spec.rounding = Rounding::scipy;
+  EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
 }
 
 TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
