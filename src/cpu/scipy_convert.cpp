@@ -28,26 +28,28 @@ void ToDoublesOf(const std::byte* from, std::size_t count, double* HWY_RESTRICT 
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Truncated through int32 and wrapped to T, a vector at a time where every value lies inside int32's
-// range (the compiler does not vectorise this conversion by itself); false where one does not.
+// Truncated through int32 and wrapped to T, a vector at a time where its values lie inside int32's
+// range (the compiler does not vectorise this conversion by itself); a vector with one outside goes
+// value by value through core::c_convert (x86's answer out of range). One pass: checked as converted.
 template <class T>
-bool TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
+void TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
   const hn::ScalableTag<double> d;
   const hn::Rebind<std::int32_t, decltype(d)> di;
   const hn::Rebind<std::uint32_t, decltype(d)> du;
   const std::size_t N = hn::Lanes(d);
   const auto lo = hn::Set(d, -2147483649.0), hi = hn::Set(d, 2147483648.0);
-  auto ok = hn::Gt(hn::Set(d, 0.0), lo);  // all true
   std::size_t i = 0;
+  const auto scalar = [&](std::size_t j) {
+    const T v = core::c_convert<T>(from[j]);
+    std::memcpy(to + j * sizeof(T), &v, sizeof v);
+  };
   for (; i + N <= count; i += N) {
     const auto v = hn::LoadU(d, from + i);
-    ok = hn::And(ok, hn::And(hn::Gt(v, lo), hn::Lt(v, hi)));
-  }
-  if (!hn::AllTrue(d, ok)) return false;
-  for (std::size_t j = i; j < count; ++j)
-    if (!(from[j] > -2147483649.0 && from[j] < 2147483648.0)) return false;
-  for (i = 0; i + N <= count; i += N) {
-    const auto w = hn::DemoteTo(di, hn::LoadU(d, from + i));  // truncated toward zero
+    if (!hn::AllTrue(d, hn::And(hn::Gt(v, lo), hn::Lt(v, hi)))) {
+      for (std::size_t j = i; j < i + N; ++j) scalar(j);
+      continue;
+    }
+    const auto w = hn::DemoteTo(di, v);  // truncated toward zero
     if constexpr (sizeof(T) == 4) {
       hn::StoreU(w, di, reinterpret_cast<std::int32_t*>(to + i * 4));
     } else {
@@ -56,11 +58,7 @@ bool TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* 
       hn::StoreU(narrow, dn, reinterpret_cast<hn::TFromD<decltype(dn)>*>(to + i * sizeof(T)));
     }
   }
-  for (; i < count; ++i) {
-    const T v = static_cast<T>(static_cast<std::int32_t>(from[i]));
-    std::memcpy(to + i * sizeof(T), &v, sizeof v);
-  }
-  return true;
+  for (; i < count; ++i) scalar(i);
 }
 
 // Truncated (integers) or rounded (floats) as C converts: integers of 32 bits and fewer a vector at a
@@ -69,7 +67,8 @@ bool TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* 
 template <class T>
 void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
   if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
-    if (TruncateRun<T>(from, count, to)) return;
+    TruncateRun<T>(from, count, to);
+    return;
   }
   if constexpr (std::is_floating_point_v<T>) {
     if (reinterpret_cast<std::uintptr_t>(to) % alignof(T) == 0) {
@@ -85,7 +84,8 @@ void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte
 }
 
 // A value through T and back, in place: float32 rounded, integers of 32 bits and fewer truncated and
-// wrapped a vector at a time where every value lies in int32's range.
+// wrapped a vector at a time where the vector's values lie in int32's range (value by value through
+// core::c_convert where one does not).
 template <class T>
 void ThroughTypeOf(double* HWY_RESTRICT v, std::size_t count) {
   if constexpr (std::is_same_v<T, float>) {
@@ -96,27 +96,23 @@ void ThroughTypeOf(double* HWY_RESTRICT v, std::size_t count) {
     const hn::Rebind<std::int32_t, decltype(d)> di;
     const std::size_t N = hn::Lanes(d);
     const auto lo = hn::Set(d, -2147483649.0), hi = hn::Set(d, 2147483648.0);
-    auto ok = hn::Gt(hn::Set(d, 0.0), lo);
     std::size_t i = 0;
     for (; i + N <= count; i += N) {
       const auto x = hn::LoadU(d, v + i);
-      ok = hn::And(ok, hn::And(hn::Gt(x, lo), hn::Lt(x, hi)));
-    }
-    bool in_range = hn::AllTrue(d, ok);
-    for (std::size_t j = i; j < count; ++j) in_range &= v[j] > -2147483649.0 && v[j] < 2147483648.0;
-    if (in_range) {
-      for (i = 0; i + N <= count; i += N) {
-        auto w = hn::DemoteTo(di, hn::LoadU(d, v + i));  // truncated toward zero
-        if constexpr (sizeof(T) < 4) {  // wrapped to T's width and back: sign or zero extension of the low bits
-          constexpr int shift = 32 - 8 * static_cast<int>(sizeof(T));
-          w = std::is_signed_v<T> ? hn::ShiftRight<shift>(hn::ShiftLeft<shift>(w))
-                                  : hn::And(w, hn::Set(di, static_cast<std::int32_t>((1u << (8 * sizeof(T))) - 1)));
-        }
-        hn::StoreU(hn::PromoteTo(d, w), d, v + i);
+      if (!hn::AllTrue(d, hn::And(hn::Gt(x, lo), hn::Lt(x, hi)))) {
+        for (std::size_t j = i; j < i + N; ++j) v[j] = static_cast<double>(core::c_convert<T>(v[j]));
+        continue;
       }
-      for (; i < count; ++i) v[i] = static_cast<double>(static_cast<T>(static_cast<std::int32_t>(v[i])));
-      return;
+      auto w = hn::DemoteTo(di, x);  // truncated toward zero
+      if constexpr (sizeof(T) < 4) {  // wrapped to T's width and back: sign or zero extension of the low bits
+        constexpr int shift = 32 - 8 * static_cast<int>(sizeof(T));
+        w = std::is_signed_v<T> ? hn::ShiftRight<shift>(hn::ShiftLeft<shift>(w))
+                                : hn::And(w, hn::Set(di, static_cast<std::int32_t>((1u << (8 * sizeof(T))) - 1)));
+      }
+      hn::StoreU(hn::PromoteTo(d, w), d, v + i);
     }
+    for (; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
+    return;
   }
   for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
 }

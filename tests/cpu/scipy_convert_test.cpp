@@ -1,0 +1,83 @@
+// cpu/scipy_convert: each type's vector conversions against the scalar model (core::c_convert,
+// core::load_element), on runs whose vectors mix values in range with ones out of range, NaN and
+// infinities at every lane, at every length up to a few vectors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/element.hpp"
+#include "cpu/scipy_convert.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur {
+namespace {
+
+const ElementType kTypes[] = {ElementType::b8,  ElementType::i8,  ElementType::u8,  ElementType::i16,
+                              ElementType::u16, ElementType::i32, ElementType::u32, ElementType::i64,
+                              ElementType::u64, ElementType::f16, ElementType::f32, ElementType::f64};
+
+// One element of `type` as C converts v (bool as an unsigned char; float16 as core stores it).
+std::vector<std::byte> c_bytes(ElementType type, double v) {
+  std::vector<std::byte> b(element_size(type));
+  const auto put = [&](auto x) { std::memcpy(b.data(), &x, sizeof x); };
+  switch (type) {
+    case ElementType::b8: case ElementType::u8: put(core::c_convert<std::uint8_t>(v)); break;
+    case ElementType::i8: put(core::c_convert<std::int8_t>(v)); break;
+    case ElementType::u16: put(core::c_convert<std::uint16_t>(v)); break;
+    case ElementType::i16: put(core::c_convert<std::int16_t>(v)); break;
+    case ElementType::u32: put(core::c_convert<std::uint32_t>(v)); break;
+    case ElementType::i32: put(core::c_convert<std::int32_t>(v)); break;
+    case ElementType::u64: put(core::c_convert<std::uint64_t>(v)); break;
+    case ElementType::i64: put(core::c_convert<std::int64_t>(v)); break;
+    case ElementType::f32: put(static_cast<float>(v)); break;
+    case ElementType::f64: put(v); break;
+    case ElementType::f16: core::store_element(ElementType::f16, b.data(), v); break;
+  }
+  return b;
+}
+
+// Doubles a filter may give: fractions within each type's range and past it, ties, NaN, infinities,
+// the edges of int32 - a few out-of-range values at random lanes of runs mostly in range.
+std::vector<double> awkward_run(std::mt19937_64& rng, std::size_t n) {
+  const double specials[] = {std::nan(""), INFINITY, -INFINITY, 2147483648.0, -2147483649.0, 2147483647.9,
+                             -2147483648.5, 4294967296.5, 1e19, -1e19, 70000.25, -40000.75, 255.5, -0.5, 300.0};
+  std::uniform_real_distribution<double> in_range(-200.0, 300.0);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(specials) - 1);
+  std::vector<double> v(n);
+  for (double& x : v) x = (rng() % 9 == 0) ? specials[pick(rng)] : in_range(rng);
+  return v;
+}
+
+TEST(ScipyConvert, VectorsMatchTheScalarModelOnEveryTypeAndLength) {
+  auto rng = test::rng_for_test();
+  std::mt19937_64 gen(rng());
+  for (ElementType t : kTypes)
+    for (std::size_t n = 0; n <= 70; ++n) {
+      const std::vector<double> from = awkward_run(gen, n);
+      const std::size_t es = element_size(t);
+      std::vector<std::byte> got(n * es + 1);
+      cpu::from_doubles(t, from.data(), n, got.data() + 1);  // an unaligned destination too
+      std::vector<double> round(from), back(n);
+      cpu::through_type(t, round.data(), n);
+      cpu::to_doubles(t, got.data() + 1, n, back.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::vector<std::byte> want = c_bytes(t, from[i]);
+        ASSERT_EQ(std::memcmp(got.data() + 1 + i * es, want.data(), es), 0)
+            << to_string(t) << " from_doubles of " << from[i] << " at " << i << " of " << n;
+        const double want_back = core::load_element(t == ElementType::b8 ? ElementType::u8 : t, want.data());
+        const bool both_nan = std::isnan(want_back) && std::isnan(round[i]);
+        ASSERT_TRUE(both_nan || round[i] == want_back)
+            << to_string(t) << " through_type of " << from[i] << ": " << round[i] << ", want " << want_back;
+        ASSERT_TRUE((std::isnan(want_back) && std::isnan(back[i])) || back[i] == want_back)
+            << to_string(t) << " to_doubles at " << i;
+      }
+    }
+}
+
+}  // namespace
+}  // namespace fastblur
