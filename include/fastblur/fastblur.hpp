@@ -5,6 +5,7 @@
 #include "fastblur/blur.hpp"
 #include "fastblur/codegen.hpp"
 #include "fastblur/cuda.hpp"
+#include "fastblur/derivative_sum.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"

@@ -450,9 +450,60 @@ def _family_call(name, order, square, input, output, mode, cval, sigma, kwargs, 
                                   "gaussian_filter and gaussian_filter1d")
     like, given_output = input, output
     input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
-    result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, order), output, mode, cval,
-                                      sigma, kwargs, axes, square=square)
+    result = _family_in_core(order, square, input, output, mode, cval, sigma, kwargs, axes)
+    if result is None:
+        result = _gaussian_family.combine(input, _gaussian_family.derivative(gaussian_filter, order), output, mode,
+                                          cval, sigma, kwargs, axes, square=square)
     return _foreign_arrays.give_back(result, like, given_output)
+
+
+_FAMILY_KEYWORDS = {"truncate", "radius", "algorithm", "tolerance", "device", "threads", "rounding", "options"}
+
+
+def _family_in_core(order, square, input, output, mode, cval, sigma, kwargs, axes):
+    """The family as one core call (fastblur::derivative_sum: each derivative a blur of its own plan,
+    combined in the output's type as SciPy's NumPy steps combine them; a 2D image's derivatives in one
+    pass over it): a real input on the CPU, a new or C-contiguous float32/float64 output apart from
+    it, up to three filtered axes. None where the call is not such (combine then composes it as SciPy
+    does, and raises SciPy's errors)."""
+    if kwargs.keys() - _FAMILY_KEYWORDS or kwargs.get("device", "cpu") != "cpu":
+        return None
+    a = np.asarray(input)
+    if a.dtype.kind not in "biuf" or a.size == 0 or not np.isscalar(cval) or isinstance(cval, complex):
+        return None
+    if output is None:
+        out_dtype = a.dtype
+    elif isinstance(output, np.ndarray):
+        out_dtype = output.dtype
+    else:
+        return None
+    if out_dtype not in (np.dtype(np.float32), np.dtype(np.float64)):
+        return None
+    if isinstance(output, np.ndarray) and (output.shape != a.shape or not output.flags.c_contiguous
+                                           or not output.flags.writeable or np.may_share_memory(a, output)):
+        return None
+    try:
+        filtered = check_axes(axes, a.ndim)
+        sigmas = _gaussian_family.sigma_per_axis(sigma, filtered, a.ndim)
+        modes = normalize_sequence(mode, len(filtered))
+        truncate, radius = kwargs.get("truncate", 4.0), kwargs.get("radius")
+        terms = []
+        for ii, axis in enumerate(filtered):
+            orders = [0] * a.ndim
+            orders[axis] = order
+            terms.append(active_axes(a.ndim, sigmas, orders, modes[ii], truncate, radius, None))
+    except Exception:  # SciPy's errors come from SciPy's composition
+        return None
+    if not filtered or any(not t or len(t) > 3 for t in terms) or len({tuple(x[0] for x in t) for t in terms}) != 1:
+        return None
+    algorithm, rounding = kwargs.get("algorithm", "auto"), kwargs.get("rounding", "scipy")
+    tolerance, threads, options = _check_common(algorithm, kwargs.get("tolerance", 0.0), "cpu", kwargs.get("threads", 0),
+                                                rounding, kwargs.get("options"))
+    out = output if isinstance(output, np.ndarray) else np.empty(a.shape, out_dtype)
+    _core.derivative_sum_axes(_native(a), out, "gradient_magnitude" if square else "laplace",
+                              [_requests(t, with_weights=True) for t in terms], float(cval), 4.0, algorithm, tolerance,
+                              threads, options, rounding)
+    return out
 
 
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):

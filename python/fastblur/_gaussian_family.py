@@ -3,7 +3,9 @@
 ``generic_gradient_magnitude``: one Gaussian derivative a filtered axis, each a whole
 ``gaussian_filter`` call, summed - or squared, summed and square-rooted - by NumPy in the output's
 dtype in SciPy's order), so SciPy's bits come from the core's filter giving SciPy's bits. Each
-derivative is one call of the core (threads, devices and the module's keywords pass through)."""
+derivative is one call of the core (threads, devices and the module's keywords pass through); for a
+float32 or float64 output the sums, squares and square root are the core's too (one threaded pass an
+axis, NumPy's rounding of each operation: ``_core.derivative_sum_step``)."""
 import numpy as np
 
 from ._scipy_args import check_axes, get_output, normalize_sequence
@@ -41,6 +43,8 @@ def combine(input, derivative, output, mode, cval, sigma, kwargs, axes, square):
         return output
     modes = normalize_sequence(mode, len(axes))
     derivative(input, axes[0], output, modes[0], cval, sigma, **kwargs)
+    if _in_core(output):
+        return _combine_in_core(input, derivative, output, modes, cval, sigma, kwargs, axes, square)
     if square:
         np.multiply(output, output, output)
     for ii in range(1, len(axes)):
@@ -50,4 +54,28 @@ def combine(input, derivative, output, mode, cval, sigma, kwargs, axes, square):
         output += tmp
     if square:
         np.sqrt(output, output, casting="unsafe")
+    return output
+
+
+def _in_core(output):
+    return (type(output) is np.ndarray and output.dtype in (np.float32, np.float64) and output.flags.c_contiguous
+            and output.flags.writeable)
+
+
+def _combine_in_core(input, derivative, output, modes, cval, sigma, kwargs, axes, square):
+    """The rest of combine with the output holding the first axis's derivative: each further axis's
+    derivative into one scratch array, folded into the output by the core (NumPy's operations and
+    rounding, threaded); the magnitude's square root with the last fold."""
+    from . import _core
+
+    kind = "gradient_magnitude" if square else "laplace"
+    threads = kwargs.get("threads") or 0
+    if len(axes) == 1:
+        if square:
+            _core.derivative_sum_step(kind, output, None, True, True, threads)
+        return output
+    term = np.empty_like(output)
+    for ii in range(1, len(axes)):
+        derivative(input, axes[ii], term, modes[ii], cval, sigma, **kwargs)
+        _core.derivative_sum_step(kind, output, term, ii == 1, ii == len(axes) - 1, threads)
     return output

@@ -210,6 +210,31 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
   });
 }
 
+void derivative_sum_arrays(const py::array& src, py::array& dst, DerivativeSum kind,
+                           const std::vector<std::vector<AxisRequest>>& terms, const BlurSpec& base) {
+  if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
+  if (terms.empty()) throw InvalidArgument("derivative_sum needs one term or more");
+  const ArrayShape s = ArrayShape::of(src), d = ArrayShape::of(dst);
+  const Device cpu = Device::cpu();
+  std::vector<Layout> layouts;
+  for (const auto& axes : terms) layouts.push_back(lay_out_call(s, d, axes, base, cpu));
+  std::vector<BlurSpec> specs;
+  for (const Layout& l : layouts) {
+    if (l.batch != layouts[0].batch || l.sv.extent != layouts[0].sv.extent || l.sv.channels != layouts[0].sv.channels)
+      throw InvalidArgument("derivative_sum: the terms lay the arrays out differently");
+    specs.push_back(l.spec);
+  }
+  Layout l = layouts[0];
+  const auto* src_base = static_cast<const std::byte*>(src.data());
+  auto* dst_base = static_cast<std::byte*>(dst.mutable_data());
+  py::gil_scoped_release release;
+  for_each_blur(l.batch, s, d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) {
+    l.sv.data = const_cast<std::byte*>(src_base + so);
+    l.dv.data = dst_base + d_o;
+    derivative_sum(l.sv, l.dv, kind, specs);
+  });
+}
+
 namespace {
 
 // Unfiltered neighbours d, d + 1 that step as one axis in both arrays (stride[d] = extent[d + 1]

@@ -9,6 +9,7 @@
 
 #include "fastblur/blur.hpp"
 #include "fastblur/cuda.hpp"
+#include "fastblur/derivative_sum.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/plan.hpp"
 
@@ -46,6 +47,10 @@ struct ArrayShape {
 /// the order of `axes`.
 void blur_arrays(const pybind11::array& src, pybind11::array& dst, const std::vector<AxisRequest>& axes,
                  const BlurSpec& base, const Device& device);
+/// fastblur::derivative_sum on arrays: terms[i] the requests of the i-th derivative's blur (the
+/// same axes in each, laid out as blur_arrays lays them out), each blur of the batch on the CPU.
+void derivative_sum_arrays(const pybind11::array& src, pybind11::array& dst, DerivativeSum kind,
+                           const std::vector<std::vector<AxisRequest>>& terms, const BlurSpec& base);
 /// An array in CUDA device memory, as its interface describes it (pointer, extents, byte strides).
 struct CudaArray {
   std::uint64_t data = 0;

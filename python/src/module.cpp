@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "array_views.hpp"
 #include "dlpack_arrays.hpp"
 #include "fastblur/cuda.hpp"
+#include "fastblur/derivative_sum.hpp"
 #include "fastblur/analysis.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/fastblur.hpp"
@@ -306,6 +308,61 @@ PYBIND11_MODULE(_core, m) {
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"),
       py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
       py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
+
+  // gaussian_laplace / gaussian_gradient_magnitude in the core (fastblur::derivative_sum): `terms`
+  // holds each derivative's (axes, sigmas, modes, radii, orders, weights), the rest as blur_axes.
+  using TermArgs = std::tuple<std::vector<int>, std::vector<double>, std::vector<std::string>, std::vector<double>,
+                              std::vector<int>, std::vector<std::vector<double>>>;
+  m.def(
+      "derivative_sum_axes",
+      [requests](const py::array& src, py::array& dst, const std::string& kind, const std::vector<TermArgs>& terms,
+                 double cval, double truncate, const std::string& algorithm, double tolerance, int threads,
+                 const py::dict& options, const std::string& rounding) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
+        std::vector<std::vector<python::AxisRequest>> term_requests;
+        for (const TermArgs& t : terms)
+          term_requests.push_back(std::apply(requests, t));
+        const DerivativeSum k = kind == "laplace" ? DerivativeSum::laplace
+                                : kind == "gradient_magnitude"
+                                    ? DerivativeSum::gradient_magnitude
+                                    : throw InvalidArgument("derivative_sum: kind is laplace or gradient_magnitude");
+        python::derivative_sum_arrays(src, dst, k, term_requests, base);
+      },
+      py::arg("src"), py::arg("dst"), py::arg("kind"), py::arg("terms"), py::arg("cval"), py::arg("truncate"),
+      py::arg("algorithm"), py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("rounding"));
+
+  // One axis's step of gaussian_laplace / gaussian_gradient_magnitude in the output's type (fastblur/
+  // derivative_sum.hpp): `total` and `term` (None for a single axis) C-contiguous, of one type and size.
+  m.def(
+      "derivative_sum_step",
+      [](const std::string& kind, py::array total, const py::object& term, bool first, bool last, int threads) {
+        const auto type_of = [](const py::array& a) {
+          if (a.dtype().is(py::dtype::of<double>())) return ElementType::f64;
+          if (a.dtype().is(py::dtype::of<float>())) return ElementType::f32;
+          throw InvalidArgument("derivative_sum_step takes float32 or float64 arrays");
+        };
+        if (!(total.flags() & py::array::c_style) || !total.writeable())
+          throw InvalidArgument("derivative_sum_step: the total must be a writable C-contiguous array");
+        const ElementType type = type_of(total);
+        const void* term_data = nullptr;
+        py::array term_array;
+        if (!term.is_none()) {
+          term_array = py::reinterpret_borrow<py::array>(term);
+          if (!(term_array.flags() & py::array::c_style) || type_of(term_array) != type ||
+              term_array.size() != total.size())
+            throw InvalidArgument("derivative_sum_step: the term must be a C-contiguous array like the total");
+          term_data = term_array.data();
+        }
+        const DerivativeSum k = kind == "laplace" ? DerivativeSum::laplace
+                                : kind == "gradient_magnitude"
+                                    ? DerivativeSum::gradient_magnitude
+                                    : throw InvalidArgument("derivative_sum_step: kind is laplace or gradient_magnitude");
+        void* data = total.mutable_data();
+        const auto count = static_cast<std::size_t>(total.size());
+        py::gil_scoped_release release;
+        derivative_sum_step(k, type, data, term_data, count, first, last, threads);
+      },
+      py::arg("kind"), py::arg("total"), py::arg("term"), py::arg("first"), py::arg("last"), py::arg("threads") = 0);
 
   // The per-axis arguments checked as a blur would check them, for calls with nothing to blur (an
   // empty array): a radius past the limit is refused there too.

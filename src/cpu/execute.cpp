@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "core/populate.hpp"
 #include "fastblur/error.hpp"
 
 namespace fastblur::cpu {
@@ -35,6 +36,7 @@ void execute(const Plan& plan, const View& src, const View& dst) {
   }
   const Executor run = executor(plan.algorithm);
   if (!run) throw Unsupported("algorithm " + std::string(to_string(plan.algorithm)) + " is not available on the CPU");
+  core::populate_for_write(dst);
   run(plan, src, dst);
 }
 

@@ -1,6 +1,9 @@
 #pragma once
 // The CPU backend's side of the registry: an executor per algorithm id (algorithm_list.def), each
 // running a resolved plan (src/algorithms/ resolves, the CPU only executes).
+#include <span>
+
+#include "fastblur/derivative_sum.hpp"
 #include "fastblur/plan.hpp"
 
 namespace fastblur::cpu {
@@ -26,6 +29,12 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
 // scipy_order with Schedule::fused_axes: a 2D image's y and x passes through a ring of rows, made by
 // `workers` threads (bands of rows).
 void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers);
+// The same for several terms read from one ring of source rows (derivative_sum's fused case): each
+// plan's y and x passes, the first term written to dst's row and the others folded into it as
+// derivative_sum_step folds them. The plans share y's kernel length and border; dst's rows are
+// packed and apart from src.
+void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
+                            int workers);
 // downsample's 2D chain driver (CpuDriver::chain; downsample_blur dispatches to it).
 void downsample_chain_blur(const Plan& plan, const View& src, const View& dst);
 

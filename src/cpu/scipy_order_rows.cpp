@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <span>
 #include <vector>
 
 #include "hwy/aligned_allocator.h"
@@ -25,6 +26,7 @@
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
+#include "fastblur/derivative_sum.hpp"
 
 namespace fastblur::cpu {
 namespace {
@@ -101,12 +103,25 @@ constexpr std::int64_t kStrip = 1024;  // values of a row a sweep takes at a tim
 }  // namespace
 
 void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers) {
+  const Plan* plans[] = {&plan};
+  scipy_order_rows_terms(plans, DerivativeSum::laplace, src, dst, workers);
+}
+
+void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
+                            int workers) {
+  const Plan& plan = *plans[0];
   const std::int64_t W = src.width(), H = src.height(), C = src.channels;
   const std::int64_t row = W * C;
-  const Axis y = axis_of(plan, 1, H), x = axis_of(plan, 0, W);
+  const std::size_t terms = plans.size();
+  // The terms share y's ring (their y kernels are as long, their y borders alike: the caller's rule);
+  // each has its own weights and x border.
+  std::vector<Axis> ys, xs;
+  for (const Plan* p : plans) ys.push_back(axis_of(*p, 1, H)), xs.push_back(axis_of(*p, 0, W));
+  const Axis& y = ys[0];
   const int taps = y.taps();
   const double cval = plan.spec.cval;
   const ElementType dt = dst.type;
+  const std::size_t dst_item = element_size(dt);
   const int threads = std::max(1, std::min<int>(workers, static_cast<int>(H)));
   // Bands of output rows, one per worker.
   std::vector<std::int64_t> band_start(static_cast<std::size_t>(threads) + 1);
@@ -136,7 +151,10 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, i
   hwy::AlignedFreeUniquePtr<double[]> stash =
       hwy::AllocateAligned<double>(std::max<std::size_t>(1, stashed.size() * static_cast<std::size_t>(row)));
   const std::size_t pitch = static_cast<std::size_t>(row) + 8;  // ring rows a cache line apart in sets
-  const std::size_t line_len = static_cast<std::size_t>((W + x.size1 + x.size2) * C);
+  int x_reach = 0;  // the longest x kernel's extension, both sides
+  for (const Axis& x : xs) x_reach = std::max(x_reach, x.size1 + x.size2);
+  const std::size_t line_len = static_cast<std::size_t>((W + x_reach) * C);
+  const std::size_t group_lines = line_len * static_cast<std::size_t>(kGroup);
   // Output rows in groups of kGroup: the group's y passes run a strip of kStrip values at a time, so
   // the ring's rows of a strip are read from memory once for the group's rows and stay in L1/L2 for
   // them (over whole rows a 35-tap ring, 2.3 MB for a 2050-wide RGBA image, came from L3 for every
@@ -153,8 +171,9 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, i
     try {
       Buffers& buf = t_buffers;
       double* ring = buf.get(buf.ring, buf.ring_size, static_cast<std::size_t>(slots) * pitch);
-      double* lines = buf.get(buf.line, buf.line_size, line_len * static_cast<std::size_t>(group));
-      double* out = buf.get(buf.out, buf.out_size, static_cast<std::size_t>(row));
+      double* lines = buf.get(buf.line, buf.line_size, group_lines * terms);
+      double* out = buf.get(buf.out, buf.out_size, static_cast<std::size_t>(row) * 2);
+      std::vector<std::byte> term_row(terms > 1 ? static_cast<std::size_t>(row) * dst_item : 0);
       std::vector<const double*> rows(static_cast<std::size_t>(slots));
       std::vector<double*> centres(static_cast<std::size_t>(group)), strip_out(static_cast<std::size_t>(group));
       const std::int64_t y0 = band_start[static_cast<std::size_t>(b)], y1 = band_start[static_cast<std::size_t>(b) + 1];
@@ -171,34 +190,47 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, i
       for (std::int64_t g0 = y0; g0 < y1; g0 += group) {
         const std::int64_t g1 = std::min(y1, g0 + group);
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) enter(out_y + taps - 1);
-        // y: straight into each output row's x line, a strip at a time for the whole group, the
-        // group's rows sharing their tap rows' loads.
+        // y: straight into each output row's x line (a term's own lines), a strip at a time for the
+        // whole group, the group's rows sharing their tap rows' loads.
         const int outputs = static_cast<int>(g1 - g0);
         for (int t = 0; t < taps + outputs - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(g0 + t);
-        for (int m = 0; m < outputs; ++m)
-          centres[static_cast<std::size_t>(m)] = lines + static_cast<std::size_t>(m) * line_len + static_cast<std::size_t>(x.size1 * C);
-        for (std::int64_t s0 = 0; s0 < row; s0 += kStrip) {
-          const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, row - s0));
-          for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = centres[static_cast<std::size_t>(m)] + s0;
-          ordered_correlate_row_window(rows.data() + y.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs, n,
-                                       y.centre, y.size1, y.size2, y.symmetry);
+        for (std::size_t k = 0; k < terms; ++k) {
+          const Axis &yk = ys[k], &xk = xs[k];
+          for (int m = 0; m < outputs; ++m)
+            centres[static_cast<std::size_t>(m)] =
+                lines + k * group_lines + static_cast<std::size_t>(m) * line_len + static_cast<std::size_t>(xk.size1 * C);
+          for (std::int64_t s0 = 0; s0 < row; s0 += kStrip) {
+            const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, row - s0));
+            for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = centres[static_cast<std::size_t>(m)] + s0;
+            ordered_correlate_row_window(rows.data() + yk.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs,
+                                         n, yk.centre, yk.size1, yk.size2, yk.symmetry);
+          }
         }
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) {
-          double* line = lines + static_cast<std::size_t>(out_y - g0) * line_len;
-          double* centre = line + static_cast<std::size_t>(x.size1 * C);
-          through_type(dt, centre, static_cast<std::size_t>(row));  // SciPy stores y's result, x reads it back
-          // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
-          const auto extend = [&](std::int64_t j) {
-            const std::int64_t m = x.map[static_cast<std::size_t>(j)];
-            double* to = line + j * C;
-            if (m < 0) std::fill(to, to + C, cval);
-            else std::copy(centre + m * C, centre + (m + 1) * C, to);
-          };
-          for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
-          for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
-          ordered_correlate(centre, out, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
-                            static_cast<std::size_t>(C));
-          write_row(out, dst, out_y);
+          for (std::size_t k = 0; k < terms; ++k) {
+            const Axis& x = xs[k];
+            double* line = lines + k * group_lines + static_cast<std::size_t>(out_y - g0) * line_len;
+            double* centre = line + static_cast<std::size_t>(x.size1 * C);
+            through_type(dt, centre, static_cast<std::size_t>(row));  // SciPy stores y's result, x reads it back
+            // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
+            const auto extend = [&](std::int64_t j) {
+              const std::int64_t m = x.map[static_cast<std::size_t>(j)];
+              double* to = line + j * C;
+              if (m < 0) std::fill(to, to + C, cval);
+              else std::copy(centre + m * C, centre + (m + 1) * C, to);
+            };
+            for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
+            for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
+            ordered_correlate(centre, out, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
+                              static_cast<std::size_t>(C));
+            if (k == 0) {
+              write_row(out, dst, out_y);
+            } else {  // the term in the output's type, folded into the row as NumPy folds it
+              from_doubles(dt, out, static_cast<std::size_t>(row), term_row.data());
+              derivative_sum_step(kind, dt, dst.pixel(0, out_y), term_row.data(), static_cast<std::size_t>(row), k == 1,
+                                  k + 1 == terms, 1);
+            }
+          }
         }
       }
     } catch (...) {

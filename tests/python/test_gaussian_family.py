@@ -99,3 +99,20 @@ def test_vulkan_device(rng, name):
     # The Vulkan backend has no derivative kernels yet: a clear refusal, never a silent CPU fallback.
     with pytest.raises(NotImplementedError, match="derivative orders are not available on the Vulkan backend"):
         getattr(fastblur, name)(a, 1.5, device="vulkan")
+
+
+@pytest.mark.parametrize("name", FUNCTIONS)
+@pytest.mark.parametrize("dtype,out", [(np.float64, None), (np.float32, None), (np.uint8, np.float32),
+                                       (np.int16, np.float64)])
+def test_core_combination_keeps_scipy_bits(rng, name, dtype, out):
+    """The core's one pass (a 2D image, float output) and its blur-by-blur path (an RGB image's three
+    axes) give SciPy's bits on images larger than a band per thread, with threads and modes."""
+    for shape in [(71, 93), (37, 29, 3)]:
+        a = random_array(rng, shape, dtype)
+        for kwargs in [dict(sigma=1.7), dict(sigma=[2.5, 0.8] + [1.0] * (len(shape) - 2), mode="nearest"),
+                       dict(sigma=1.3, mode="constant", cval=-2.0, truncate=3.0)]:
+            want = getattr(nd, name)(a, output=out, **kwargs)
+            same_bits(getattr(fastblur, name)(a, output=out, threads=3, **kwargs), want)
+            given = np.empty(shape, want.dtype)
+            assert getattr(fastblur, name)(a, output=given, **kwargs) is given
+            same_bits(given, want)

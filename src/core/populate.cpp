@@ -1,0 +1,39 @@
+#include "core/populate.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
+#include "core/overlap.hpp"
+
+namespace fastblur::core {
+
+void populate_for_write(const View& v) noexcept {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  const auto [first, last] = byte_range(v);
+  if (last - first < (std::ptrdiff_t{1} << 20)) return;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(first) / page * page;
+  const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(last) + page - 1) / page * page;
+  // Present pages (mincore) cost a walk of the page tables to populate again: ask only where some are not.
+  try {
+    std::vector<unsigned char> present((end - begin) / page);
+    if (mincore(reinterpret_cast<void*>(begin), end - begin, present.data()) == 0) {
+      bool all = true;
+      for (unsigned char p : present) all = all && (p & 1);
+      if (all) return;
+    }
+  } catch (...) {
+    return;
+  }
+  (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
+#else
+  (void)v;
+#endif
+}
+
+}  // namespace fastblur::core
