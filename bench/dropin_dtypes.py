@@ -12,6 +12,7 @@ with tolerance=1e-5 against SciPy (the planner's float lanes).
 """
 import argparse
 import os
+import statistics
 import sys
 import time
 
@@ -98,6 +99,74 @@ def main():
     ours = best(lambda: fastblur.gaussian_filter(a, 6, tolerance=1e-5, threads=args.threads), args.repeat)
     theirs = best(lambda: nd.gaussian_filter(a, 6), max(1, args.repeat // 2))
     print(f"| {'x'.join(map(str, side))} | 6 | {ours:.1f} | {theirs:.1f} | {theirs / ours:.1f}x |", flush=True)
+    return issue_43_rows(args, rng, fastblur, nd)
+
+
+def alternated(runs, repeat):
+    """Medians (ms) of `runs` (name -> callable) timed one right after the other, `repeat` rounds."""
+    for f in runs.values():
+        f()  # warm-up
+    times = {k: [] for k in runs}
+    for _ in range(repeat):
+        for k, f in runs.items():
+            t = time.perf_counter()
+            f()
+            times[k].append(time.perf_counter() - t)
+    return {k: statistics.median(v) * 1e3 for k, v in times.items()}
+
+
+def issue_43_rows(args, rng, fastblur, nd):
+    """Issue 43's shapes, each alternated with SciPy in one process (medians): the drop-in's default
+    on images and volumes of sizes no test uses, the Gaussian family, scikit-image's
+    difference_of_gaussians under patch_scipy(), and a short axis (an RGB image given one sigma)."""
+    import skimage.filters
+
+    scale = 20 if args.quick else 1
+    shrink = lambda shape: tuple(max(3, s // scale) for s in shape)
+    print()
+    print("| call (default arguments, SciPy's bits asserted) | scipy ms | fastblur ms | scipy / fastblur |")
+    print("| --- | ---: | ---: | ---: |")
+    rows = [("float64", (1600, 1400), 3), ("uint16", (1300, 1700), 4), ("int16", (80, 170, 150), 1.5),
+            ("float32", (180, 200, 230), 1), ("float32", (180, 200, 230), 4), ("uint8", (1000, 1700), 2)]
+    for dtype, shape, sigma in rows:
+        a = data(rng, dtype, shrink(shape))
+        if not np.array_equal(fastblur.gaussian_filter(a, sigma), nd.gaussian_filter(a, sigma)):
+            print(f"{dtype} {shape}: fastblur differs from scipy", file=sys.stderr)
+            return 1
+        ms = alternated({"scipy": lambda: nd.gaussian_filter(a, sigma), "fastblur": lambda: fastblur.gaussian_filter(a, sigma)},
+                        args.repeat)
+        print(f"| gaussian_filter {dtype} {'x'.join(map(str, a.shape))} sigma {sigma} | {ms['scipy']:.1f} | "
+              f"{ms['fastblur']:.1f} | {ms['scipy'] / ms['fastblur']:.1f}x |", flush=True)
+    a = data(rng, "float64", shrink((1600, 1400)))
+    for name, sigma in (("gaussian_gradient_magnitude", 2), ("gaussian_laplace", 2)):
+        if not np.array_equal(getattr(fastblur, name)(a, sigma), getattr(nd, name)(a, sigma)):
+            print(f"{name}: fastblur differs from scipy", file=sys.stderr)
+            return 1
+        ms = alternated({"scipy": lambda: getattr(nd, name)(a, sigma), "fastblur": lambda: getattr(fastblur, name)(a, sigma)},
+                        args.repeat)
+        print(f"| {name} float64 {'x'.join(map(str, a.shape))} sigma {sigma} | {ms['scipy']:.1f} | {ms['fastblur']:.1f} | "
+              f"{ms['scipy'] / ms['fastblur']:.1f}x |", flush=True)
+
+    def dog_patched():
+        with fastblur.scipy_patched():
+            return skimage.filters.difference_of_gaussians(a, 1, 4)
+
+    if not np.array_equal(dog_patched(), skimage.filters.difference_of_gaussians(a, 1, 4)):
+        print("difference_of_gaussians: the patched call differs", file=sys.stderr)
+        return 1
+    ms = alternated({"scipy": lambda: skimage.filters.difference_of_gaussians(a, 1, 4), "fastblur": dog_patched},
+                    args.repeat)
+    print(f"| skimage difference_of_gaussians float64 {'x'.join(map(str, a.shape))} (1, 4) under patch_scipy() | "
+          f"{ms['scipy']:.1f} | {ms['fastblur']:.1f} | {ms['scipy'] / ms['fastblur']:.1f}x |", flush=True)
+    # A short axis: one sigma on an RGB image blurs its 3 channels too (SciPy's rule).
+    a = data(rng, "float32", shrink((1080, 1920)) + (3,))
+    ms = alternated({"scipy": lambda: nd.gaussian_filter(a, 5), "default": lambda: fastblur.gaussian_filter(a, 5),
+                     "nearest": lambda: fastblur.gaussian_filter(a, 5, rounding="nearest"),
+                     "tolerance 1e-2": lambda: fastblur.gaussian_filter(a, 5, tolerance=1e-2)}, max(1, args.repeat // 2))
+    print()
+    print("| float32 " + "x".join(map(str, a.shape)) + ", sigma 5 on every axis | " + " | ".join(ms) + " |")
+    print("| --- |" + " ---: |" * len(ms))
+    print("| ms | " + " | ".join(f"{v:.1f}" for v in ms.values()) + " |", flush=True)
     return 0
 
 

@@ -35,6 +35,12 @@ def main():
     cases = [("uint8", (2160, 3840), 2.0, 8), ("uint8", (1080, 1920, 3), 3.0, 12), ("uint8", (1080, 1920, 3), 10.0, 40),
              ("uint8", (1200, 2000, 4), 1.0, 3), ("uint8", (1080, 1920, 4), 17 / 3, 17),
              ("uint16", (2160, 3840), 4.0, 16), ("float32", (2160, 3840), 5.0, 20)]
+    # Issue 43's shapes (no test uses them): float32 RGBA at k7, k35, k127 and sigma 50; uint8 photos
+    # (RGB, RGBA, grey) at sigma 1.2-6.
+    cases += [("float32", (1150, 2050, 4), 1.0, 3), ("float32", (1150, 2050, 4), 34 / 6, 17),
+              ("float32", (1200, 2000, 4), 21.0, 63), ("float32", (1200, 2000, 4), 50.0, 200),
+              ("uint8", (1000, 1700, 3), 1.2, 5), ("uint8", (1000, 1700, 3), 3.5, 14), ("uint8", (1000, 1700, 3), 6.0, 24),
+              ("uint8", (1000, 1700, 4), 2.0, 8), ("uint8", (1000, 1700), 2.0, 8), ("uint8", (1000, 1700), 6.0, 24)]
     if args.quick:
         cases = [(d, tuple(max(3, s // 20) if i < 2 else s for i, s in enumerate(shape)), sg, r)
                  for d, shape, sg, r in cases]

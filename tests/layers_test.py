@@ -45,6 +45,8 @@ PUBLIC_HEADERS = {
     "kernel.hpp": "kernel", "kernel_iir.hpp": "kernel", "kernel_sliding_dct.hpp": "kernel",
     "kernel_dual_kawase.hpp": "kernel", "kernel_mip_poisson.hpp": "kernel",
     "reference.hpp": "cpu", "vulkan.hpp": "vulkan", "cuda.hpp": "front_door",
+    "derivative_step.hpp": "cpu",  # the family's element-wise steps (src/cpu/derivative_step.cpp)
+    "derivative_sum.hpp": "front_door",  # the family through the front door (src/derivative_sum.cpp)
     "analysis.hpp": "analysis", "codegen.hpp": "codegen",
     "fastblur.hpp": "umbrella",
 }
@@ -54,6 +56,7 @@ SRC_FILES = {
     "device_access.hpp": "api",  # Device's private half: the vk::Context behind it (forward-declared)
     "front_door.hpp": "front_door", "front_door.cpp": "front_door", "blur.cpp": "front_door",
     "device.cpp": "front_door", "blur_slices.cpp": "front_door", "cuda_arrays.cpp": "front_door", "cuda_arrays_internal.hpp": "front_door",
+    "derivative_sum.cpp": "front_door",
     "validate.cpp": "api",  # validate.hpp's checks: they include only the vocabulary
 }
 

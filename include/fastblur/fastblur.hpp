@@ -6,6 +6,7 @@
 #include "fastblur/codegen.hpp"
 #include "fastblur/cuda.hpp"
 #include "fastblur/derivative_sum.hpp"
+#include "fastblur/derivative_step.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"

@@ -16,6 +16,9 @@ void populate_for_write(const View& v) noexcept {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
   const auto [first, last] = byte_range(v);
   if (last - first < (std::ptrdiff_t{1} << 20)) return;
+  // Only a view that fills its range: a sparse one (rows far apart) would back memory it never writes.
+  const auto written = static_cast<std::ptrdiff_t>(v.pixel_count() * v.channels * static_cast<std::int64_t>(element_size(v.type)));
+  if (last - first > 2 * written) return;
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(first) / page * page;
   const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(last) + page - 1) / page * page;

@@ -7,7 +7,7 @@
 
 namespace fastblur::core {
 
-/// Where a view of at least 1 MiB has pages not yet present, asks the kernel to back its byte range
+/// Where a view of at least 1 MiB that fills at least half its byte range has pages not yet present, asks the kernel to back its byte range
 /// for writing in one call (MADV_POPULATE_WRITE, Linux 5.14+). Does nothing elsewhere or on failure:
 /// it only saves time, it changes no value.
 void populate_for_write(const View& v) noexcept;

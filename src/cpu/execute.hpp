@@ -3,7 +3,7 @@
 // running a resolved plan (src/algorithms/ resolves, the CPU only executes).
 #include <span>
 
-#include "fastblur/derivative_sum.hpp"
+#include "fastblur/derivative_step.hpp"
 #include "fastblur/plan.hpp"
 
 namespace fastblur::cpu {

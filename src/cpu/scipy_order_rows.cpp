@@ -26,7 +26,7 @@
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
-#include "fastblur/derivative_sum.hpp"
+#include "fastblur/derivative_step.hpp"
 
 namespace fastblur::cpu {
 namespace {

@@ -39,8 +39,11 @@ TEST(Schedule, FirFusedRowsAndAxisPassesAndAnyStripAreBitIdentical) {
       spec.with_border(border);
       spec.cval = 0.4 * test::type_scale(type);
       Plan chosen = make_plan(spec, src.view);
-      // radius 8 and 10: fused (kFusedMaxRadius); 8-bit images: fixed point, the float schedules forced
-      ASSERT_EQ(chosen.schedule.driver, type == ElementType::u8 ? CpuDriver::fixed_point : CpuDriver::fused_rows);
+      // radius 8 and 10: fused (kFusedMaxRadius); 8-bit images: fixed point; float64: SciPy's order
+      // (the faster double driver, rounding nothing into float64); the float schedules forced
+      ASSERT_EQ(chosen.schedule.driver, type == ElementType::u8    ? CpuDriver::fixed_point
+                                        : type == ElementType::f64 ? CpuDriver::scipy_order
+                                                                   : CpuDriver::fused_rows);
       chosen.schedule.driver = CpuDriver::fused_rows;
       const test::Buffer fused = blurred(src.view, chosen, type);
       Plan passes = chosen;

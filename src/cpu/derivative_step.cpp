@@ -1,4 +1,4 @@
-// derivative_sum_step (fastblur/derivative_sum.hpp): NumPy's element-wise steps of SciPy's
+// derivative_sum_step (fastblur/derivative_step.hpp): NumPy's element-wise steps of SciPy's
 // generic_laplace / generic_gradient_magnitude fused into one threaded loop per axis, in Highway's
 // vectors for the target it dispatches to. Each operation is still rounded to the type on its own
 // (x * x, then + t * t, then sqrt: no fused multiply-add, IEEE's correctly rounded root), as NumPy's
@@ -9,11 +9,11 @@
 #include <string>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "src/cpu/derivative_sum_step.cpp"
+#define HWY_TARGET_INCLUDE "src/cpu/derivative_step.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "fastblur/derivative_sum.hpp"
+#include "fastblur/derivative_step.hpp"
 #include "fastblur/error.hpp"
 
 #pragma GCC optimize("fp-contract=off")
