@@ -47,6 +47,7 @@ PUBLIC_HEADERS = {
     "reference.hpp": "cpu", "vulkan.hpp": "vulkan", "cuda.hpp": "front_door",
     "derivative_step.hpp": "cpu",  # the family's element-wise steps (src/cpu/derivative_step.cpp)
     "derivative_sum.hpp": "front_door",  # the family through the front door (src/derivative_sum.cpp)
+    "missing_data.hpp": "front_door",  # normalized convolution through the front door (src/missing_data.cpp)
     "analysis.hpp": "analysis", "codegen.hpp": "codegen",
     "fastblur.hpp": "umbrella",
 }
@@ -56,7 +57,7 @@ SRC_FILES = {
     "device_access.hpp": "api",  # Device's private half: the vk::Context behind it (forward-declared)
     "front_door.hpp": "front_door", "front_door.cpp": "front_door", "blur.cpp": "front_door",
     "device.cpp": "front_door", "blur_slices.cpp": "front_door", "cuda_arrays.cpp": "front_door", "cuda_arrays_internal.hpp": "front_door",
-    "derivative_sum.cpp": "front_door",
+    "derivative_sum.cpp": "front_door", "missing_data.cpp": "front_door",
     "validate.cpp": "api",  # validate.hpp's checks: they include only the vocabulary
 }
 

@@ -9,6 +9,7 @@
 #include "fastblur/derivative_step.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
+#include "fastblur/missing_data.hpp"
 #include "fastblur/plan.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/serialize.hpp"
