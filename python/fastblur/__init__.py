@@ -159,6 +159,68 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
         output[...] = dst
 
 
+_NAN_POLICIES = ("propagate", "omit")
+
+
+def _missing_request(input, nan_policy, mask, preserve_nan):
+    """What a call says of missing data: None for a plain blur (SciPy's), else (data, mask or None,
+    omit_nan, preserve_nan). A numpy.ma.MaskedArray's mask is missing data too (or-ed with ``mask``)."""
+    if nan_policy not in _NAN_POLICIES:
+        raise ValueError(f"nan_policy must be 'propagate' or 'omit', got {nan_policy!r}")
+    masked = isinstance(input, np.ma.MaskedArray)
+    if nan_policy == "propagate" and mask is None and not masked:
+        if preserve_nan:
+            raise ValueError("preserve_nan needs nan_policy='omit' or a mask")
+        return None
+    data = np.ma.getdata(input) if masked else input
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype.kind not in "biuf":
+            raise TypeError(f"mask must be a bool array (True = missing) or float weights in [0, 1], not {mask.dtype}")
+        if mask.shape != np.shape(data):
+            try:
+                mask = np.broadcast_to(mask, np.shape(data))
+            except ValueError:
+                raise ValueError(f"the mask's shape {mask.shape} differs from the data's {np.shape(data)}") from None
+        if mask.dtype.kind in "iu":
+            mask = mask != 0
+    if masked:
+        m = np.ma.getmaskarray(input)
+        mask = m if mask is None else (m | mask if mask.dtype == bool else np.where(m, 0.0, mask))
+    if mask is not None:
+        mask = np.ascontiguousarray(mask, dtype=np.uint8 if mask.dtype == bool else np.float64)
+    return data, mask, nan_policy == "omit", bool(preserve_nan)
+
+
+def _no_missing_on_cuda(nan_policy, mask, preserve_nan):
+    if nan_policy != "propagate" or mask is not None or preserve_nan:
+        raise NotImplementedError("missing data (nan_policy='omit', mask, preserve_nan) is not blurred on CUDA arrays "
+                                  "yet: blur a host copy (device='cpu' or 'vulkan')")
+
+
+def _filter_missing(input, output, active, missing, cval, algorithm, tolerance, threads, options, device):
+    """A blur of data with holes, the core's normalized convolution (fastblur::blur with MissingData):
+    one core call for up to three filtered axes (the weights cannot be split across calls)."""
+    data, mask, omit_nan, preserve_nan = missing
+    if input.dtype.kind == "c":
+        raise NotImplementedError("missing data (nan_policy='omit', mask) takes real arrays")
+    if len(active) > 3:
+        raise NotImplementedError("missing data (nan_policy='omit', mask) is blurred over at most three axes a call")
+    if not isinstance(cval, numbers.Number) or isinstance(cval, complex):
+        raise TypeError(f"must be real number, not {type(cval).__name__}")
+    if not active or input.size == 0:
+        if active:
+            _core.check_axes(*_requests(active, with_weights=False)[:5])
+        np.copyto(output, input, casting="unsafe")
+        return
+    src = _native(input)
+    dst = output if (output.dtype.isnative and output.flags.c_contiguous) else np.empty(input.shape, output.dtype.newbyteorder("="))
+    _core.blur_axes_missing(src, dst, mask, omit_nan, False, preserve_nan, *_requests(active, with_weights=device == "cpu"),
+                            float(cval), 4.0, algorithm, tolerance, threads, options, device)
+    if dst is not output:
+        output[...] = dst
+
+
 def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, device, threads, rounding, options,
                signature=None):
     """A filter call on CUDA arrays: the common checks, those a CUDA call adds (the input itself in
@@ -188,7 +250,7 @@ def _as_array(input):
 
 def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
                     radius=None, axes=None, algorithm="auto", tolerance=0.0, device="cpu", threads=0,
-                    rounding="scipy", options=None):
+                    rounding="scipy", options=None, nan_policy="propagate", mask=None, preserve_nan=False):
     """Multidimensional Gaussian filter, a drop-in for ``scipy.ndimage.gaussian_filter``.
 
     Parameters
@@ -248,6 +310,19 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     options : dict, optional
         Algorithm options by key (bad keys or values raise ValueError):
 @OPTIONS@
+    nan_policy : {'propagate', 'omit'}, optional
+        'propagate' (default): SciPy's behaviour, a NaN spreads over its kernel. 'omit': NaNs are
+        missing data - the result is the normalized convolution G*(x w) / G*w with w 0 at the NaNs,
+        computed by one blur of the values and their weights together (about the cost of one
+        blur; rounded to nearest, not SciPy's bits, which SciPy does not define for it).
+    mask : array_like, optional
+        Missing data by mask, of the input's shape (or broadcast to it): bool, True = missing
+        (numpy.ma's convention), or float certainty weights in [0, 1]. A numpy.ma.MaskedArray input's
+        mask counts too (the result is a plain array). Where no valid sample lies under the kernel
+        the output is NaN (float) or ``cval`` (integers). ``mode='constant'`` with ``cval=nan``
+        treats everything outside the array as missing; with a number, as present with that value.
+    preserve_nan : bool, optional
+        With ``nan_policy='omit'`` or a mask: NaN in the output where the input had NaN.
 
     Returns
     -------
@@ -272,15 +347,23 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     ``fastblur.plan()`` with the same arguments returns the plan this call runs.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        _no_missing_on_cuda(nan_policy, mask, preserve_nan)
         signature = None if options else _foreign_arrays.signature_of(
             input, output, ("gaussian_filter", sigma, order, mode, cval, truncate, radius, axes, algorithm, tolerance,
                             device, threads, rounding))
         return _cuda_call(input, output, lambda ndim: active_axes(ndim, sigma, order, mode, truncate, radius, axes),
                           cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature)
     like, given_output = input, output
+    missing = _missing_request(input, nan_policy, mask, preserve_nan)
+    if missing is not None:
+        input = missing[0]
     input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     output = get_output(output, input, check_complex=False)
+    if missing is not None:
+        active = active_axes(input.ndim, sigma, order, mode, truncate, radius, axes)
+        _filter_missing(input, output, active, missing, cval, algorithm, tolerance, threads, options, device)
+        return _foreign_arrays.give_back(output, like, given_output)
 
     def first_axis_output_checks():  # SciPy's correlate1d on the first filtered axis
         if input.dtype.kind == "c" and output.dtype.kind != "c":
@@ -295,7 +378,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
 
 def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
                       radius=None, algorithm="auto", tolerance=0.0, device="cpu", threads=0, rounding="scipy",
-                      options=None):
+                      options=None, nan_policy="propagate", mask=None, preserve_nan=False):
     """One-dimensional Gaussian filter along ``axis``, a drop-in for
     ``scipy.ndimage.gaussian_filter1d``.
 
@@ -310,16 +393,23 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
         The output array.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
+        _no_missing_on_cuda(nan_policy, mask, preserve_nan)
         signature = None if options else _foreign_arrays.signature_of(
             input, output, ("gaussian_filter1d", sigma, axis, order, mode, cval, truncate, radius, algorithm, tolerance,
                             device, threads, rounding))
         return _cuda_call(input, output, lambda ndim: axis_1d(ndim, sigma, axis, order, mode, truncate, radius),
                           cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature)
     like, given_output = input, output
+    missing = _missing_request(input, nan_policy, mask, preserve_nan)
+    if missing is not None:
+        input = missing[0]
     input, output = _as_array(_foreign_arrays.host_view(input)), _foreign_arrays.host_view(output)
     tolerance, threads, options = _check_common(algorithm, tolerance, device, threads, rounding, options)
     active = axis_1d(input.ndim, sigma, axis, order, mode, truncate, radius)
     output = get_output(output, input)
+    if missing is not None:
+        _filter_missing(input, output, active, missing, cval, algorithm, tolerance, threads, options, device)
+        return _foreign_arrays.give_back(output, like, given_output)
     _filter(input, output, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, device)
     return _foreign_arrays.give_back(output, like, given_output)
 

@@ -210,6 +210,44 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
   });
 }
 
+void blur_missing_arrays(const py::array& src, py::array& dst, const py::object& mask, const MissingData& missing,
+                         const std::vector<AxisRequest>& axes, const BlurSpec& base, const Device& device) {
+  if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
+  const ArrayShape s = ArrayShape::of(src), d = ArrayShape::of(dst);
+  Layout l = lay_out_call(s, d, axes, base, device);
+  const bool has_mask = !mask.is_none();
+  py::array mask_array;
+  ArrayShape ms;
+  Layout lm;
+  if (has_mask) {
+    mask_array = py::reinterpret_borrow<py::array>(mask);
+    ms = ArrayShape::of(mask_array);
+    if (ms.extents != s.extents) throw InvalidArgument("the mask's shape differs from the data's");
+    lm = lay_out_call(s, ms, axes, base, device);
+    if (lm.batch != l.batch || lm.dv.extent != l.dv.extent || lm.dv.channels != l.dv.channels)
+      throw InvalidArgument("the mask is laid out unlike the output: give it C-contiguous");
+  }
+  // The batch's offsets, in one order for the three arrays.
+  std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> offsets;
+  for_each_blur(l.batch, s, d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) { offsets.emplace_back(so, d_o); });
+  std::vector<std::ptrdiff_t> mask_offsets;
+  if (has_mask) for_each_blur(l.batch, s, ms, [&](std::ptrdiff_t, std::ptrdiff_t m_o) { mask_offsets.push_back(m_o); });
+  const auto* src_base = static_cast<const std::byte*>(src.data());
+  auto* dst_base = static_cast<std::byte*>(dst.mutable_data());
+  const auto* mask_base = has_mask ? static_cast<const std::byte*>(mask_array.data()) : nullptr;
+  py::gil_scoped_release release;
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    l.sv.data = const_cast<std::byte*>(src_base + offsets[i].first);
+    l.dv.data = dst_base + offsets[i].second;
+    MissingData m = missing;
+    if (has_mask) {
+      m.mask = lm.dv;
+      m.mask.data = const_cast<std::byte*>(mask_base + mask_offsets[i]);
+    }
+    blur(l.sv, l.dv, l.spec, m, device);
+  }
+}
+
 void derivative_sum_arrays(const py::array& src, py::array& dst, DerivativeSum kind,
                            const std::vector<std::vector<AxisRequest>>& terms, const BlurSpec& base) {
   if (!dst.writeable()) throw InvalidArgument("the output array is read-only");

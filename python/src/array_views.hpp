@@ -10,6 +10,7 @@
 #include "fastblur/blur.hpp"
 #include "fastblur/cuda.hpp"
 #include "fastblur/derivative_sum.hpp"
+#include "fastblur/missing_data.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/plan.hpp"
 
@@ -47,6 +48,11 @@ struct ArrayShape {
 /// the order of `axes`.
 void blur_arrays(const pybind11::array& src, pybind11::array& dst, const std::vector<AxisRequest>& axes,
                  const BlurSpec& base, const Device& device);
+/// blur_arrays for data with holes (fastblur::blur with MissingData): `mask` None or an array of the
+/// data's shape (bool/uint8 flags or float weights), laid out as the output is.
+void blur_missing_arrays(const pybind11::array& src, pybind11::array& dst, const pybind11::object& mask,
+                         const MissingData& missing, const std::vector<AxisRequest>& axes, const BlurSpec& base,
+                         const Device& device);
 /// fastblur::derivative_sum on arrays: terms[i] the requests of the i-th derivative's blur (the
 /// same axes in each, laid out as blur_arrays lays them out), each blur of the batch on the CPU.
 void derivative_sum_arrays(const pybind11::array& src, pybind11::array& dst, DerivativeSum kind,

@@ -309,6 +309,29 @@ PYBIND11_MODULE(_core, m) {
       py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
       py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
 
+  // A blur of data with holes (fastblur::blur with MissingData): the weights from NaN (omit_nan), a
+  // mask array (None, or of the data's shape) or an alpha channel; the rest as blur_axes.
+  m.def(
+      "blur_axes_missing",
+      [requests](const py::array& src, py::array& dst, const py::object& mask, bool omit_nan, bool alpha,
+                 bool preserve_nan, const std::vector<int>& axes, const std::vector<double>& sigmas,
+                 const std::vector<std::string>& modes, const std::vector<double>& radii, const std::vector<int>& orders,
+                 const std::vector<std::vector<double>>& weights, double cval, double truncate,
+                 const std::string& algorithm, double tolerance, int threads, const py::dict& options,
+                 const std::string& device) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, "nearest");
+        MissingData missing;
+        missing.omit_nan = omit_nan;
+        missing.alpha = alpha;
+        missing.preserve_nan = preserve_nan;
+        python::blur_missing_arrays(src, dst, mask, missing, requests(axes, sigmas, modes, radii, orders, weights), base,
+                                    Device::parse(device, OptionNames::python()));
+      },
+      py::arg("src"), py::arg("dst"), py::arg("mask"), py::arg("omit_nan"), py::arg("alpha"), py::arg("preserve_nan"),
+      py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"),
+      py::arg("cval"), py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("threads"),
+      py::arg("options"), py::arg("device"));
+
   // gaussian_laplace / gaussian_gradient_magnitude in the core (fastblur::derivative_sum): `terms`
   // holds each derivative's (axes, sigmas, modes, radii, orders, weights), the rest as blur_axes.
   using TermArgs = std::tuple<std::vector<int>, std::vector<double>, std::vector<std::string>, std::vector<double>,

@@ -1,0 +1,138 @@
+"""Data with holes in the Python drop-in (nan_policy='omit', mask=, preserve_nan=, numpy.ma input): the
+normalized convolution against the recipe people hand-write (two scipy.ndimage.gaussian_filter calls
+and a division, float64) and against astropy's convolve(nan_treatment='interpolate') with SciPy's 2D
+kernel on the borders both have; no hole = the plain blur; empty neighbourhoods; integer data with a
+mask; the refusals. Random data from the conftest's seeded rng."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.ndimage as nd
+
+import fastblur
+
+astropy_convolution = pytest.importorskip("astropy.convolution")  # Debian's python3-astropy (the README's test command)
+
+
+def with_holes(rng, shape, share=0.1):
+    a = rng.random(shape) * 10 - 3
+    a[rng.random(shape) < share] = np.nan
+    slices = tuple(slice(s // 4, s // 4 + max(1, s // 5)) for s in shape)
+    a[slices] = np.nan  # a blob
+    return a
+
+
+def recipe(a, sigma, **kw):
+    """What geoscience code hand-writes: blur the data with holes at 0, blur the validity, divide."""
+    valid = ~np.isnan(a)
+    num = nd.gaussian_filter(np.where(valid, a, 0.0), sigma, **kw)
+    den = nd.gaussian_filter(valid.astype(np.float64), sigma, **kw)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 4 * np.finfo(np.float64).eps, num / den, np.nan)
+
+
+def close(got, want, rtol=1e-12):
+    assert got.shape == want.shape
+    assert np.array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    np.testing.assert_allclose(got[ok], want[ok], rtol=rtol, atol=rtol * np.nanmax(np.abs(want)))
+
+
+@pytest.mark.parametrize("mode", ["reflect", "mirror", "nearest", "wrap"])
+@pytest.mark.parametrize("shape,sigma", [((57, 83), 2.0), ((40, 31), (1.5, 3.0)), ((13, 17, 11), 1.2), ((300,), 4.0)])
+def test_omit_equals_the_recipe(rng, mode, shape, sigma):
+    a = with_holes(rng, shape)
+    close(fastblur.gaussian_filter(a, sigma, mode=mode, nan_policy="omit", threads=2), recipe(a, sigma, mode=mode))
+
+
+@pytest.mark.parametrize("boundary,mode", [("extend", "nearest"), ("wrap", "wrap"), ("fill", "constant")])
+def test_omit_equals_astropy_interpolate(rng, boundary, mode):
+    a = with_holes(rng, (41, 53))
+    sigma, radius = 1.8, 7
+    k1 = nd.gaussian_filter1d(np.eye(1, 2 * radius + 1, radius).ravel(), sigma, radius=radius, mode="constant")
+    kernel = np.outer(k1, k1)
+    for fill in ([0.0, 2.5, np.nan] if boundary == "fill" else [0.0]):
+        want = astropy_convolution.convolve(a, kernel, boundary=boundary, fill_value=fill, nan_treatment="interpolate",
+                                            normalize_kernel=True, preserve_nan=False)
+        got = fastblur.gaussian_filter(a, sigma, mode=mode, cval=fill, radius=radius, nan_policy="omit")
+        close(got, want)
+
+
+def test_no_hole_is_the_plain_blur(rng):
+    a = rng.random((45, 38))
+    close(fastblur.gaussian_filter(a, 2.3, nan_policy="omit"), fastblur.gaussian_filter(a, 2.3, rounding="nearest"), 1e-13)
+    f = a.astype(np.float32)
+    close(fastblur.gaussian_filter(f, 2.3, nan_policy="omit").astype(np.float64),
+          fastblur.gaussian_filter(a, 2.3).astype(np.float64), 2e-6)
+
+
+def test_masks_masked_arrays_and_certainty_weights(rng):
+    a = rng.random((50, 60)) * 100
+    holes = rng.random(a.shape) < 0.2
+    want = recipe(np.where(holes, np.nan, a), 2.0)
+    close(fastblur.gaussian_filter(a, 2.0, mask=holes), want)
+    close(fastblur.gaussian_filter(np.ma.masked_array(a, holes), 2.0), want)
+    weights = rng.random(a.shape)
+    num = nd.gaussian_filter(a * weights, 2.0)
+    den = nd.gaussian_filter(weights, 2.0)
+    close(fastblur.gaussian_filter(a, 2.0, mask=weights), num / den)
+    # One mask for every channel of an RGB image, broadcast.
+    rgb = rng.random((30, 40, 3))
+    got = fastblur.gaussian_filter(rgb, (2, 2, 0), mask=holes[:30, :40, None])
+    for c in range(3):
+        close(got[..., c], recipe(np.where(holes[:30, :40], np.nan, rgb[..., c]), 2.0))
+
+
+def test_integer_data_and_empty_neighbourhoods(rng):
+    a = rng.integers(0, 255, (40, 50), dtype=np.uint8)
+    holes = np.zeros(a.shape, bool)
+    holes[5:30, 5:40] = True  # deeper than the kernel: nothing valid under it in the middle
+    got = fastblur.gaussian_filter(a, 1.0, mask=holes, cval=7)
+    want = recipe(np.where(holes, np.nan, a.astype(np.float64)), 1.0)
+    assert got.dtype == np.uint8
+    assert np.all(got[np.isnan(want)] == 7)  # empty: cval
+    assert np.max(np.abs(got[~np.isnan(want)] - np.rint(want[~np.isnan(want)]))) <= 1
+    f = np.full((20, 20), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        out = fastblur.gaussian_filter(f, 3.0, nan_policy="omit")
+    assert np.isnan(out).all()
+
+
+def test_preserve_nan_and_1d_and_in_place(rng):
+    a = with_holes(rng, (37, 29))
+    got = fastblur.gaussian_filter(a, 1.5, nan_policy="omit", preserve_nan=True)
+    assert np.array_equal(np.isnan(got), np.isnan(a))
+    line = with_holes(rng, (200,))
+    close(fastblur.gaussian_filter1d(line, 3.0, nan_policy="omit"), recipe(line, 3.0))
+    b = a.copy()
+    want = fastblur.gaussian_filter(a, 1.5, nan_policy="omit")
+    assert fastblur.gaussian_filter(b, 1.5, output=b, nan_policy="omit") is b
+    close(b, want, 1e-15)
+
+
+def test_tolerance_keeps_its_bound_on_the_weighted_result(rng):
+    a = with_holes(rng, (120, 140), share=0.05).astype(np.float32)
+    exact = fastblur.gaussian_filter(a, 8.0, nan_policy="omit").astype(np.float64)
+    fast = fastblur.gaussian_filter(a, 8.0, nan_policy="omit", tolerance=1e-2).astype(np.float64)
+    assert np.array_equal(np.isnan(exact), np.isnan(fast))
+    err = np.nanmax(np.abs(fast - exact)) / np.nanmax(np.abs(a))
+    assert err <= 2e-2, err  # the planner's bound on each of the two sums, through the division
+
+
+def test_refusals(rng):
+    a = rng.random((20, 20))
+    with pytest.raises(ValueError, match="nan_policy"):
+        fastblur.gaussian_filter(a, 1, nan_policy="ignore")
+    with pytest.raises(ValueError, match="shape"):
+        fastblur.gaussian_filter(a, 1, mask=np.zeros((20, 21), bool))
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        fastblur.gaussian_filter(a, 1, mask=np.full(a.shape, 1.5))
+    with pytest.raises(ValueError, match="float data"):
+        fastblur.gaussian_filter(a.astype(np.int16), 1, nan_policy="omit")
+    with pytest.raises(ValueError, match="preserve_nan"):
+        fastblur.gaussian_filter(a, 1, preserve_nan=True)
+    out = np.full(a.shape, 5.0)
+    with pytest.raises(ValueError):
+        fastblur.gaussian_filter(a, 1, mask=np.full(a.shape, np.nan), output=out)
+    assert (out == 5.0).all()  # nothing written
