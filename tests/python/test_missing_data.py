@@ -5,13 +5,12 @@ kernel on the borders both have; no hole = the plain blur; empty neighbourhoods;
 mask; the refusals. Random data from the conftest's seeded rng."""
 import warnings
 
+import astropy.convolution as astropy_convolution  # Debian's python3-astropy (the README's test command installs it)
 import numpy as np
 import pytest
 import scipy.ndimage as nd
 
 import fastblur
-
-astropy_convolution = pytest.importorskip("astropy.convolution")  # Debian's python3-astropy (the README's test command)
 
 
 def with_holes(rng, shape, share=0.1):
