@@ -1,5 +1,7 @@
 #include "band_blur.hpp"
 
+#include "fastblur/error.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <future>
@@ -74,7 +76,9 @@ View group_view(std::byte* data, ElementType type, std::array<std::int64_t, 3> e
 }  // namespace
 
 void blur_in_bands(const ReadSlices& read, const WriteSlices& write, const Banded& data, const Plan& plan,
-                   const Bands& bands, const Device& device) {
+                   const Bands& bands, const Device& device, const MissingData& missing) {
+  if (missing.any() && data.channels > 4)
+    throw InvalidArgument("missing data (--nan, --mask, --alpha) takes images of at most 4 channels");
   const std::int64_t length = data.extent[static_cast<std::size_t>(data.axis)], R = bands.slices, halo = bands.halo;
   const std::size_t in_slice = static_cast<std::size_t>(data.slice_elements()) * element_size(data.in);
   const std::size_t out_slice = static_cast<std::size_t>(data.slice_elements()) * element_size(data.out);
@@ -112,10 +116,20 @@ void blur_in_bands(const ReadSlices& read, const WriteSlices& write, const Bande
     if (writes[k % 2].valid()) writes[k % 2].get();  // band k-2's slices are out of this buffer
     std::array<std::int64_t, 3> extent = data.extent;
     extent[static_cast<std::size_t>(data.axis)] = w.s1 - w.s0;  // the last window may be shorter
-    for (int first = 0; first < data.channels; first += 4) {
-      const int n = std::min(4, data.channels - first);
-      blur(group_view(w.in.data(), data.in, extent, data.channels, first, n),
-           group_view(result.data(), data.out, extent, data.channels, first, n), plan.spec, device);
+    if (missing.any()) {  // the weights need the whole pixel (alpha is its last channel): one group
+      MissingData m = missing;
+      if (m.mask.data) {  // the band's window of the whole mask
+        m.mask.data = static_cast<std::byte*>(m.mask.data) + w.s0 * m.mask.stride[static_cast<std::size_t>(data.axis)];
+        m.mask.extent = extent;
+      }
+      blur(group_view(w.in.data(), data.in, extent, data.channels, 0, data.channels),
+           group_view(result.data(), data.out, extent, data.channels, 0, data.channels), plan.spec, m, device);
+    } else {
+      for (int first = 0; first < data.channels; first += 4) {
+        const int n = std::min(4, data.channels - first);
+        blur(group_view(w.in.data(), data.in, extent, data.channels, first, n),
+             group_view(result.data(), data.out, extent, data.channels, first, n), plan.spec, device);
+      }
     }
     const std::byte* interior = result.data() + static_cast<std::size_t>(w.lo - w.s0) * out_slice;
     writes[k % 2] = std::async(std::launch::async, [&write, interior, lo = w.lo, hi = w.hi, before = writes[(k + 1) % 2]] {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fastblur/device.hpp"
+#include "fastblur/missing_data.hpp"
 #include "fastblur/plan.hpp"
 
 namespace fastblur::cli {
@@ -45,7 +46,9 @@ using ReadSlices = std::function<void(std::int64_t first, std::int64_t end, std:
 using WriteSlices = std::function<void(std::int64_t first, std::int64_t end, const std::byte* slices)>;
 
 /// Reads the data band by band, blurs each with `plan.spec` on `device`, and writes the interiors.
+/// With `missing` (at most 4 channels), each band is a normalized convolution; its mask, if any, is
+/// the whole data's (packed, the data's extents), viewed a band at a time.
 void blur_in_bands(const ReadSlices& read, const WriteSlices& write, const Banded& data, const Plan& plan,
-                   const Bands& bands, const Device& device);
+                   const Bands& bands, const Device& device, const MissingData& missing = {});
 
 }  // namespace fastblur::cli

@@ -29,6 +29,7 @@ struct BlurOptions {
   std::vector<std::string> files;  ///< as given: INPUT OUTPUT, or (with --output) the inputs
   std::string batch_output;        ///< --output: a directory or a pattern with {stem}
   std::string input, output, sigma, border = "reflect", dtype, radius, device = "cpu", rounding = "nearest";
+  std::string nan = "propagate", mask, alpha = "stored";  ///< missing data: --nan, --mask, --alpha
   AlgorithmOptions algorithm;
   double cval = 0.0, truncate = 4.0;
   int threads = 0;
@@ -199,6 +200,52 @@ class NpySliceWriter {
   std::ofstream out_;
 };
 
+// An element other than zero (floats: -0 is zero; NaN is not).
+bool nonzero(ElementType type, const std::byte* p) {
+  if (type == ElementType::f32) {
+    float v;
+    std::memcpy(&v, p, 4);
+    return !(v == 0.0f);
+  }
+  if (type == ElementType::f64) {
+    double v;
+    std::memcpy(&v, p, 8);
+    return !(v == 0.0);
+  }
+  if (type == ElementType::f16) {
+    std::uint16_t v;
+    std::memcpy(&v, p, 2);
+    return (v & 0x7fff) != 0;
+  }
+  for (std::size_t i = 0; i < element_size(type); ++i)
+    if (p[i] != std::byte{0}) return true;
+  return false;
+}
+
+// --mask FILE: an image or .npy of the data's width and height (depth), one channel, nonzero =
+// missing; read whole, as one byte a pixel.
+std::vector<std::uint8_t> read_mask(const BlurOptions& o, const Banded& data) {
+  BlurOptions mo = o;
+  mo.input = o.mask;
+  mo.nan = "propagate";
+  std::error_code ec;
+  if (!fs::exists(o.mask, ec)) throw IoError("cannot read the mask '" + o.mask + "': no such file");
+  Source m = is_npy_file(o.mask) || has_npy_extension(o.mask) ? open_npy(mo) : open_image(mo);
+  if (m.data.extent != data.extent || m.data.channels != 1)
+    throw InvalidArgument("the mask '" + o.mask + "' is " + std::to_string(m.data.extent[0]) + "x" +
+                          std::to_string(m.data.extent[1]) + "x" + std::to_string(m.data.channels) +
+                          ": it must be one channel of the data's " + std::to_string(data.extent[0]) + "x" +
+                          std::to_string(data.extent[1]));
+  const std::int64_t length = m.data.extent[static_cast<std::size_t>(m.data.axis)];
+  const std::size_t slice = static_cast<std::size_t>(m.data.slice_elements());
+  std::vector<std::byte> raw(slice * static_cast<std::size_t>(length) * element_size(m.data.in));
+  m.read(0, length, raw.data());
+  std::vector<std::uint8_t> flags(slice * static_cast<std::size_t>(length));
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    flags[i] = nonzero(m.data.in, raw.data() + i * element_size(m.data.in)) ? 1 : 0;
+  return flags;
+}
+
 int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy_in, bool npy_out) {
   if (!npy_out) require_image_output(o.output);
   const Device device = parse_device(o.device);
@@ -242,12 +289,24 @@ int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy
     else
       std::printf("whole in memory%s%s\n", bands.whole_reason.empty() ? "" : ": ", bands.whole_reason.c_str());
   }
+  // Missing data: NaN omitted, a mask file (held whole: a byte a pixel), or premultiplied alpha.
+  MissingData missing;
+  missing.omit_nan = o.nan == "omit";
+  missing.alpha = o.alpha == "premultiplied";
+  std::vector<std::uint8_t> mask_bytes;
+  if (!o.mask.empty()) {
+    mask_bytes = read_mask(o, data);
+    missing.mask = View::packed(mask_bytes.data(), ElementType::u8, data.extent[0], data.extent[1], data.extent[2], 1);
+  }
+  if (missing.any() && o.explain)
+    std::printf("missing data: normalized convolution, weights from %s, one more channel through the plan above\n",
+                missing.alpha ? "alpha (premultiplied)" : missing.mask.data ? (missing.omit_nan ? "NaN and the mask" : "the mask") : "NaN");
   const std::size_t out_slice = static_cast<std::size_t>(data.slice_elements()) * element_size(data.out);
   if (npy_out) {
     NpySliceWriter writer(o.output, data.out, src.npy_shape);
     blur_in_bands(src.read, [&](std::int64_t first, std::int64_t end, const std::byte* slices) {
       writer.write(slices, static_cast<std::size_t>(end - first) * out_slice);
-    }, data, plan, bands, device);
+    }, data, plan, bands, device, missing);
     writer.commit();
     return 0;
   }
@@ -260,7 +319,7 @@ int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy
   std::unique_ptr<io::ImageRowWriter> writer = io::create_image_rows(o.output, header, std::nullopt, o.write);
   blur_in_bands(src.read, [&](std::int64_t first, std::int64_t end, const std::byte* rows) {
     writer->write_rows(first, end, rows, data.out);
-  }, data, plan, bands, device);
+  }, data, plan, bands, device, missing);
   writer->commit();
   return 0;
 }
@@ -414,6 +473,19 @@ Command add_blur_command(CLI::App& app) {
                   "scipy.ndimage.gaussian_filter's bits (its summation order in double, the output type after each "
                   "axis, integers truncated), for exact blurs on the CPU")
       ->check(CLI::IsMember({"nearest", "scipy"}))
+      ->capture_default_str();
+  sub->add_option("--nan", o->nan,
+                  "NaN samples: propagate (spread over their kernel, as scipy) or omit (missing data: the normalized "
+                  "convolution G*(x w)/G*w, empty neighbourhoods NaN)")
+      ->check(CLI::IsMember({"propagate", "omit"}))
+      ->capture_default_str();
+  sub->add_option("--mask", o->mask,
+                  "Missing data by mask: an image or .npy of the input's size, one channel, nonzero = missing "
+                  "(held whole in memory, a byte a pixel)");
+  sub->add_option("--alpha", o->alpha,
+                  "Alpha: stored (blurred as any channel) or premultiplied (colour weighted by alpha and divided "
+                  "back, alpha blurred plainly: no dark halos around transparent pixels)")
+      ->check(CLI::IsMember({"stored", "premultiplied"}))
       ->capture_default_str();
   sub->add_flag("--explain", o->explain, "Print the plan (algorithm, parameters, predicted error and cost, the "
                                          "candidates weighed) before blurring");
