@@ -249,7 +249,7 @@ def _nest(axis_pieces, key, halo_name, block, dsk):
     return build(0, [], [], [])
 
 
-def _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype):
+def _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype, missing=None):
     """Plans the whole array and returns the keywords every chunk's call takes, per axis the pieces of
     each chunk (see _axis_plan) and the cluster's task slots per host."""
     h = _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, rounding)
@@ -259,6 +259,8 @@ def _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options, r
                   radius=[a[4] for a in active], axes=[a[0] for a in active], cval=cval, truncate=truncate,
                   output=out_dtype.str, algorithm=h.algorithm, tolerance=tolerance, rounding=h.rounding,
                   options=h.options)
+    if missing:  # nan_policy / preserve_nan: each piece a normalized convolution over its halo, as the whole
+        kwargs.update(missing)
     modes = {a[0]: a[3] for a in active}
     per_axis = []
     for ax in range(x.ndim):
@@ -267,10 +269,11 @@ def _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options, r
     return kwargs, per_axis, host_slots
 
 
-def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype):
-    """The lazy blur of dask array x along `active` axes: (axis, sigma, order, mode, radius) each."""
+def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype, missing=None):
+    """The lazy blur of dask array x along `active` axes: (axis, sigma, order, mode, radius) each;
+    `missing` the module's nan_policy / preserve_nan keywords, or None."""
     kwargs, per_axis, host_slots = _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options,
-                                           rounding, out_dtype)
+                                           rounding, out_dtype, missing)
     token = tokenize(x, kwargs, threads, host_slots)
     name, halo_name = "fastblur-gaussian-" + token, "fastblur-halo-" + token
     dsk = {}
@@ -376,18 +379,35 @@ def _check_cval(cval):
 
 
 def gaussian_filter(x, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None,
-                    axes=None, algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None):
+                    axes=None, algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None,
+                    nan_policy="propagate", mask=None, preserve_nan=False):
     """``fastblur.gaussian_filter`` of a dask array, lazily, chunk by chunk: a dask array with x's
     chunks. The arguments are the module's (``output`` is a dtype here); ``threads`` is fastblur's
     threads per chunk, 0 (default) sharing each machine's cores among the tasks running on it.
     Results equal one call on the whole array: bit-identical for fir (and the exact default on float64
     and integer data), within the algorithm's tolerance for the approximations. Raises as the module
     does; TypeError for a non-dask x, ValueError for chunks of length 0."""
+    missing = _missing(nan_policy, mask, preserve_nan)
     args = _checked(x, sigma, order, output, mode, cval, truncate, radius=radius, axes=axes, algorithm=algorithm,
                     tolerance=tolerance, threads=threads, rounding=rounding, options=options)
     if args is None:
         return x.astype(_output_dtype(output, x))
-    return _filter(x, *args)
+    return _filter(x, *args, missing=missing)
+
+
+def _missing(nan_policy, mask, preserve_nan):
+    """The module's missing-data keywords for each chunk's call, or None: NaN omitted, as one call on
+    the whole array would (a piece's halo covers the kernel's reach for the weights as for the values)."""
+    if mask is not None:
+        raise NotImplementedError("mask= is not taken by fastblur.dask yet: set the missing values to NaN and "
+                                  "pass nan_policy='omit'")
+    if nan_policy not in ("propagate", "omit"):
+        raise ValueError(f"nan_policy must be 'propagate' or 'omit', got {nan_policy!r}")
+    if nan_policy == "propagate":
+        if preserve_nan:
+            raise ValueError("preserve_nan needs nan_policy='omit' or a mask")
+        return None
+    return dict(nan_policy="omit", preserve_nan=bool(preserve_nan))
 
 
 def _checked(x, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None, axes=None,
@@ -405,8 +425,10 @@ def _checked(x, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=
 
 
 def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *,
-                      radius=None, algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None):
+                      radius=None, algorithm="auto", tolerance=0.0, threads=0, rounding="scipy", options=None,
+                      nan_policy="propagate", mask=None, preserve_nan=False):
     """``fastblur.gaussian_filter1d`` of a dask array along ``axis``, lazily (see gaussian_filter)."""
+    missing = _missing(nan_policy, mask, preserve_nan)
     _check_dask(x)
     out_dtype = _output_dtype(output, x)
     tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
@@ -415,7 +437,8 @@ def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", c
         cval = _check_cval(cval)
     if not active or x.size == 0:
         return x.astype(out_dtype)
-    return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype)
+    return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype,
+                   missing=missing)
 
 
 def _generic(x, derivative, output, mode, cval, sigma, kwargs, axes, square):

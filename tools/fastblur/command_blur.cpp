@@ -299,7 +299,7 @@ int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy
     missing.mask = View::packed(mask_bytes.data(), ElementType::u8, data.extent[0], data.extent[1], data.extent[2], 1);
   }
   if (missing.any() && o.explain)
-    std::printf("missing data: normalized convolution, weights from %s, one more channel through the plan above\n",
+    std::printf("missing data: normalized convolution, weights from %s, carried as one more channel (the plan above, with that channel)\n",
                 missing.alpha ? "alpha (premultiplied)" : missing.mask.data ? (missing.omit_nan ? "NaN and the mask" : "the mask") : "NaN");
   const std::size_t out_slice = static_cast<std::size_t>(data.slice_elements()) * element_size(data.out);
   if (npy_out) {
