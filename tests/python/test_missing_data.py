@@ -135,3 +135,18 @@ def test_refusals(rng):
     with pytest.raises(ValueError):
         fastblur.gaussian_filter(a, 1, mask=np.full(a.shape, np.nan), output=out)
     assert (out == 5.0).all()  # nothing written
+
+
+@pytest.mark.parametrize("algorithm,tolerance", [("auto", 0.0), ("fir-linear", 0.0)])
+def test_vulkan_device(rng, algorithm, tolerance):
+    """On a Vulkan device (lavapipe in ctest): the weights ride through the device's own blur, within
+    float32's rounding of the CPU's normalized convolution (fir-linear within its sub-texel bound)."""
+    if not any(d["name"].startswith("vulkan:") for d in fastblur.devices()):
+        pytest.skip("no Vulkan device")
+    a = with_holes(rng, (48, 64)).astype(np.float32)
+    cpu = fastblur.gaussian_filter(a, 2.0, nan_policy="omit").astype(np.float64)
+    gpu = fastblur.gaussian_filter(a, 2.0, nan_policy="omit", device="vulkan", algorithm=algorithm,
+                                   tolerance=tolerance).astype(np.float64)
+    assert np.array_equal(np.isnan(cpu), np.isnan(gpu))
+    bound = 2e-5 if algorithm == "auto" else 5e-3
+    assert np.nanmax(np.abs(cpu - gpu)) <= bound * np.nanmax(np.abs(a))
