@@ -11,10 +11,12 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/element.hpp"
 #include "core/size.hpp"
+#include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
 #include "front_door.hpp"
 
@@ -28,6 +30,47 @@ struct Group {
 };
 
 bool is_float(ElementType t) { return t == ElementType::f16 || t == ElementType::f32 || t == ElementType::f64; }
+
+// Element access typed where it is common (the loops then hold no switch per element), by
+// core::load_element / store_element elsewhere.
+struct AnyType {};
+template <class E>
+inline double load_as(ElementType type, const std::byte* p) {
+  if constexpr (std::is_same_v<E, AnyType>) {
+    return core::load_element(type, p);
+  } else {
+    E v;
+    std::memcpy(&v, p, sizeof v);
+    return static_cast<double>(v);
+  }
+}
+template <class E>
+inline void store_as(ElementType type, std::byte* p, double v) {
+  if constexpr (std::is_same_v<E, float> || std::is_same_v<E, double>) {
+    const E e = static_cast<E>(v);
+    std::memcpy(p, &e, sizeof e);
+  } else {
+    core::store_element(type, p, v);
+  }
+}
+template <class F>
+void with_element(ElementType t, F&& f) {
+  switch (t) {
+    case ElementType::u8: return f(std::uint8_t{});
+    case ElementType::u16: return f(std::uint16_t{});
+    case ElementType::f32: return f(float{});
+    case ElementType::f64: return f(double{});
+    default: return f(AnyType{});
+  }
+}
+
+// A mask's weight at an element (1 where there is no mask): flags say missing, floats are weights.
+template <class M>
+inline double mask_weight(const MissingData& m, std::int64_t x, std::int64_t y, std::int64_t z, int c) {
+  const int mc = m.mask.channels == 1 ? 0 : c;
+  const double v = load_as<M>(m.mask.type, m.mask.pixel(x, y, z) + mc * element_size(m.mask.type));
+  return is_float(m.mask.type) ? v : (v != 0.0 ? 0.0 : 1.0);
+}
 
 void check_request(const View& src, const View& dst, const BlurSpec& spec, const MissingData& m) {
   front_door::check_views(src, dst);
@@ -79,30 +122,61 @@ double weight_of(const View& src, const MissingData& m, std::int64_t x, std::int
 }
 
 // Whether every pixel's channels share one weight (then up to three channels share a weight channel).
-bool weights_shared(const View& src, const MissingData& m) {
-  if (src.channels == 1) return true;
-  if (!m.omit_nan && (!m.mask.data || m.mask.channels == 1)) return true;
-  for (std::int64_t z = 0; z < src.depth(); ++z)
-    for (std::int64_t y = 0; y < src.height(); ++y)
-      for (std::int64_t x = 0; x < src.width(); ++x) {
-        const double v0 = core::load_element(src.type, src.pixel(x, y, z));
-        const double w0 = weight_of(src, m, x, y, z, 0, v0);
-        for (int c = 1; c < src.channels; ++c) {
-          const double v = core::load_element(src.type, src.pixel(x, y, z) + c * element_size(src.type));
-          if (weight_of(src, m, x, y, z, c, v) != w0) return false;
-        }
-      }
-  return true;
+// Packed rows of E: the view's pixels a run of channels apart.
+template <class E>
+bool packed_rows(const View& v) {
+  return v.stride[0] == static_cast<std::ptrdiff_t>(v.channels * sizeof(E));
 }
 
-std::vector<Group> groups_of(const View& src, const MissingData& m) {
+// A packed float image whose channels all hold NaN or none does, pixel by pixel (threaded).
+template <class E>
+bool nan_shared_fast(const View& src, int threads) {
+  const int C = src.channels;
+  const std::int64_t W = src.width();
+  int mixed = 0;
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads) reduction(| : mixed)
+  for (std::int64_t z = 0; z < src.depth(); ++z)
+    for (std::int64_t y = 0; y < src.height(); ++y) {
+      const E* row = reinterpret_cast<const E*>(src.pixel(0, y, z));
+      int m = 0;
+      for (std::int64_t x = 0; x < W; ++x) {
+        const bool n0 = std::isnan(row[x * C]);
+        for (int c = 1; c < C; ++c) m |= (std::isnan(row[x * C + c]) != n0);
+      }
+      mixed |= m;
+    }
+  return mixed == 0;
+}
+
+bool weights_shared(const View& src, const MissingData& m, int threads) {
+  if (src.channels == 1) return true;
+  if (!m.omit_nan && (!m.mask.data || m.mask.channels == 1)) return true;
+  if (!m.mask.data && src.type == ElementType::f32 && packed_rows<float>(src)) return nan_shared_fast<float>(src, threads);
+  if (!m.mask.data && src.type == ElementType::f64 && packed_rows<double>(src)) return nan_shared_fast<double>(src, threads);
+  bool shared = true;
+  with_element(src.type, [&](auto src_tag) {
+    using S = decltype(src_tag);
+    const std::size_t se = element_size(src.type);
+    for (std::int64_t z = 0; z < src.depth() && shared; ++z)
+      for (std::int64_t y = 0; y < src.height() && shared; ++y)
+        for (std::int64_t x = 0; x < src.width() && shared; ++x) {
+          const std::byte* p = src.pixel(x, y, z);
+          const double w0 = weight_of(src, m, x, y, z, 0, load_as<S>(src.type, p));
+          for (int c = 1; c < src.channels; ++c)
+            if (weight_of(src, m, x, y, z, c, load_as<S>(src.type, p + c * se)) != w0) shared = false;
+        }
+  });
+  return shared;
+}
+
+std::vector<Group> groups_of(const View& src, const MissingData& m, int threads) {
   std::vector<Group> groups;
   if (m.alpha) {
     Group g;
     for (int c = 0; c + 1 < src.channels; ++c) g.channels.push_back(c);
     return {g};
   }
-  if (weights_shared(src, m)) {
+  if (weights_shared(src, m, threads)) {
     for (int c0 = 0; c0 < src.channels; c0 += 3) {
       Group g;
       for (int c = c0; c < std::min(src.channels, c0 + 3); ++c) g.channels.push_back(c);
@@ -135,34 +209,61 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   const std::int64_t width = src.width(), H = src.height(), D = src.depth();
   const ElementType wt = sizeof(T) == 8 ? ElementType::f64 : ElementType::f32;
   const std::size_t count = static_cast<std::size_t>(width * H * D * wc);
-  core::UniqueBytes bytes = core::allocate_bytes(count * sizeof(T), "the weighted image");
-  T* work = reinterpret_cast<T*>(bytes.get());
+  // Kept by the calling thread from call to call: a fresh 33 MB image paid its page faults on every
+  // call (two threads faulting at once: 13% of a 1080p RGB call in clear_page alone).
+  thread_local cpu::RetainedBuffer retained;
+  T* work = reinterpret_cast<T*>(retained.reserve(count * sizeof(T), "the weighted image"));
   const View wv = View::packed(work, wt, width, H, D, wc);
   const double c0 = shifted ? spec.cval : 0.0;  // a constant border with cval present: values about cval
   const std::size_t se = element_size(src.type), de = element_size(dst.type);
   const double a_scale = alpha_scale(src.type);
   const int alpha_c = src.channels - 1;
+  const bool has_mask = m.mask.data != nullptr;
+  // The common case in plain loops the compiler vectorises: packed float data of the work's type,
+  // NaN the only weights, every channel in this group.
+  const bool fast = !has_mask && !m.alpha && !shifted && k == src.channels && src.type == wt && dst.type == wt &&
+                    packed_rows<T>(src) && packed_rows<T>(dst);
+  if (fast) {
 #pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
-  for (std::int64_t z = 0; z < D; ++z)
-    for (std::int64_t y = 0; y < H; ++y) {
-      T* row = work + ((z * H + y) * width) * wc;
-      for (std::int64_t x = 0; x < width; ++x) {
-        const std::byte* p = src.pixel(x, y, z);
-        double w;
-        if (m.alpha) {
-          w = core::load_element(src.type, p + alpha_c * se) / a_scale;
-        } else {
-          const double v0 = core::load_element(src.type, p + g.channels[0] * se);
-          w = weight_of(src, m, x, y, z, g.channels[0], v0);
+    for (std::int64_t z = 0; z < D; ++z)
+      for (std::int64_t y = 0; y < H; ++y) {
+        const T* in = reinterpret_cast<const T*>(src.pixel(0, y, z));
+        T* out = work + ((z * H + y) * width) * wc;
+        for (std::int64_t x = 0; x < width; ++x) {
+          const T w = (m.omit_nan && std::isnan(in[x * k])) ? T(0) : T(1);
+          for (int c = 0; c < k; ++c) out[x * wc + c] = w == T(0) ? T(0) : in[x * k + c];
+          out[x * wc + k] = w;
         }
-        T* out = row + x * wc;
-        for (int i = 0; i < k; ++i) {
-          const double v = core::load_element(src.type, p + g.channels[static_cast<std::size_t>(i)] * se);
-          out[i] = w == 0.0 ? T(0) : static_cast<T>((v - c0) * w);
-        }
-        out[k] = static_cast<T>(shifted ? w - 1.0 : w);
       }
-    }
+  } else
+  with_element(src.type, [&](auto src_tag) {
+    using S = decltype(src_tag);
+    with_element(has_mask ? m.mask.type : ElementType::u8, [&](auto mask_tag) {
+      using M = decltype(mask_tag);
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
+      for (std::int64_t z = 0; z < D; ++z)
+        for (std::int64_t y = 0; y < H; ++y) {
+          T* row = work + ((z * H + y) * width) * wc;
+          for (std::int64_t x = 0; x < width; ++x) {
+            const std::byte* p = src.pixel(x, y, z);
+            double w;
+            if (m.alpha) {
+              w = load_as<S>(src.type, p + alpha_c * se) / a_scale;
+            } else {
+              w = 1.0;
+              if (m.omit_nan && std::isnan(load_as<S>(src.type, p + g.channels[0] * se))) w = 0.0;
+              if (has_mask) w *= mask_weight<M>(m, x, y, z, g.channels[0]);
+            }
+            T* out = row + x * wc;
+            for (int i = 0; i < k; ++i) {
+              const double v = load_as<S>(src.type, p + g.channels[static_cast<std::size_t>(i)] * se);
+              out[i] = w == 0.0 ? T(0) : static_cast<T>((v - c0) * w);
+            }
+            out[k] = static_cast<T>(shifted ? w - 1.0 : w);
+          }
+        }
+    });
+  });
   BlurSpec s = spec;
   s.rounding = Rounding::nearest;  // SciPy's bits are not defined for it: the exact result, rounded once
   s.cval = 0.0;                    // missing outside (cval NaN), or values about cval with weights about 1
@@ -172,27 +273,53 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   const double floor = 4.0 * (sizeof(T) == 8 ? 2.220446049250313e-16 : 1.1920929e-7);
   const bool float_out = is_float(dst.type);
   const double empty = float_out ? m.empty_value : (std::isnan(m.empty_value) ? spec.cval : m.empty_value);
+  if (fast) {
+    const T nan = std::numeric_limits<T>::quiet_NaN(), empty_t = static_cast<T>(empty);
 #pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
-  for (std::int64_t z = 0; z < D; ++z)
-    for (std::int64_t y = 0; y < H; ++y) {
-      const T* row = work + ((z * H + y) * width) * wc;
-      for (std::int64_t x = 0; x < width; ++x) {
-        const T* in = row + x * wc;
-        const double den = static_cast<double>(in[k]) + (shifted ? 1.0 : 0.0);
-        std::byte* q = dst.pixel(x, y, z);
-        const bool valid = den > floor;
-        for (int i = 0; i < k; ++i) {
-          const int c = g.channels[static_cast<std::size_t>(i)];
-          double v;
-          if (m.alpha) v = valid ? static_cast<double>(in[i]) / den : 0.0;
-          else v = valid ? c0 + static_cast<double>(in[i]) / den : empty;
-          if (m.preserve_nan && float_out && std::isnan(core::load_element(src.type, src.pixel(x, y, z) + c * se)))
-            v = std::numeric_limits<double>::quiet_NaN();
-          core::store_element(dst.type, q + c * de, v);
+    for (std::int64_t z = 0; z < D; ++z)
+      for (std::int64_t y = 0; y < H; ++y) {
+        const T* in = work + ((z * H + y) * width) * wc;
+        const T* orig = reinterpret_cast<const T*>(src.pixel(0, y, z));
+        T* out = reinterpret_cast<T*>(dst.pixel(0, y, z));
+        for (std::int64_t x = 0; x < width; ++x) {
+          const T den = in[x * wc + k];
+          const bool valid = static_cast<double>(den) > floor;
+          for (int c = 0; c < k; ++c) {
+            T v = valid ? in[x * wc + c] / den : empty_t;
+            if (m.preserve_nan && std::isnan(orig[x * k + c])) v = nan;
+            out[x * k + c] = v;
+          }
         }
-        if (m.alpha) core::store_element(dst.type, q + alpha_c * de, std::max(0.0, den) * a_scale);
       }
-    }
+    return;
+  }
+  with_element(src.type, [&](auto src_tag) {
+    using S = decltype(src_tag);
+    with_element(dst.type, [&](auto dst_tag) {
+      using Dt = decltype(dst_tag);
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
+      for (std::int64_t z = 0; z < D; ++z)
+        for (std::int64_t y = 0; y < H; ++y) {
+          const T* row = work + ((z * H + y) * width) * wc;
+          for (std::int64_t x = 0; x < width; ++x) {
+            const T* in = row + x * wc;
+            const double den = static_cast<double>(in[k]) + (shifted ? 1.0 : 0.0);
+            std::byte* q = dst.pixel(x, y, z);
+            const bool valid = den > floor;
+            for (int i = 0; i < k; ++i) {
+              const int c = g.channels[static_cast<std::size_t>(i)];
+              double v;
+              if (m.alpha) v = valid ? static_cast<double>(in[i]) / den : 0.0;
+              else v = valid ? c0 + static_cast<double>(in[i]) / den : empty;
+              if (m.preserve_nan && float_out && std::isnan(load_as<S>(src.type, src.pixel(x, y, z) + c * se)))
+                v = std::numeric_limits<double>::quiet_NaN();
+              store_as<Dt>(dst.type, q + c * de, v);
+            }
+            if (m.alpha) store_as<Dt>(dst.type, q + alpha_c * de, std::max(0.0, den) * a_scale);
+          }
+        }
+    });
+  });
 }
 
 void blur_missing(const View& src, const View& dst, const BlurSpec& spec, const MissingData& m, const Device* device) {
@@ -216,7 +343,7 @@ void blur_missing(const View& src, const View& dst, const BlurSpec& spec, const 
   // Each group reads its own channels of the source before it writes them (in place too); a source
   // that overlaps the destination otherwise is read from a copy.
   front_door::with_separate_source(src, dst, [&](const View& source) {
-    for (const Group& g : groups_of(source, m)) {
+    for (const Group& g : groups_of(source, m, threads)) {
       if (wide) run_group<double>(source, dst, spec, m, g, device, shifted, threads);
       else run_group<float>(source, dst, spec, m, g, device, shifted, threads);
     }
