@@ -551,6 +551,11 @@ def _family_call(name, order, square, input, output, mode, cval, sigma, kwargs, 
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
         raise NotImplementedError(f"{name} takes host arrays (NumPy's, or CPU tensors); CUDA arrays go to "
                                   "gaussian_filter and gaussian_filter1d")
+    if kwargs.get("nan_policy", "propagate") != "propagate" or kwargs.get("mask") is not None \
+            or kwargs.get("preserve_nan") or isinstance(input, np.ma.MaskedArray):
+        # A derivative's weights sum to 0: dividing by them is no normalized convolution.
+        raise NotImplementedError(f"{name} does not take missing data (nan_policy, mask, preserve_nan, masked "
+                                  "arrays): fill the holes with gaussian_filter(..., nan_policy='omit') first")
     like, given_output = input, output
     input, output = _foreign_arrays.host_view(input), _foreign_arrays.host_view(output)
     result = _family_in_core(order, square, input, output, mode, cval, sigma, kwargs, axes)
@@ -616,8 +621,9 @@ def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axe
     ``sigma``, ``output``, ``mode`` (one per filtered axis allowed), ``cval`` and ``axes`` as in SciPy;
     the other keywords go to each :func:`gaussian_filter` call: SciPy's ``truncate`` and ``radius``,
     and fastblur's ``algorithm``, ``tolerance``, ``device``, ``threads``, ``rounding``, ``options``.
-    As SciPy: one second-derivative filter a filtered axis (sigma on every filtered axis), summed by
-    NumPy in the output dtype."""
+    As SciPy: one second-derivative filter a filtered axis (sigma on every filtered axis), summed in
+    the output dtype with NumPy's rounding. Missing data (``nan_policy``, ``mask``) is refused with
+    NotImplementedError: fill the holes with ``gaussian_filter(..., nan_policy='omit')`` first."""
     return _family_call("gaussian_laplace", 2, False, input, output, mode, cval, sigma, kwargs, axes)
 
 

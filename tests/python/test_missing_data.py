@@ -150,3 +150,13 @@ def test_vulkan_device(rng, algorithm, tolerance):
     assert np.array_equal(np.isnan(cpu), np.isnan(gpu))
     bound = 2e-5 if algorithm == "auto" else 5e-3
     assert np.nanmax(np.abs(cpu - gpu)) <= bound * np.nanmax(np.abs(a))
+
+
+@pytest.mark.parametrize("name", ["gaussian_laplace", "gaussian_gradient_magnitude"])
+def test_the_family_says_it_takes_no_missing_data(rng, name):
+    a = with_holes(rng, (20, 24))
+    for kw in [dict(nan_policy="omit"), dict(mask=np.isnan(a)), dict(preserve_nan=True)]:
+        with pytest.raises(NotImplementedError, match="missing data"):
+            getattr(fastblur, name)(a, 1.5, **kw)
+    with pytest.raises(NotImplementedError, match="missing data"):
+        getattr(fastblur, name)(np.ma.masked_invalid(a), 1.5)
