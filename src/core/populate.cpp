@@ -1,7 +1,7 @@
 #include "core/populate.hpp"
 
+#include <algorithm>
 #include <cstdint>
-#include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -23,16 +23,16 @@ void populate_for_write(const View& v) noexcept {
   const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(first) / page * page;
   const std::uintptr_t end = (reinterpret_cast<std::uintptr_t>(last) + page - 1) / page * page;
   // Present pages (mincore) cost a walk of the page tables to populate again: ask only where some are not.
-  try {
-    std::vector<unsigned char> present((end - begin) / page);
-    if (mincore(reinterpret_cast<void*>(begin), end - begin, present.data()) == 0) {
-      bool all = true;
-      for (unsigned char p : present) all = all && (p & 1);
-      if (all) return;
-    }
-  } catch (...) {
-    return;
+  // Scanned in fixed chunks, so that a range of any size (even one no machine has) costs no allocation.
+  unsigned char present[4096];
+  bool all = true;
+  for (std::uintptr_t at = begin; at < end && all;) {
+    const std::uintptr_t pages = std::min<std::uintptr_t>((end - at) / page, sizeof present);
+    if (mincore(reinterpret_cast<void*>(at), pages * page, present) != 0) return;  // not mapped: nothing to back
+    for (std::uintptr_t i = 0; i < pages && all; ++i) all = (present[i] & 1) != 0;
+    at += pages * page;
   }
+  if (all) return;
   (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
 #else
   (void)v;
