@@ -146,7 +146,12 @@ class Downsample final : public Descriptor {
       const double per_sample = (kChainPerSample + kChainPerFactor * f) * (eight_bit ? kChainEightBitSample : 1.0);
       return per_sample + kChainPerLowTapPair * (d.radius + 1) / blocks;
     }
-    return cost::kLineDriver + f + kPerLowTapPair * (d.radius + 1) / f + 3.0;
+    // A line's own overhead (its low-resolution line and resampling set up), shared by its samples:
+    // an RGB array's channel axis given one sigma 60 (lines of 3) took 1.9 s for 6.2M samples, 2
+    // threads, about 25000 units a line (bench/RESULTS.md, issue 43).
+    constexpr double kPerLine = 25000.0;
+    return cost::kLineDriver + f + kPerLowTapPair * (d.radius + 1) / f + 3.0 +
+           kPerLine / std::max(1.0, static_cast<double>(shape.extent[static_cast<std::size_t>(axis)]));
   }
 
   // A candidate per factor (the error falls with sigma / f, the cost with f) where every filtered

@@ -13,6 +13,10 @@ namespace {
 // vectorised, about 2.5 times the real-to-complex transforms of the other borders.
 constexpr double kFftPerLog2 = 2.8;
 constexpr double kDctPerLog2 = 7.0;
+// And a line's own overhead (its plan's execution, the copies in and out), shared by its samples:
+// negligible on long lines, the whole cost on short ones - an RGB array's channel axis given one
+// sigma 30 (3 samples a line) took 185 ms for 6.2M samples, 2 threads (bench/RESULTS.md, issue 43).
+constexpr double kFftPerLine = 2300.0;
 
 class Fft final : public Descriptor {
  public:
@@ -40,7 +44,8 @@ class Fft final : public Descriptor {
     const auto i = static_cast<std::size_t>(axis);
     const bool dct = plan.axes[i].border == Border::reflect || plan.axes[i].border == Border::mirror;
     const double n = static_cast<double>(shape.extent[i]) + (dct ? 0.0 : 2.0 * plan.axes[i].radius);
-    return cost::kLineDriver + (dct ? kDctPerLog2 : kFftPerLog2) * std::log2(std::max(2.0, n));
+    return cost::kLineDriver + (dct ? kDctPerLog2 : kFftPerLog2) * std::log2(std::max(2.0, n)) +
+           kFftPerLine / std::max(1.0, static_cast<double>(shape.extent[i]));
   }
 
   // Exact: weighed at every tolerance, 0 included.

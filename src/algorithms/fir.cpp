@@ -26,6 +26,8 @@ constexpr double kFirFloat = 1.5;
 // and 1.3x slower at 20-24, where the y pass over the ring's 2r + 1 rows costs more than the
 // intermediate image it saves.
 constexpr int kFusedMaxRadius = 10;
+// x rows of fewer values than this (a few vectors) are filtered across rows (Schedule::x_across_rows).
+constexpr std::int64_t kShortRow = 32;
 
 // SciPy's order fused over each plane's y and x (Schedule::fused_axes): the most the ring of the y kernel's rows
 // of doubles may hold.
@@ -101,13 +103,21 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
+  // x rows shorter than a vector are filtered across rows (Schedule::x_across_rows); the ring of
+  // rows of the fused drivers would walk such rows one at a time, so they run a pass per axis.
+  static bool x_across_rows(const Plan& plan, const Shape& shape) {
+    return shape.backend == Backend::cpu && plan.axes[0].active && plan.axes[0].radius > 0 &&
+           shape.extent[0] * shape.channels < kShortRow;
+  }
+
   void schedule(Plan& plan, const Shape& shape) const override {
     schedule_fir_gpu(plan, shape);  // the Vulkan passes (nothing on the CPU)
     const auto& ax = plan.axes;
+    plan.schedule.x_across_rows = x_across_rows(plan, shape);
     if (plan.spec.rounding == Rounding::scipy && shape.backend == Backend::cpu) {  // SciPy's arithmetic, in double
       plan.schedule.driver = CpuDriver::scipy_order;
       plan.schedule.intermediate = ElementType::f64;
-      plan.schedule.fused_axes = scipy_fused_axes(plan, shape);
+      plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
       return;
     }
     // float64 out in double arithmetic: SciPy's order is the faster double driver (a ring of rows, the
@@ -118,25 +128,30 @@ class Fir final : public Descriptor {
     if (shape.backend == Backend::cpu && shape.destination == ElementType::f64 &&
         plan.schedule.intermediate == ElementType::f64 && !has_derivative(plan.spec)) {
       plan.schedule.driver = CpuDriver::scipy_order;
-      plan.schedule.fused_axes = scipy_fused_axes(plan, shape);
+      plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
       return;
     }
     if (has_derivative(plan.spec)) {  // the derivative kernels run on the line driver, in double
       plan.schedule.driver = CpuDriver::lines;
+      plan.schedule.x_across_rows = false;  // the line driver interleaves lines of every axis itself
       return;
     }
     const int rx = ax[0].active ? ax[0].radius : 0;
     const bool fused = !(ax[2].active && ax[2].radius > 0) && ax[1].active && ax[1].radius > 0 &&
-                       ax[1].radius <= kFusedMaxRadius && rx <= kFusedMaxRadius;
+                       ax[1].radius <= kFusedMaxRadius && rx <= kFusedMaxRadius && !plan.schedule.x_across_rows;
     plan.schedule.driver = fused ? CpuDriver::fused_rows : CpuDriver::axis_passes;
     // 8-bit 2D images: 16-bit fixed point, twice float's lanes (within 1 of the rounded result).
     if (shape.backend == Backend::cpu && shape.source == ElementType::u8 && shape.destination == ElementType::u8 &&
-        fixed_point_possible(plan))
+        fixed_point_possible(plan) && !plan.schedule.x_across_rows)
       plan.schedule.driver = CpuDriver::fixed_point;
+    // Short x rows: y runs as the x pass of an image of (x, channels)-value pixels and z as its y
+    // pass, whose rows are a whole plane (cpu/fir.cpp's fir_short_x).
+    const std::int64_t row = shape.extent[0] * shape.channels * (plan.schedule.x_across_rows ? shape.extent[1] : 1);
     for (int a = 1; a < 3; ++a)
       plan.schedule.strip[static_cast<std::size_t>(a)] =
-          std::min<std::int64_t>(strip_for(ax[static_cast<std::size_t>(a)].radius, plan.schedule.intermediate),
-                                 shape.extent[0] * shape.channels);
+          plan.schedule.x_across_rows && a == 1
+              ? 0
+              : std::min<std::int64_t>(strip_for(ax[static_cast<std::size_t>(a)].radius, plan.schedule.intermediate), row);
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

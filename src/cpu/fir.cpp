@@ -95,6 +95,77 @@ void pass_x(const View& src, const Shape& s, const std::vector<T>& w, int r, Bor
   }
 }
 
+// `count` pixels of C values, `from_step` values apart, to `to` `to_step` values apart: one x
+// position of a block of rows into its row of lanes, and back. C of 1 to 4 unrolled (a loop over 3
+// values per pixel costs more than the copy).
+template <class T>
+void transpose_pixels(const T* from, std::size_t from_step, T* to, std::size_t to_step, std::size_t count, std::size_t C) {
+  const auto copy = [&]<std::size_t N>(std::integral_constant<std::size_t, N>) {
+    for (std::size_t k = 0; k < count; ++k)
+      for (std::size_t c = 0; c < N; ++c) to[k * to_step + c] = from[k * from_step + c];
+  };
+  switch (C) {
+    case 1: return copy(std::integral_constant<std::size_t, 1>{});
+    case 2: return copy(std::integral_constant<std::size_t, 2>{});
+    case 3: return copy(std::integral_constant<std::size_t, 3>{});
+    case 4: return copy(std::integral_constant<std::size_t, 4>{});
+    default:
+      for (std::size_t k = 0; k < count; ++k)
+        for (std::size_t c = 0; c < C; ++c) to[k * to_step + c] = from[k * from_step + c];
+  }
+}
+
+// pass_x for rows shorter than a vector (Schedule::x_across_rows): kAcrossRows rows at a time,
+// transposed so that each x position is a row of lanes (a lane per row and channel), extended by
+// the border mode as one line of lane groups, then each output position is convolve_rows over the
+// positions - per lane the operations convolve_line does, so the same bits, in whole vectors.
+template <class T>
+void pass_x_across_rows(const View& src, const Shape& s, const std::vector<T>& w, int r, Border border, T cval,
+                        T* out_buf, const View* dst, int threads) {
+  constexpr std::int64_t kAcrossRows = 64;
+  const std::size_t C = static_cast<std::size_t>(s.C), L = s.row_len(), W = static_cast<std::size_t>(s.W);
+  const std::size_t lanes = static_cast<std::size_t>(kAcrossRows) * C;
+  const std::size_t positions = W + 2 * static_cast<std::size_t>(r);
+  const std::size_t bytes = L * std::max(element_size(src.type), dst ? element_size(dst->type) : 1);
+  std::vector<Scratch<T>> scratch(static_cast<std::size_t>(threads));
+  for (auto& sc : scratch) {
+    sc.a = allocate<T>(positions * lanes + W * lanes, "block of rows");
+    sc.b = allocate<T>(L * static_cast<std::size_t>(kAcrossRows), "rows buffer");
+    sc.bytes = allocate<std::byte>(bytes, "row buffer");
+    sc.ptrs.resize(positions);
+  }
+  const std::int64_t rows = s.H * s.D, blocks = (rows + kAcrossRows - 1) / kAcrossRows;
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t block = 0; block < blocks; ++block) {
+    Scratch<T>& sc = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+    T* in = sc.a.data();
+    T* out = in + positions * lanes;
+    const std::int64_t first = block * kAcrossRows, count = std::min(kAcrossRows, rows - first);
+    const std::size_t used = static_cast<std::size_t>(count) * C;
+    // The block's rows, converted: in one run where the view is packed (a conversion per short row
+    // costs more than its values).
+    T* const rows_in = sc.b.data();
+    if (src.is_packed()) read_row(src, 0, first % s.H, first / s.H, count * s.W, rows_in, sc.bytes.data());
+    else
+      for (std::int64_t k = 0; k < count; ++k)
+        read_row(src, 0, (first + k) % s.H, (first + k) / s.H, s.W, rows_in + static_cast<std::size_t>(k) * L, sc.bytes.data());
+    for (std::size_t x = 0; x < W; ++x)
+      transpose_pixels(rows_in + x * C, L, in + (x + static_cast<std::size_t>(r)) * lanes, C, static_cast<std::size_t>(count), C);
+    core::extend_line(in, s.W, r, r, lanes, border, cval);
+    for (std::size_t p = 0; p < positions; ++p) sc.ptrs[p] = in + p * lanes;
+    for (std::size_t x = 0; x < W; ++x) convolve_rows(sc.ptrs.data() + x, out + x * lanes, used, w.data(), r);
+    T* const rows_out = out_buf ? out_buf + static_cast<std::size_t>(first) * L : rows_in;
+    for (std::size_t x = 0; x < W; ++x)
+      transpose_pixels(out + x * lanes, C, rows_out + x * C, L, static_cast<std::size_t>(count), C);
+    if (out_buf) continue;
+    if (dst->is_packed()) write_row(rows_out, *dst, 0, first % s.H, first / s.H, count * s.W, sc.bytes.data());
+    else
+      for (std::int64_t k = 0; k < count; ++k)
+        write_row(rows_out + static_cast<std::size_t>(k) * L, *dst, 0, (first + k) % s.H, (first + k) / s.H, s.W,
+                  sc.bytes.data());
+  }
+}
+
 // The columns a y or z pass takes at a time: the plan's strip in whole pixels, at most a row.
 std::size_t strip_width(const Shape& s, std::int64_t strip_columns) {
   const std::size_t C = static_cast<std::size_t>(s.C);
@@ -301,6 +372,50 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
   }
 }
 
+// Short x rows (Schedule::x_across_rows) with y or z filtered: x across rows into a packed working
+// image, which is then read as a 2D image of W x C-value pixels (width H, height D): y is that
+// image's x pass and z its y pass, in whole vectors instead of strips of W x C values. The working
+// image is dst where dst holds T packed, else a scratch image converted into dst at the end.
+template <class T>
+void fir_short_x(const Plan& plan, const View& src, const View& dst, const Shape& s, const bool (&active)[3],
+                 const int (&radius)[3], const std::vector<T>& wx) {
+  const int threads = plan.schedule.threads;
+  const T cval = static_cast<T>(plan.spec.cval);
+  const auto& border = plan.spec.border;
+  constexpr ElementType kT = std::is_same_v<T, float> ? ElementType::f32 : ElementType::f64;
+  const std::size_t total = s.row_len() * static_cast<std::size_t>(s.H) * static_cast<std::size_t>(s.D);
+  const bool in_dst = dst.type == kT && dst.is_packed();
+  std::optional<ScratchImage> scratch;
+  if (!in_dst) scratch.emplace(total * sizeof(T), 0);
+  T* work = in_dst ? static_cast<T*>(dst.data) : scratch->as<T>();
+  pass_x_across_rows<T>(src, s, wx, radius[0], border[0], cval, work, nullptr, threads);
+  const Shape folded{s.H, s.D, 1, static_cast<int>(s.row_len())};
+  if (active[1]) {  // in place, row by row
+    const View image = View::packed(work, kT, folded.W, folded.H, 1, folded.C);
+    pass_x<T>(image, folded, half_kernel<T>(plan.axes[1]), radius[1], border[1], cval, work, nullptr, threads);
+  }
+  if (active[2])
+    pass_rows_in_place<T>(work, folded.row_len(), folded.row_len() * static_cast<std::size_t>(folded.H), folded.H, 1,
+                          folded, half_kernel<T>(plan.axes[2]), radius[2], border[2], cval, threads,
+                          plan.schedule.strip[2]);
+  if (in_dst) return;
+  // Into dst's type (integers rounded to nearest and saturated), a band of rows per thread.
+  const std::int64_t rows = s.H * s.D;
+  std::vector<std::vector<std::byte>> bytes(static_cast<std::size_t>(threads));
+  for (auto& b : bytes) b = allocate<std::byte>(s.row_len() * element_size(dst.type), "row buffer");
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t band = 0; band < threads; ++band) {
+    const std::int64_t r0 = rows * band / threads, r1 = rows * (band + 1) / threads;
+    std::byte* scatter = bytes[static_cast<std::size_t>(omp_get_thread_num())].data();
+    if (dst.is_packed()) {
+      if (r1 > r0) write_row(work + static_cast<std::size_t>(r0) * s.row_len(), dst, 0, r0 % s.H, r0 / s.H, (r1 - r0) * s.W, scatter);
+    } else {
+      for (std::int64_t row = r0; row < r1; ++row)
+        write_row(work + static_cast<std::size_t>(row) * s.row_len(), dst, 0, row % s.H, row / s.H, s.W, scatter);
+    }
+  }
+}
+
 template <class T>
 void fir_typed(const Plan& plan, const View& src, const View& dst) {
   const Shape s{src.width(), src.height(), src.depth(), src.channels};
@@ -317,6 +432,7 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   const std::vector<T> identity{T(1)};
   const std::vector<T> wx = active[0] ? half_kernel<T>(plan.axes[0]) : identity;
   const int rx = active[0] ? radius[0] : 0;
+  const auto x_pass = plan.schedule.x_across_rows ? &pass_x_across_rows<T> : &pass_x<T>;
 
   // Both passes fused through a ring of rows; it reads rows the output has overwritten in place, so
   // an in-place call runs the axis passes.
@@ -328,7 +444,7 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   if (last <= 0) {  // at most the x pass: rows go straight from src to dst
     // No shortcut for an in-place identity: the row pass reads f32 denormals as zero, and an
     // aliased blur must give what the same blur between separate buffers gives.
-    pass_x<T>(src, s, wx, rx, border[0], cval, nullptr, &dst, threads);
+    x_pass(src, s, wx, rx, border[0], cval, nullptr, &dst, threads);
     return;
   }
   const std::size_t total = s.row_len() * static_cast<std::size_t>(s.H) * static_cast<std::size_t>(s.D);
@@ -337,6 +453,10 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   if (total > core::kMaxAllocationBytes / sizeof(T))
     throw OutOfMemory("the working image needs " + std::to_string(total) + " x " + std::to_string(sizeof(T)) +
                       " bytes, more than can be addressed");
+  if (plan.schedule.x_across_rows && last > 0) {
+    fir_short_x<T>(plan, src, dst, s, active, radius, wx);
+    return;
+  }
   const std::size_t L = s.row_len(), plane = L * static_cast<std::size_t>(s.H);
   // A dst that holds T packed is the working image: x into it (row by row, so in place too), then y
   // and z in place through rings of rows - no whole-size scratch (a 1024^3 float volume: 4 GiB
@@ -344,7 +464,7 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   constexpr ElementType kT = std::is_same_v<T, float> ? ElementType::f32 : ElementType::f64;
   if (dst.type == kT && dst.is_packed()) {
     T* out = static_cast<T*>(dst.data);
-    pass_x<T>(src, s, wx, rx, border[0], cval, out, nullptr, threads);
+    x_pass(src, s, wx, rx, border[0], cval, out, nullptr, threads);
     if (active[1])
       pass_rows_in_place<T>(out, L, plane, s.H, s.D, s, half_kernel<T>(plan.axes[1]), radius[1],
                             border[1], cval, threads, plan.schedule.strip[1]);
@@ -357,7 +477,7 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   std::optional<ScratchImage> second;
   T* A = first.as<T>();
   T* B = nullptr;
-  pass_x<T>(src, s, wx, rx, border[0], cval, A, nullptr, threads);
+  x_pass(src, s, wx, rx, border[0], cval, A, nullptr, threads);
   if (active[1]) {
     const bool final = last == 1;
     if (!final) {

@@ -201,8 +201,10 @@ void correlate_rows(const Rows& r, int nthreads) {
 
 // scipy.ndimage.correlate1d of `src` into `dst` along array axis `axis` (of the four), SciPy's
 // arithmetic exactly. src and dst may be the same memory (the lines path buffers whole lines).
+// `across_lines` (Schedule::x_across_rows): lanes across lines even where the filtered axis lies
+// closest, for lines too short to vectorise along.
 void correlate1d(const Array& src, const Array& dst, int axis, const std::vector<double>& weights, Border border,
-                 double cval, int nthreads, bool overlapping) {
+                 double cval, int nthreads, bool overlapping, bool across_lines) {
   constexpr int ndim = 4;
   const ElementType st = src.type, dt = dst.type;
   const std::int64_t n = src.shape[static_cast<std::size_t>(axis)];
@@ -217,7 +219,7 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
   int lane_axis = -1;
   for (int d = 0; d < ndim; ++d)
     if (d != axis && sh(d) > 1 && (lane_axis < 0 || std::abs(ss(d)) < std::abs(ss(lane_axis)))) lane_axis = d;
-  if (lane_axis >= 0 && std::abs(ss(lane_axis)) > std::abs(ss(axis))) lane_axis = -1;
+  if (lane_axis >= 0 && std::abs(ss(lane_axis)) > std::abs(ss(axis)) && !across_lines) lane_axis = -1;
   const std::int64_t lane_extent = lane_axis >= 0 ? sh(lane_axis) : 1;
   const std::int64_t B = std::min<std::int64_t>(kBlock, lane_extent);
   const std::int64_t chunks = (lane_extent + B - 1) / B;
@@ -399,7 +401,7 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > 1e-15)) continue;
     const bool overlapping = !first || core::views_overlap(src, dst);
     correlate1d(first ? s : d, d, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
-                plan.spec.cval, threads, overlapping);
+                plan.spec.cval, threads, overlapping, plan.schedule.x_across_rows && axis == 0);
     first = false;
   }
   if (first) convert_copy(src, dst);

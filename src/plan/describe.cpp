@@ -44,10 +44,15 @@ std::string describe_schedule(const Plan& p) {
              (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights") +
              (s.fused_axes ? ", both axes in one pass through a ring of rows" : "");
     }
+    if (s.x_across_rows) {
+      out += ", x rows of " + std::to_string(p.extent[0] * p.channels) + " values filtered across rows";
+      if (s.driver == CpuDriver::axis_passes && (p.axes[1].active || p.axes[2].active))
+        out += ", y and z as the x and y of an image of " + std::to_string(p.extent[0] * p.channels) + "-value pixels";
+    }
     if (s.stream_destination) out += ", destination streamed past the caches";
     if (s.driver == CpuDriver::axis_passes)
       for (int a = 1; a < 3; ++a)
-        if (p.axes[static_cast<std::size_t>(a)].active)
+        if (p.axes[static_cast<std::size_t>(a)].active && s.strip[static_cast<std::size_t>(a)] > 0)
           out += ", " + std::string(1, "xyz"[a]) + " strips of " + std::to_string(s.strip[static_cast<std::size_t>(a)]);
   } else {
     out += "vulkan";

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <string>
+#include <tuple>
 
 #include "algorithms/descriptor.hpp"
 #include "support/convolve_reference.hpp"
@@ -52,6 +54,42 @@ TEST(Schedule, FirFusedRowsAndAxisPassesAndAnyStripAreBitIdentical) {
       passes.schedule.strip = {0, 3, 3};  // a pixel per strip: many strips, the same sums
       EXPECT_EQ(blurred(src.view, passes, type).bytes, fused.bytes) << to_string(type) << " " << to_string(border);
     }
+}
+
+TEST(Schedule, ShortXRowsAcrossRowsEqualARowAtATime) {
+  // Schedule::x_across_rows (x rows of fewer than a few vectors' values: an RGB array's channel axis
+  // given one sigma) changes where each output's operations run, not the operations: the same bits
+  // as a row at a time, for fir's axis passes and SciPy's order, every border, 2D and 3D, radii
+  // beyond the axis and within it, packed and padded views, and in place.
+  auto rng = test::rng_for_test();
+  for (Rounding rounding : {Rounding::nearest, Rounding::scipy})
+    for (ElementType type : {ElementType::u8, ElementType::i16, ElementType::f32, ElementType::f64})
+      for (Border border : test::all_borders())
+        for (const auto& [w, c, d, sigma] : {std::tuple{3, 1, 7, 2.3}, std::tuple{2, 2, 1, 0.8}, std::tuple{5, 1, 4, 1.1}}) {
+          const std::string what = std::string(to_string(rounding)) + " " + std::string(to_string(type)) + " " +
+                                   std::string(to_string(border)) + " " + std::to_string(w) + "x" + std::to_string(c);
+          for (int pad : {0, 1}) {
+            test::Buffer src = test::make_buffer(type, w, 37, d, c, pad * static_cast<int>(element_size(type)));
+            test::fill_random(src.view, rng);
+            BlurSpec spec;
+            spec.sigma = {sigma, 1.7, d > 1 ? 2.9 : 0.0};
+            spec.rounding = rounding;
+            spec.with_border(border);
+            spec.cval = 0.3 * test::type_scale(type);
+            const Plan chosen = make_plan(spec, src.view);
+            ASSERT_TRUE(chosen.schedule.x_across_rows) << what;
+            EXPECT_NE(describe(chosen).find("filtered across rows"), std::string::npos) << what;
+            const test::Buffer across = blurred(src.view, chosen, type);
+            Plan by_row = chosen;
+            by_row.schedule.x_across_rows = false;
+            by_row.schedule.strip = {0, 64, 64};
+            EXPECT_EQ(blurred(src.view, by_row, type).bytes, across.bytes) << what << " pad " << pad;
+            test::Buffer in_place = src;
+            in_place.view.data = in_place.bytes.data() + (static_cast<std::byte*>(src.view.data) - src.bytes.data());
+            blur(in_place.view, in_place.view, chosen);
+            EXPECT_EQ(max_difference(in_place.view, across.view), 0.0) << what << " in place, pad " << pad;
+          }
+        }
 }
 
 TEST(Schedule, FixedPointIsWithinOneOfTheRoundedResultAndTheSameEverywhere) {
