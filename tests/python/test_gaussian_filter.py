@@ -390,3 +390,43 @@ def test_scipy_quirks_kept():
         np.testing.assert_array_equal(fastblur.gaussian_filter(a, sigma), nd.gaussian_filter(a, sigma))
     assert_matches(fastblur.gaussian_filter(a, 1, mode="grid-wrap"), nd.gaussian_filter(a, 1, mode="grid-wrap"), "float64")
     assert_matches(fastblur.gaussian_filter(a, 1, truncate=-1), nd.gaussian_filter(a, 1, truncate=-1), "float64")
+
+
+def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng):
+    # One sigma on an RGB(A) array blurs its channel axis too (SciPy's rule): a last axis of a few
+    # elements, the x rows the plan filters across rows (issue 43, deliverable 4). The default keeps
+    # SciPy's bits; rounding='nearest' and a tolerance, costed as what the shape is, are never slower
+    # than the default by more than noise (medians of calls alternated in one process).
+    for shape, dtype, sigma in [((41, 57, 3), "float32", 5.0), ((23, 30, 4), "uint8", 2.0),
+                                ((17, 13, 2), "int16", 1.5), ((50, 3), "float64", 4.0)]:
+        a = random_array(rng, shape, dtype)
+        for mode in MODES:
+            np.testing.assert_array_equal(fastblur.gaussian_filter(a, sigma, mode=mode, cval=2.0),
+                                          nd.gaussian_filter(a, sigma, mode=mode, cval=2.0),
+                                          err_msg=f"{shape} {dtype} {mode}")
+        exact = nd.gaussian_filter(a.astype(np.float64), sigma)
+        if np.dtype(dtype).kind == "f":
+            near = fastblur.gaussian_filter(a, sigma, rounding="nearest")
+            np.testing.assert_allclose(near, exact, rtol=0, atol=1e-5 * float(np.ptp(a)))
+        else:
+            assert np.abs(fastblur.gaussian_filter(a, sigma, rounding="nearest") - exact).max() <= 0.5 + 1e-3
+    plan = fastblur.plan((540, 960, 3), 5.0, rounding="nearest")
+    assert "filtered across rows" in plan["description"], plan["description"]
+    for shape, dtype, sigma in [((540, 960, 3), "float32", 1.0), ((540, 960, 3), "float32", 5.0),
+                                ((500, 850, 4), "uint8", 2.0), ((540, 960, 3), "float32", 30.0),
+                                ((540, 960, 3), "float32", 60.0)]:
+        a = random_array(rng, shape, dtype)
+        calls = {"default": lambda: fastblur.gaussian_filter(a, sigma, threads=2),
+                 "nearest": lambda: fastblur.gaussian_filter(a, sigma, threads=2, rounding="nearest"),
+                 "tolerance 1e-2": lambda: fastblur.gaussian_filter(a, sigma, threads=2, tolerance=1e-2),
+                 "tolerance 1e-4": lambda: fastblur.gaussian_filter(a, sigma, threads=2, tolerance=1e-4)}
+        times = {name: [] for name in calls}
+        for _ in range(7):
+            for name, call in calls.items():
+                start = time.perf_counter()
+                call()
+                times[name].append(time.perf_counter() - start)
+        median = {name: float(np.median(t)) for name, t in times.items()}
+        print(f"{shape} {dtype} sigma {sigma}: " + ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in median.items()))
+        for name in ("nearest", "tolerance 1e-2", "tolerance 1e-4"):
+            assert median[name] <= 1.5 * median["default"], (shape, dtype, sigma, median)
