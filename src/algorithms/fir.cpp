@@ -141,9 +141,13 @@ class Fir final : public Descriptor {
                        ax[1].radius <= kFusedMaxRadius && rx <= kFusedMaxRadius && !plan.schedule.x_across_rows;
     plan.schedule.driver = fused ? CpuDriver::fused_rows : CpuDriver::axis_passes;
     // 8-bit 2D images: 16-bit fixed point, twice float's lanes (within 1 of the rounded result).
+    // Short rows too: its bits differ from float's (within 1), and a chunk of an image (dask) must
+    // get the bits of the whole, whatever its width.
     if (shape.backend == Backend::cpu && shape.source == ElementType::u8 && shape.destination == ElementType::u8 &&
-        fixed_point_possible(plan) && !plan.schedule.x_across_rows)
+        fixed_point_possible(plan)) {
       plan.schedule.driver = CpuDriver::fixed_point;
+      plan.schedule.x_across_rows = false;
+    }
     // Short x rows: y runs as the x pass of an image of (x, channels)-value pixels and z as its y
     // pass, whose rows are a whole plane (cpu/fir.cpp's fir_short_x).
     const std::int64_t row = shape.extent[0] * shape.channels * (plan.schedule.x_across_rows ? shape.extent[1] : 1);

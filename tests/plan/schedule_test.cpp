@@ -77,6 +77,10 @@ TEST(Schedule, ShortXRowsAcrossRowsEqualARowAtATime) {
             spec.with_border(border);
             spec.cval = 0.3 * test::type_scale(type);
             const Plan chosen = make_plan(spec, src.view);
+            if (chosen.schedule.driver == CpuDriver::fixed_point) {  // 8-bit images keep fixed point's bits
+              EXPECT_FALSE(chosen.schedule.x_across_rows) << what;
+              continue;
+            }
             ASSERT_TRUE(chosen.schedule.x_across_rows) << what;
             EXPECT_NE(describe(chosen).find("filtered across rows"), std::string::npos) << what;
             const test::Buffer across = blurred(src.view, chosen, type);
