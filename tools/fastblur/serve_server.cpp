@@ -16,6 +16,7 @@
 #include "fastblur/fastblur.hpp"
 #include "fastblur/version.hpp"
 #include "serve_compute.hpp"
+#include "serve_gzip.hpp"
 #include "serve_page.hpp"
 #include "serve_store.hpp"
 #include "serve_upload.hpp"
@@ -48,8 +49,8 @@ void reply_error(httplib::Response& res, int status, const std::string& message)
                   "application/json");
 }
 
-void reply_json(httplib::Response& res, const json& body) {
-  res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+void reply_json(const httplib::Request& req, httplib::Response& res, const json& body) {
+  reply_compressed(req, res, body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
 }
 
 // Runs a handler, turning fastblur's errors into their HTTP statuses with the CLI's texts.
@@ -186,10 +187,10 @@ void ExplorerServer::Impl::routes() {
     if (!asset) return reply_error(res, 404, "no such file");
     res.set_content(std::string(asset->body), std::string(asset->content_type));
   });
-  http.Get("/api/info", [this](const httplib::Request&, httplib::Response& res) {
+  http.Get("/api/info", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       json borders = json::array({"reflect", "mirror", "nearest", "wrap", "constant"});
-      reply_json(res, {{"version", FASTBLUR_VERSION_STRING},
+      reply_json(req, res, {{"version", FASTBLUR_VERSION_STRING},
                        {"algorithms", json::parse(fastblur::algorithms_json())},  // the core's serialiser
                        {"devices", json::parse(fastblur::devices_json())},
                        {"borders", borders},
@@ -207,7 +208,7 @@ void ExplorerServer::Impl::routes() {
       if (!up.image) return reply_error(res, up.status, up.error);
       const StoredImage& im = *up.image;
       const std::string id = sessions.add(token, up.image);
-      reply_json(res, {{"id", id}, {"name", up.name}, {"format", up.format}, {"width", im.original.width},
+      reply_json(req, res, {{"id", id}, {"name", up.name}, {"format", up.format}, {"width", im.original.width},
                        {"height", im.original.height}, {"channels", im.original.channels},
                        {"type", std::string(to_string(im.original.type))}, {"scale", im.scale}});
     });
@@ -228,14 +229,14 @@ void ExplorerServer::Impl::routes() {
       const Device d = device(r.device);
       Slot slot(compute);
       if (superseded()) throw Superseded{};
-      reply_json(res, blur_preview(r, *im, d, temp, superseded));
+      reply_json(req, res, blur_preview(r, *im, d, temp, superseded));
     });
   });
   http.Get("/api/plot", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const BlurRequest r = query_request(req, limits);
       Slot slot(compute);
-      res.set_content(plot_svg(r, req.has_param("kind") ? req.get_param_value("kind") : "impulse"), "image/svg+xml");
+      reply_compressed(req, res, plot_svg(r, req.has_param("kind") ? req.get_param_value("kind") : "impulse"), "image/svg+xml");
     });
   });
   http.Get("/api/codegen", [](const httplib::Request& req, httplib::Response& res) {
