@@ -308,6 +308,15 @@ TEST_F(Cli, BadArguments) {
   expect_failure("blur " + path("adir").string() + " " + out + " -s 1", "adir", "b.png", "is a directory");
   spit(path("notes.txt"), "just some text, not an image\n");
   expect_failure("blur " + path("notes.txt").string() + " " + out + " -s 1", "notes.txt", "b.png", "cannot read");
+  // Slips are named with a suggestion and the command's help, before CLI11's own checks (which
+  // reported a missing --sigma for --sigmaa, and "A subcommand is required" for blurr).
+  expect_failure("blurr " + in + " " + out + " -s 1", "a.png", "b.png", "unknown command 'blurr' (did you mean 'blur'?)");
+  expect_failure("blur " + in + " " + out + " --sigmaa 1", "a.png", "b.png",
+                 "unknown option '--sigmaa' for 'blur' (did you mean '--sigma'?); run 'fastblur blur --help'");
+  expect_failure("blur " + in + " " + out + " -s 1 --algoritm box", "a.png", "b.png", "(did you mean '--algorithm'?)");
+  expect_failure("blur " + in + " " + out + " -s 1 --zzzzzzzz", "a.png", "b.png", "unknown option '--zzzzzzzz' for 'blur';");
+  expect_failure("blur " + in + " " + out, "a.png", "b.png", "--sigma is required (run 'fastblur blur --help' for usage)");
+  expect_failure("frobnicate", "a.png", "b.png", "unknown command 'frobnicate'; run 'fastblur --help'");
 }
 
 TEST_F(Cli, CorruptAndTruncatedFilesOfEveryFormat) {
@@ -386,6 +395,16 @@ TEST_F(Cli, ToleranceAndExplainChooseAndShowThePlan) {
   auto rng = test::rng_for_test();
   test::fill_random(a.view(), rng);
   write_npy("in.npy", a);
+  // A named algorithm runs as named, and says so when it cannot meet the tolerance (issue 44).
+  const Result named = run("blur " + path("in.npy").string() + " " + path("k.npy").string() +
+                           " -s 3 --algorithm kawase --tolerance 0.0001");
+  ASSERT_EQ(named.code, 0) << named.err;
+  EXPECT_NE(named.err.find("fastblur: warning: kawase's predicted max error"), std::string::npos) << named.err;
+  EXPECT_NE(named.err.find("exceeds --tolerance 0.0001"), std::string::npos) << named.err;
+  const Result within = run("blur " + path("in.npy").string() + " " + path("k.npy").string() +
+                            " -s 3 --algorithm kawase --tolerance 0.2");
+  ASSERT_EQ(within.code, 0) << within.err;
+  EXPECT_EQ(within.err, "");
   const Result r = run("blur " + path("in.npy").string() + " " + path("out.npy").string() +
                        " -s 30 --tolerance 0.08 --explain");
   ASSERT_EQ(r.code, 0) << r.err;

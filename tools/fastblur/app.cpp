@@ -3,6 +3,7 @@
 #include <new>
 
 #include "commands.hpp"
+#include "suggest.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/version.hpp"
 
@@ -17,6 +18,10 @@ int run(int argc, const char* const* argv, std::FILE* errors) {
     const Command commands[] = {add_blur_command(app), add_demo_command(app), add_analyze_command(app),
                                 add_codegen_command(app), add_devices_command(app), add_bench_command(app),
                                 add_serve_command(app)};
+    if (const std::string unknown = unknown_word(app, argc, argv); !unknown.empty()) {
+      std::fprintf(errors, "fastblur: error: %s\n", unknown.c_str());
+      return 2;
+    }
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -26,7 +31,7 @@ int run(int argc, const char* const* argv, std::FILE* errors) {
     } catch (const CLI::CallForVersion& e) {
       return app.exit(e);
     } catch (const CLI::ParseError& e) {
-      std::fprintf(errors, "fastblur: error: %s (run 'fastblur --help' for usage)\n", e.what());
+      std::fprintf(errors, "fastblur: error: %s (run '%s' for usage)\n", e.what(), help_hint(app, argc, argv).c_str());
       return 2;
     }
     for (const auto& command : commands)

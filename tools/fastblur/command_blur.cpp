@@ -265,6 +265,12 @@ int run_file(const BlurOptions& o, std::optional<ElementType> out_type, bool npy
   // in groups of 4.
   View shape = View::packed(nullptr, data.in, data.extent[0], data.extent[1], data.extent[2], std::min(4, data.channels));
   Plan plan = make_plan(src.spec, shape, data.out, device);
+  // A named algorithm runs as named; a --tolerance it cannot meet is said, not silently passed over.
+  if (plan.spec.algorithm != Algorithm::automatic && plan.spec.tolerance > 0.0 &&
+      plan.predicted_max_error > plan.spec.tolerance)
+    std::fprintf(stderr, "fastblur: warning: %s's predicted max error %.3g exceeds --tolerance %.3g; --algorithm auto "
+                         "chooses within it\n",
+                 std::string(to_string(plan.spec.algorithm)).c_str(), plan.predicted_max_error, plan.spec.tolerance);
   Bands bands = choose_bands(plan, data, o.band_rows);
   for (int again = 0; again < 2 && bands.slices < data.extent[static_cast<std::size_t>(data.axis)]; ++again) {
     View window = shape;
