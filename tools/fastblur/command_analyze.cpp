@@ -34,7 +34,8 @@ int run_analyze(const AnalyzeOptions& o) {
   const BlurSpec planned = plan.spec;
   const analysis::ImpulseMetrics m = analysis::measure_impulse(planned, o.sigma, true);
 
-  // PSNR on the bundled scene against the exact f64 fir.
+  // PSNR on the bundled scene against the exact f64 fir: the engine's (its double driver, within
+  // float64 rounding of the scalar reference, which took 8 s of analyze's 8.2 at sigma 100).
   std::vector<float> out(scene.rgba.size());
   const View out_view = View::packed(out.data(), ElementType::f32, 512, 512, 1, 4);
   blur(scene.view(), out_view, planned);
@@ -42,7 +43,7 @@ int run_analyze(const AnalyzeOptions& o) {
   const View exact_view = View::packed(exact.data(), ElementType::f64, 512, 512, 1, 4);
   BlurSpec fir = BlurSpec::isotropic_2d(o.sigma);
   fir.algorithm = Algorithm::fir;
-  reference::separable_blur(scene.view(), exact_view, fir);
+  blur(scene.view(), exact_view, fir);
   const double psnr = analysis::compare(out_view, exact_view, 1.0).psnr_db;
 
   std::vector<std::string> plots;
