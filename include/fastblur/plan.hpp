@@ -110,6 +110,9 @@ struct AxisPlan {
   std::shared_ptr<const std::vector<double>> weights;
   double achieved_sigma = 0.0;    ///< sqrt of the algorithm's variance along this axis
   double predicted_error = 0.0;   ///< 1D max error of the equivalent kernel (docs/DESIGN.md, quality metrics)
+  /// The radius asked for where it reached beyond the axis and the Gaussian was folded onto what the
+  /// border reads (radius is then the folded one: the same result, algorithms/folded_kernel.hpp); else 0.
+  std::int64_t folded_from = 0;
 };
 
 /// The schedule: how the plan's backend runs it. make_plan fills it in; a caller (or a test) may change

@@ -1,6 +1,7 @@
 // What every descriptor shares: parameter access and checking, the generic capability checks (one
 // message for each refusal, whichever front door the request came through), and small helpers.
 #include "algorithms/descriptor.hpp"
+#include "algorithms/folded_kernel.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -254,13 +255,28 @@ std::vector<double> gaussian_axis_weights(const BlurSpec& spec, int axis, int ra
   return w;
 }
 
-void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan) {
+void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan, bool fold) {
   for (int a = 0; a < 3; ++a) {
     AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
+    const auto i = static_cast<std::size_t>(a);
     ax.radius = effective_radius(spec, a);
     ax.support = ax.active ? ax.radius : 0;
     ax.achieved_sigma = ax.sigma;
     ax.weights.reset();
+    ax.folded_from = 0;
+    // A radius beyond the axis: folded onto what the border reads (not for SciPy's bits, whose sums
+    // run over every tap in SciPy's order, nor derivatives and the caller's weights).
+    if (fold && ax.sigma > 1e-15 && spec.rounding != Rounding::scipy && spec.order[i] == 0 && spec.weights[i].empty())
+      if (auto folded = fold_gaussian(ax.sigma, ax.radius, plan.extent[i], spec.border[i])) {
+        ax.folded_from = ax.radius;
+        ax.radius = folded->radius;
+        ax.support = ax.active ? ax.radius : 0;
+        ax.achieved_sigma = folded->achieved_sigma;
+        add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
+        add_parameter(plan, "folded_from_radius", ax.folded_from, a);
+        ax.weights = std::make_shared<const std::vector<double>>(std::move(folded->weights));
+        continue;
+      }
     if (ax.sigma > 1e-15) {
       add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
       ax.weights = std::make_shared<const std::vector<double>>(gaussian_axis_weights(spec, a, ax.radius));

@@ -197,7 +197,10 @@ std::vector<double> gaussian_axis_weights(const BlurSpec& spec, int axis, int ra
 /// Resolves the algorithms that convolve with the sampled Gaussian (fir and its GPU variants, fft):
 /// each axis's radius (its support where it is filtered), achieved sigma and weights (every axis
 /// with a sigma: gaussian_axis_weights).
-void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan);
+/// `fold`: a radius beyond the axis is folded onto what the border reads (algorithms/folded_kernel.hpp),
+/// for the algorithms that run the plan's weights as they are (fir, fft); fir-linear and
+/// fir-incremental derive their taps from the radius and sigma on the device, unfolded.
+void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan, bool fold = false);
 /// A planar algorithm's 2D response to a unit impulse at pixel (n/2, n/2) of an n x n image (n odd,
 /// zero beyond its edges) for `spec` (its sigma along x and y equal), computed in the kernel layer as
 /// its executor computes it (kernel::dual_kawase_impulse_response, mip_poisson_impulse_response).

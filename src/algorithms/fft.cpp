@@ -33,7 +33,9 @@ class Fft final : public Descriptor {
                                  .cpu = true, .vulkan = false}},
                    {}) {}
 
-  void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override { resolve_gaussian_radii(spec, plan); }
+  void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
+    resolve_gaussian_radii(spec, plan, /*fold=*/true);
+  }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
     return gaussian_equivalent_kernel(spec, axis);

@@ -73,13 +73,15 @@ class Fir final : public Descriptor {
             {}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
-    resolve_gaussian_radii(spec, plan);
+    resolve_gaussian_radii(spec, plan, /*fold=*/true);
     const bool derivative = has_derivative(spec);
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
       // The truncated kernel's: the plan's weights, or for a derivative the Gaussian it is made from.
       const auto i = static_cast<std::size_t>(a);
-      if (ax.radius > 0 && ax.radius <= 4096 && spec.order[i] != 0)
+      if (ax.folded_from > 0) {
+        // resolve_gaussian_radii's: of the kernel before it was folded
+      } else if (ax.radius > 0 && ax.radius <= 4096 && spec.order[i] != 0)
         ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius, kernel::gaussian_weights(ax.sigma, ax.radius));
       else
         ax.achieved_sigma = ax.weights ? achieved_sigma(ax.sigma, ax.radius, *ax.weights) : 0.0;
