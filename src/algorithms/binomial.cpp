@@ -26,7 +26,7 @@ class Binomial final : public Descriptor {
   Binomial()
       : Descriptor(
             {Algorithm::binomial, "binomial",
-             "binomial kernel C(n, k) / 2^n per axis, n = 4 sigma^2 rounded to even (seed 003); fir's passes",
+             "binomial kernel C(n, k) / 2^n per axis, n = 4 sigma^2 rounded to even (seed 003, the convolution-optimisation article); fir's passes",
              "Seed 003's binomial kernels: n repeated [1 1]/2 averages, variance exactly n/4, so the kernel tends to the "
              "Gaussian of sigma sqrt(n)/2 (max error about 0.05 / sigma^2 of the peak); integer-friendly weights. The "
              "order is the even n nearest 4 sigma^2 (a kernel of n + 1 taps, reaching n/2 = 2 sigma^2), so it costs "

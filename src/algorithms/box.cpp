@@ -50,7 +50,7 @@ class Box final : public Descriptor {
                     .doc = "passes per axis: more passes, closer to the Gaussian, slower", .default_text = "3",
                     .min = 1, .max = 6, .zero_chooses = true}),
              option({.key = "box_integer_widths", .flag = "integer-widths", .kind = ParameterInfo::Kind::flag,
-                    .doc = "seed 002's integer box widths only (the achieved sigma then differs from sigma)",
+                    .doc = "the integer box widths of Intel's fast-blur article (seed 002) only (the achieved sigma then differs from sigma)",
                     .default_text = "false"})}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {

@@ -55,7 +55,7 @@ class Downsample final : public Descriptor {
   Downsample()
       : Descriptor(
             {Algorithm::downsample, "downsample",
-             "blur at 1/2, 1/4 or 1/8 resolution and interpolate back (seed 002), sigma compensated for the resampling",
+             "blur at 1/2, 1/4 or 1/8 resolution and interpolate back (seed 002, Intel's fast-blur article), sigma compensated for the resampling",
              "Seed 002's reduced-resolution blur: the line reduced onto the centres of blocks of 2, 4 or 8 samples "
              "by the tent (each sample shared between the two centres around it by distance, [1, 3, 3, 1] / 8 at "
              "factor 2: two linear fetches), the low-resolution line blurred with the sigma that makes the whole "

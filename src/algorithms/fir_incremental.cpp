@@ -11,7 +11,7 @@ class FirIncremental final : public Descriptor {
  public:
   FirIncremental()
       : Descriptor({Algorithm::fir_incremental, "fir-incremental",
-                    "fir with weights generated on the fly by forward quotients (seed 000); Vulkan backend only",
+                    "fir with weights generated on the fly by forward quotients (seed 000, GPU Gems 3 ch. 40); Vulkan backend only",
                     "Seed 000's incremental Gaussian: samples of the Gaussian generated in float32 by two "
                     "multiplications per tap, no weight table; the recurrence's float error stays within 1/256 of the "
                     "centre weight. Runs the Vulkan backend's fir shader; the CPU throws Unsupported.",

@@ -10,7 +10,7 @@ class FirLinear final : public Descriptor {
  public:
   FirLinear()
       : Descriptor({Algorithm::fir_linear, "fir-linear",
-                    "fir with tap pairs merged into bilinear texture fetches (seeds 002, 003), half the fetches; 2D, "
+                    "fir with tap pairs merged into bilinear texture fetches (seeds 002 and 003: the Intel and convolution-optimisation articles), half the fetches; 2D, "
                     "Vulkan backend only",
                     "The linear-sampling trick: a pair of taps becomes one fetch of the texture unit's linear "
                     "interpolation, so a kernel of 2r + 1 taps needs about r + 1 fetches. Exact up to the sampler's "

@@ -34,7 +34,7 @@ class Kawase final : public Descriptor {
   Kawase()
       : Descriptor(
             {Algorithm::kawase, "kawase",
-             "passes of four diagonal bilinear taps (seed 002), offsets solved so the variance is exactly sigma^2; "
+             "passes of four diagonal bilinear taps (seed 002, Intel's fast-blur article), offsets solved so the variance is exactly sigma^2; "
              "O(passes) per pixel",
              "Masaki Kawase's bloom filter: each pass averages four bilinear fetches at (+-d, +-d), so a GPU reads "
              "16 texels with 4 fetches. The offsets grow like Kawase's own (d_i = c (i + 1/2)), c solved so the "
@@ -45,7 +45,7 @@ class Kawase final : public Descriptor {
                     .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,
                     .max = 4096, .zero_chooses = true}),
              option({.key = "kawase_offsets", .flag = "offsets", .kind = ParameterInfo::Kind::real_list,
-                    .doc = "explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (seed 002's {0,1,2,2,3}); "
+                    .doc = "explicit pass offsets in pixels, e.g. 0.5,1.5,2.5,2.5,3.5 (Intel's fast-blur article, seed 002: {0,1,2,2,3}); "
                            "the achieved sigma is then the schedule's",
                     .default_text = "solved for sigma", .min = 0, .max = 1e6})}) {}
 

@@ -33,7 +33,7 @@ class MipPoisson final : public Descriptor {
   MipPoisson()
       : Descriptor(
             {Algorithm::mip_poisson, "mip-poisson",
-             "seed 003: a mip chain and a rotated Poisson-disk sample set (32 trilinear fetches per pixel by "
+             "the convolution-optimisation article (seed 003): a mip chain and a rotated Poisson-disk sample set (32 trilinear fetches per pixel by "
              "default), 2D only; noisy, for real-time use",
              "Seed 003's prefiltered blur: a [1 3 3 1] mip chain of the image, a radially stratified Poisson-disk "
              "set of the Gaussian, each sample fetched trilinearly at the level of its share of the disk, the set "

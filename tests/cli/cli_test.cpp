@@ -91,6 +91,28 @@ TEST_F(Cli, VersionAndHelp) {
   for (const char* word : {"--sigma", "--border", "--cval", "--truncate", "--radius", "--algorithm", "--threads",
                            "--dtype", "--in-place", "mirror", "wrap", "fir"})
     EXPECT_NE(h.out.find(word), std::string::npos) << word;
+  // Help fits a terminal (issue 44: 40 lines of `blur --help` over 100 characters): at most 100
+  // columns, or the terminal's COLUMNS down to 60; options grouped, values named for what they take.
+  const auto widest = [](const std::string& text) {
+    std::size_t most = 0, at = 0;
+    for (std::size_t end; (end = text.find('\n', at)) != std::string::npos; at = end + 1) most = std::max(most, end - at);
+    return most;
+  };
+  for (const char* command : {"", "blur ", "analyze ", "codegen ", "serve ", "bench ", "demo ", "devices "}) {
+    EXPECT_LE(widest(run(std::string(command) + "--help").out), 100u) << command;
+    setenv("COLUMNS", "70", 1);
+    EXPECT_LE(widest(run(std::string(command) + "--help").out), 70u) << command << " with COLUMNS=70";
+    unsetenv("COLUMNS");
+  }
+  for (const char* text : {"Blur:", "Borders:", "Algorithm:", "Missing data:", "Output:", "-s,--sigma S[,S...]",
+                           "-b,--border MODE[,MODE...]", "-r,--radius R[,R...]", "--mask FILE", "-d,--device DEVICE"})
+    EXPECT_NE(h.out.find(text), std::string::npos) << text;
+  for (std::size_t at = h.out.find("seed 00"); at != std::string::npos; at = h.out.find("seed 00", at + 1)) {
+    const std::string around = h.out.substr(at > 60 ? at - 60 : 0, 140);
+    EXPECT_TRUE(around.find("article") != std::string::npos || around.find("GPU Gems") != std::string::npos ||
+                around.find("NVIDIA") != std::string::npos)
+        << "a seed number without its name: ..." << around << "...";
+  }
 }
 
 TEST_F(Cli, NpyMatchesTheLibraryForEveryDtypeAndAxisRule) {

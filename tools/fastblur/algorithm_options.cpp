@@ -40,16 +40,19 @@ std::string help_for(const std::vector<Target>& targets) {
 void AlgorithmOptions::add_to(CLI::App& sub) {
   std::string list;
   for (const auto& a : fastblur::algorithms()) list += "\n  " + std::string(a.name) + ": " + std::string(a.summary);
-  sub.add_option("-a,--algorithm", algorithm, "Algorithm:" + list)->capture_default_str();
+  sub.add_option("-a,--algorithm", algorithm, "Algorithm:" + list)->capture_default_str()->type_name("NAME")->group("Algorithm");
   sub.add_option("-e,--tolerance", tolerance,
                  "With --algorithm auto: the largest max error of the impulse response (relative to the Gaussian's "
                  "peak) to trade for speed; 0 = exact")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("ERROR")
+      ->group("Algorithm");
   for (const auto& [flag, targets] : parameters_by_flag()) {
     bool all_switches = true;
     for (const Target& t : targets) all_switches = all_switches && t.parameter->kind == ParameterInfo::Kind::flag;
     options_[flag] = all_switches ? sub.add_flag("--" + flag, switches_[flag], help_for(targets))
-                                  : sub.add_option("--" + flag, values_[flag], help_for(targets));
+                                  : sub.add_option("--" + flag, values_[flag], help_for(targets))->type_name("VALUE");
+    options_[flag]->group("Algorithm options");
   }
 }
 

@@ -3,6 +3,7 @@
 #include <new>
 
 #include "commands.hpp"
+#include "help_format.hpp"
 #include "suggest.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/version.hpp"
@@ -14,6 +15,7 @@ int run(int argc, const char* const* argv, std::FILE* errors) {
     CLI::App app{"fastblur " FASTBLUR_VERSION_STRING
                  ": Gaussian blur of images and volumes, exact or as fast as a chosen error allows"};
     app.set_version_flag("--version", std::string("fastblur ") + FASTBLUR_VERSION_STRING);
+    app.formatter(wrapping_formatter(help_width()));  // before the commands: they take the parent's
     app.require_subcommand(1);
     const Command commands[] = {add_blur_command(app), add_demo_command(app), add_analyze_command(app),
                                 add_codegen_command(app), add_devices_command(app), add_bench_command(app),

@@ -450,28 +450,40 @@ Command add_blur_command(CLI::App& app) {
                   "height or depth; held whole only for a wrap border along the banded axis, dual-kawase and "
                   "mip-poisson. Written to a temporary file and renamed, so it appears only when complete. "
                   "With --output, every FILE is an input")
-      ->required();
+      ->required()
+      ->type_name("INPUT OUTPUT | FILE...");
   sub->add_option("-o,--output", o->batch_output,
                   "Many inputs in one process: a directory (each output keeps its input's name) or a pattern with "
                   "{stem} (the input's name without extension), {name} and {ext}, e.g. 'out/{stem}_blur.png'. Files "
                   "are blurred in parallel (one per core), each written atomically; a failing file is reported and "
-                  "the rest continue; the exit status is 1 if any failed");
+                  "the rest continue; the exit status is 1 if any failed")
+      ->type_name("DIR|PATTERN")
+      ->group("Many files");
   sub->add_option("-s,--sigma", o->sigma,
                   "Gaussian standard deviation in pixels: one value for every axis, or one per axis in array order "
                   "(numpy's: rows first). For an HxWxC .npy, '2,2,0' blurs rows and columns and leaves the last axis "
                   "alone; for images, 'SY,SX' (a third value, the channel axis, must be 0: channels are never "
                   "blurred). 0 leaves an axis alone")
-      ->required();
+      ->required()
+      ->type_name("S[,S...]")
+      ->group("Blur");
   sub->add_option("-b,--border", o->border,
                   "Border mode, as scipy.ndimage: reflect (d c b a|a b c d|d c b a, default), mirror "
                   "(d c b|a b c d|c b a), nearest, wrap, constant (uses --cval); one, or one per axis")
-      ->capture_default_str();
-  sub->add_option("--cval", o->cval, "Value outside the image for --border constant")->capture_default_str();
+      ->capture_default_str()
+      ->type_name("MODE[,MODE...]")
+      ->group("Borders");
+  sub->add_option("--cval", o->cval, "Value outside the image for --border constant")
+      ->capture_default_str()
+      ->type_name("VALUE")
+      ->group("Borders");
   auto* truncate = sub->add_option("-t,--truncate", o->truncate,
                                    "Kernel radius in sigmas: radius = int(truncate*sigma + 0.5), as scipy")
                        ->capture_default_str();
+  truncate->type_name("SIGMAS")->group("Blur");
   auto* radius = sub->add_option("-r,--radius", o->radius, "Explicit kernel radius in pixels (one, or one per axis); "
                                                            "overrides --truncate");
+  radius->type_name("R[,R...]")->group("Blur");
   truncate->excludes(radius);
   o->algorithm.add_to(*sub);
   sub->add_option("--rounding", o->rounding,
@@ -479,23 +491,32 @@ Command add_blur_command(CLI::App& app) {
                   "scipy.ndimage.gaussian_filter's bits (its summation order in double, the output type after each "
                   "axis, integers truncated), for exact blurs on the CPU")
       ->check(CLI::IsMember({"nearest", "scipy"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("CHOICE")
+      ->group("Algorithm");
   sub->add_option("--nan", o->nan,
                   "NaN samples: propagate (spread over their kernel, as scipy) or omit (missing data: the normalized "
                   "convolution G*(x w)/G*w, empty neighbourhoods NaN)")
       ->check(CLI::IsMember({"propagate", "omit"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("CHOICE")
+      ->group("Missing data");
   sub->add_option("--mask", o->mask,
                   "Missing data by mask: an image or .npy of the input's size, one channel, nonzero = missing "
-                  "(held whole in memory, a byte a pixel)");
+                  "(held whole in memory, a byte a pixel)")
+      ->type_name("FILE")
+      ->group("Missing data");
   sub->add_option("--alpha", o->alpha,
                   "Alpha: stored (blurred as any channel) or premultiplied (colour weighted by alpha and divided "
                   "back, alpha blurred plainly: no dark halos around transparent pixels)")
       ->check(CLI::IsMember({"stored", "premultiplied"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("CHOICE")
+      ->group("Missing data");
   sub->add_flag("--explain", o->explain, "Print the plan (algorithm, parameters, predicted error and cost, the "
-                                         "candidates weighed) before blurring");
-  sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str();
+                                         "candidates weighed) before blurring")
+      ->group("Run");
+  sub->add_option("-j,--threads", o->threads, "Threads; 0 uses every core")->capture_default_str()->type_name("N")->group("Run");
   // What the Vulkan backend runs, from the registry.
   std::string cpu_only, images_only;
   for (const AlgorithmInfo& a : algorithms()) {
@@ -507,18 +528,24 @@ Command add_blur_command(CLI::App& app) {
                   "Where to blur: cpu, vulkan (FASTBLUR_DEVICE, else the first discrete GPU, ...), vulkan:N or "
                   "vulkan:NAME; `fastblur devices` lists them. The Vulkan backend runs every algorithm but " +
                       cpu_only + " (2D only: " + images_only + ")")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("DEVICE")
+      ->group("Run");
   sub->add_option("--dtype", o->dtype,
                   "Output element type: uint8, uint16, float16, float32, float64, and for .npy files int8 ... "
                   "int64, uint32, uint64, bool (default: the input's). Integer outputs are rounded to nearest and "
-                  "saturated (--rounding scipy: truncated, as SciPy)");
+                  "saturated (--rounding scipy: truncated, as SciPy)")
+      ->type_name("TYPE")
+      ->group("Output");
   sub->add_option("--band-rows", o->band_rows, "At most this many rows per streamed band (for tests)")->group("");
-  sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)");
-  sub->add_option("--quality", o->write.quality, "JPEG / WebP / HEIF quality, 1 to 100 (default 95)");
+  sub->add_flag("--in-place", o->in_place, "Allow the output to be the input file (it is still replaced atomically)")->group("Output");
+  sub->add_option("--quality", o->write.quality, "JPEG / WebP / HEIF quality, 1 to 100 (default 95)")->type_name("1-100")->group("Output");
   sub->add_option("--compression", o->write.compression,
                   "PNG: a zlib level 0-9 with adaptive filters (default: fast, Paeth prediction and run-length "
                   "deflate, about the size of level 6); TIFF: none (default), lzw, zip[:1-9], packbits; OpenEXR: "
-                  "none, zip (default), piz, dwaa, ...");
+                  "none, zip (default), piz, dwaa, ...")
+      ->type_name("LEVEL|METHOD")
+      ->group("Output");
   return {sub, [o]() -> int { return run_blur_command(*o); }};
 }
 

@@ -83,7 +83,7 @@ int run_demo(const DemoOptions& o) {
 Command add_demo_command(CLI::App& app) {
   auto o = std::make_shared<DemoOptions>();
   CLI::App* sub = app.add_subcommand(
-      "demo", "The main job: blur the bundled test scene (shapes, fine detail, seed 002's 12x12 white block, an HDR "
+      "demo", "The main job: blur the bundled test scene (shapes, fine detail, the 12x12 white block of Intel's fast-blur article (seed 002), an HDR "
               "spot), report time and error against the float64 reference, write both images as PNG");
   sub->add_option("-s,--sigma", o->sigma, "Gaussian sigma in pixels")->capture_default_str();
   sub->add_option("--width", o->width, "Scene width")->capture_default_str();
