@@ -115,6 +115,12 @@ def _requests(group, with_weights=True):
     return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], radii, [g[2] for g in group], weights)
 
 
+def _scipy_weights(device, rounding):
+    """Whether a call sends SciPy's weights (NumPy's arithmetic): only for SciPy's bits on the CPU.
+    Otherwise the core's own kernel, which it may fold where a radius reaches beyond the axis."""
+    return device == "cpu" and rounding == "scipy"
+
+
 def _vulkan_requests(group, with_weights=False):
     """_requests for a Vulkan device (CUDA arrays): the core's kernel, no SciPy weights."""
     return _requests(group, with_weights=False)
@@ -153,7 +159,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     dst = output if output.dtype.isnative else np.empty(input.shape, output.dtype.newbyteorder("="))
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         # Radii are explicit (SciPy's rule applied in _scipy_args), so the core's truncate is not used.
-        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3], with_weights=device == "cpu"),
+        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3], with_weights=_scipy_weights(device, rounding)),
                         cval, 4.0, algorithm, tolerance, threads, options, device, rounding)
     if dst is not output:
         output[...] = dst
@@ -737,7 +743,7 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
             step *= n
         return np.lib.stride_tricks.as_strided(np.zeros(1, t), shape=full, strides=strides, writeable=False)
 
-    return _plan_dict(_core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3]), 0.0, 4.0,
+    return _plan_dict(_core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3], _scipy_weights(device, rounding)), 0.0, 4.0,
                                       algorithm, tolerance, threads, options, device, rounding))
 
 

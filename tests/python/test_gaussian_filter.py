@@ -436,3 +436,18 @@ def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng
             best = fastest()
         print(f"{shape} {dtype} sigma {sigma}: " + ", ".join(f"{k} {v * 1e3:.1f} ms" for k, v in best.items()))
         assert not slower(best), (shape, dtype, sigma, best)
+
+
+def test_a_radius_beyond_the_array_costs_the_array_not_the_radius(rng):
+    # rounding='nearest' runs the core's kernel, which the plan folds onto what the border reads
+    # where its radius reaches beyond the axis (issue 44): the result of every tap, at the cost of the
+    # axis. (SciPy's bits sum every tap in SciPy's order, as SciPy does.)
+    a = random_array(rng, (16, 13), "float32")
+    for mode in MODES:
+        start = time.perf_counter()
+        got = fastblur.gaussian_filter(a, 2.0, radius=8388608, rounding="nearest", mode=mode, cval=0.5)
+        assert time.perf_counter() - start < 0.5, mode
+        want = nd.gaussian_filter(a.astype(np.float64), 2.0, radius=60, mode=mode, cval=0.5)
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-6, err_msg=mode)
+    plan = fastblur.plan((16, 13), 2.0, radius=8388608, rounding="nearest")
+    assert plan["radius"] == [16, 13] and plan["folded_from_radius"] == [8388608, 8388608], plan["description"]
