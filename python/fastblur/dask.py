@@ -206,8 +206,11 @@ def _task_threads(requested, host_slots):
     return max(1, cores // int(dask.config.get("num_workers", None) or cores))
 
 
-def _blur_piece(parts, crop, kwargs, threads, host_slots):
-    """Assembles a chunk with its halo from its parts, blurs it with fastblur and returns the chunk."""
+def _blur_piece(parts, crop, kwargs, threads, host_slots, mask_parts=None):
+    """Assembles a chunk with its halo from its parts (and its mask's, where mask= was given), blurs
+    it with fastblur and returns the chunk."""
+    if mask_parts is not None:
+        kwargs = dict(kwargs, mask=np.block(mask_parts) if isinstance(mask_parts, list) else mask_parts)
     assembled = isinstance(parts, list)
     piece = np.block(parts) if assembled else parts
     if piece.dtype.isnative:
@@ -269,13 +272,16 @@ def _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options, r
     return kwargs, per_axis, host_slots
 
 
-def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype, missing=None):
+def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, rounding, out_dtype, missing=None,
+            mask=None):
     """The lazy blur of dask array x along `active` axes: (axis, sigma, order, mode, radius) each;
-    `missing` the module's nan_policy / preserve_nan keywords, or None."""
+    `missing` the module's nan_policy / preserve_nan keywords, or None; `mask` a dask array of x's
+    chunks (mask=), whose pieces are assembled with the same halos as x's."""
     kwargs, per_axis, host_slots = _pieces(x, active, cval, truncate, algorithm, tolerance, threads, options,
                                            rounding, out_dtype, missing)
-    token = tokenize(x, kwargs, threads, host_slots)
+    token = tokenize(x, kwargs, threads, host_slots, mask)
     name, halo_name = "fastblur-gaussian-" + token, "fastblur-halo-" + token
+    mask_halo_name = "fastblur-mask-halo-" + token
     dsk = {}
     for block in np.ndindex(*x.numblocks):
         axis_pieces, crop = [], []
@@ -285,11 +291,13 @@ def _filter(x, active, cval, truncate, algorithm, tolerance, threads, options, r
             axis_pieces.append([(j, s, e, s == 0 and e == chunk[j]) for j, s, e in pieces])
             crop.append(c)
         parts = _nest(axis_pieces, x.name, halo_name, block, dsk)
+        mask_parts = None if mask is None else _nest(axis_pieces, mask.name, mask_halo_name, block, dsk)
         if x.ndim and all(len(p) == 1 for p in axis_pieces):
             for _ in range(x.ndim):
                 parts = parts[0]  # one part: no assembly
-        dsk[(name,) + tuple(block)] = (_blur_piece, parts, tuple(crop), kwargs, threads, host_slots)
-    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x])
+                mask_parts = None if mask_parts is None else mask_parts[0]
+        dsk[(name,) + tuple(block)] = (_blur_piece, parts, tuple(crop), kwargs, threads, host_slots, mask_parts)
+    graph = HighLevelGraph.from_collections(name, dsk, dependencies=[x] if mask is None else [x, mask])
     return da.Array(graph, name, x.chunks, meta=np.empty((0,) * x.ndim, dtype=out_dtype))
 
 
@@ -390,24 +398,34 @@ def gaussian_filter(x, sigma, order=0, output=None, mode="reflect", cval=0.0, tr
     missing = _missing(nan_policy, mask, preserve_nan)
     args = _checked(x, sigma, order, output, mode, cval, truncate, radius=radius, axes=axes, algorithm=algorithm,
                     tolerance=tolerance, threads=threads, rounding=rounding, options=options)
+    mask = _chunked_mask(mask, x)
     if args is None:
         return x.astype(_output_dtype(output, x))
-    return _filter(x, *args, missing=missing)
+    return _filter(x, *args, missing=missing, mask=mask)
 
 
 def _missing(nan_policy, mask, preserve_nan):
     """The module's missing-data keywords for each chunk's call, or None: NaN omitted, as one call on
     the whole array would (a piece's halo covers the kernel's reach for the weights as for the values)."""
-    if mask is not None:
-        raise NotImplementedError("mask= is not taken by fastblur.dask yet: set the missing values to NaN and "
-                                  "pass nan_policy='omit'")
     if nan_policy not in ("propagate", "omit"):
         raise ValueError(f"nan_policy must be 'propagate' or 'omit', got {nan_policy!r}")
-    if nan_policy == "propagate":
+    if nan_policy == "propagate" and mask is None:
         if preserve_nan:
             raise ValueError("preserve_nan needs nan_policy='omit' or a mask")
         return None
-    return dict(nan_policy="omit", preserve_nan=bool(preserve_nan))
+    return dict(nan_policy=nan_policy, preserve_nan=bool(preserve_nan))
+
+
+def _chunked_mask(mask, x):
+    """mask= as a dask array of x's shape and chunks (each chunk's piece is then assembled with its
+    halo as x's is), or None. A NumPy mask is wrapped; a dask one rechunked; the module checks the
+    values (bool flags or float certainty) on each piece as on the whole."""
+    if mask is None:
+        return None
+    m = mask if isinstance(mask, da.Array) else da.from_array(np.asarray(mask), chunks=x.chunks)
+    if m.shape != x.shape:
+        raise ValueError(f"mask has shape {m.shape}, the array {x.shape}: they must be the same")
+    return m.rechunk(x.chunks)
 
 
 def _checked(x, sigma, order=0, output=None, mode="reflect", cval=0.0, truncate=4.0, *, radius=None, axes=None,
@@ -430,6 +448,7 @@ def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", c
     """``fastblur.gaussian_filter1d`` of a dask array along ``axis``, lazily (see gaussian_filter)."""
     missing = _missing(nan_policy, mask, preserve_nan)
     _check_dask(x)
+    mask = _chunked_mask(mask, x)
     out_dtype = _output_dtype(output, x)
     tolerance, threads, options = _check_common(algorithm, tolerance, "cpu", threads, rounding, options)
     active = axis_1d(x.ndim, sigma, axis, order, mode, truncate, radius)
@@ -438,7 +457,7 @@ def gaussian_filter1d(x, sigma, axis=-1, order=0, output=None, mode="reflect", c
     if not active or x.size == 0:
         return x.astype(out_dtype)
     return _filter(x, active, cval, float(truncate), algorithm, tolerance, threads, options, rounding, out_dtype,
-                   missing=missing)
+                   missing=missing, mask=mask)
 
 
 def _generic(x, derivative, output, mode, cval, sigma, kwargs, axes, square):

@@ -234,8 +234,9 @@ def test_gaussian_family_equals_one_call(rng, name, dtype):
 
 @pytest.mark.parametrize("mode", ["reflect", "nearest", "wrap", "constant"])
 def test_missing_data_chunked_equals_one_call(rng, mode):
-    """nan_policy='omit' (and preserve_nan, cval NaN) chunk by chunk: bit-identical to one call, holes
-    across chunk borders included; mask= refused in one line."""
+    """nan_policy='omit' (and preserve_nan, cval NaN) and mask= (bool flags, float certainty, a NumPy
+    or a differently chunked dask mask) chunk by chunk: bit-identical to one call, holes across chunk
+    borders included."""
     a = rng.random((70, 90))
     a[rng.random(a.shape) < 0.1] = np.nan
     a[15:40, 20:55] = np.nan  # a blob over several chunks
@@ -247,5 +248,17 @@ def test_missing_data_chunked_equals_one_call(rng, mode):
     line = da.from_array(a[3], chunks=25)
     assert np.array_equal(fbd.gaussian_filter1d(line, 3.0, nan_policy="omit").compute(scheduler="synchronous"),
                           fastblur.gaussian_filter1d(a[3], 3.0, nan_policy="omit"), equal_nan=True)
-    with pytest.raises(NotImplementedError, match="mask"):
-        fbd.gaussian_filter(x, 2.0, mask=np.zeros(a.shape, bool))
+    b = rng.random((70, 90))
+    flags = rng.random(b.shape) < 0.1
+    flags[15:40, 20:55] = True
+    certainty = rng.random(b.shape)
+    y = da.from_array(b, chunks=(23, 31))
+    for m in (flags, certainty, da.from_array(flags, chunks=(35, 45))):
+        for kw in [dict(), dict(preserve_nan=True)]:
+            got = fbd.gaussian_filter(y, 2.2, mode=mode, mask=m, **kw).compute(scheduler="synchronous")
+            want = fastblur.gaussian_filter(b, 2.2, mode=mode, mask=np.asarray(m), **kw)
+            assert np.array_equal(got, want, equal_nan=True), (type(m), m.dtype, kw)
+    got = fbd.gaussian_filter1d(da.from_array(b[5], chunks=25), 3.0, mask=flags[5]).compute(scheduler="synchronous")
+    assert np.array_equal(got, fastblur.gaussian_filter1d(b[5], 3.0, mask=flags[5]), equal_nan=True)
+    with pytest.raises(ValueError, match="shape"):
+        fbd.gaussian_filter(y, 2.0, mask=flags[:10])
