@@ -27,7 +27,7 @@ bool has_derivative(const BlurSpec& spec) {
     if (spec.order[a] < 0 || spec.order[a] > 64)
       throw InvalidArgument("derivative order along " + std::string(1, "xyz"[a]) + " is " +
                             std::to_string(spec.order[a]) + ": expected 0 to 64");
-    if (spec.order[a] != 0 && spec.sigma[a] > 1e-15) return true;
+    if (spec.order[a] != 0 && spec.sigma[a] > kSigmaCutoff) return true;
   }
   return false;
 }
@@ -44,7 +44,7 @@ int effective_radius(const BlurSpec& spec, int axis) {
   if (r && (*r < 0 || *r > kMaxRadius))
     throw InvalidArgument(std::string("radius along ") + names[axis] + " is " + std::to_string(*r) +
                           ": expected 0.." + std::to_string(kMaxRadius));
-  if (sigma <= 1e-15) return 0;  // scipy leaves such an axis alone
+  if (sigma <= kSigmaCutoff) return 0;  // scipy leaves such an axis alone
   return r ? *r : kernel::radius_from_truncate(sigma, spec.truncate);
 }
 

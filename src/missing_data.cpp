@@ -334,7 +334,7 @@ void blur_missing(const View& src, const View& dst, const BlurSpec& spec, const 
   bool shifted = false;
   for (int a = 0; a < 3; ++a)
     shifted = shifted || (spec.border[static_cast<std::size_t>(a)] == Border::constant && std::isfinite(spec.cval) &&
-                          spec.sigma[static_cast<std::size_t>(a)] > 1e-15);
+                          spec.sigma[static_cast<std::size_t>(a)] > kSigmaCutoff);
   if (m.alpha) shifted = false;  // cval 0: transparent outside
   const int threads = spec.threads > 0 ? spec.threads : omp_get_max_threads();
   // Shifted weights (w - 1) cancel where few samples are valid: in float32 that cost 1e-4 next to a

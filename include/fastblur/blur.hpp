@@ -154,6 +154,9 @@ struct BlurSpec {
 /// The largest radius fastblur accepts on one axis (beyond it the kernel table alone would not fit
 /// in memory sensibly); larger requests throw InvalidArgument.
 inline constexpr int kMaxRadius = 1 << 24;
+/// A sigma at or below this leaves its axis alone (scipy.ndimage's rule: gaussian_filter skips an
+/// axis whose sigma is not above 1e-15). The one place the cutoff is written.
+inline constexpr double kSigmaCutoff = 1e-15;
 
 /// The radius used along `axis` for this spec: explicit radius or int(truncate*sigma + 0.5), or 0 for
 /// an axis with sigma 0. Throws InvalidArgument for a bad sigma, truncate or radius.

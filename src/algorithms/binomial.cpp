@@ -40,7 +40,7 @@ class Binomial final : public Descriptor {
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override {
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      if (!(ax.sigma > 1e-15)) continue;
+      if (!(ax.sigma > kSigmaCutoff)) continue;
       const int n = order_for(spec, ax.sigma);
       ax.radius = n / 2;
       ax.support = ax.active ? ax.radius : 0;

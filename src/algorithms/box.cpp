@@ -60,7 +60,7 @@ class Box final : public Descriptor {
     add_parameter(plan, "box_integer_widths", integer_widths(spec));
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      if (!(ax.sigma > 1e-15)) continue;
+      if (!(ax.sigma > kSigmaCutoff)) continue;
       auto& passes = r->passes[static_cast<std::size_t>(a)];
       passes = passes_for(spec, ax.sigma);
       r->reach[static_cast<std::size_t>(a)] = reach(passes);

@@ -74,7 +74,7 @@ class Correlate final : public Descriptor {
     const Moments m = moments(*w);
     const int r = static_cast<int>(w->size() / 2);
     for (AxisPlan& ax : plan.axes) {
-      if (!(ax.sigma > 1e-15)) continue;
+      if (!(ax.sigma > kSigmaCutoff)) continue;
       ax.radius = r;
       // A one-sample line is left alone only by weights that sum to one; others scale it, as SciPy's.
       ax.active = ax.active || std::abs(m.sum - 1.0) >= 1e-12;

@@ -187,7 +187,7 @@ void Descriptor::check(const BlurSpec& spec, const Shape& shape) const {
   }
   for (int a = 0; a < 3; ++a) {
     const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-    if (!(sigma > 1e-15)) continue;
+    if (!(sigma > kSigmaCutoff)) continue;
     if ((c.min_sigma > 0.0 && sigma < c.min_sigma) || (c.max_sigma > 0.0 && sigma > c.max_sigma))
       throw InvalidArgument(n + ": sigma along " + std::string(1, "xyz"[a]) + " is " + number(sigma) + ": expected 0 or " +
                             (c.max_sigma > 0.0 ? number(c.min_sigma) + " to " + number(c.max_sigma)
@@ -230,7 +230,7 @@ BlurSpec with_algorithm(const BlurSpec& spec, Algorithm algorithm) {
 
 bool axis_active(const BlurSpec& spec, const Shape& shape, int axis) {
   const auto i = static_cast<std::size_t>(axis);
-  return spec.sigma[i] > 1e-15 && (shape.extent[i] > 1 || spec.border[i] == Border::constant);
+  return spec.sigma[i] > kSigmaCutoff && (shape.extent[i] > 1 || spec.border[i] == Border::constant);
 }
 
 void add_parameter(Plan& plan, std::string key, ParameterValue value, int axis) {
@@ -266,7 +266,7 @@ void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan, bool fold) {
     ax.folded_from = 0;
     // A radius beyond the axis: folded onto what the border reads (not for SciPy's bits, whose sums
     // run over every tap in SciPy's order, nor derivatives and the caller's weights).
-    if (fold && ax.sigma > 1e-15 && spec.rounding != Rounding::scipy && spec.order[i] == 0 && spec.weights[i].empty())
+    if (fold && ax.sigma > kSigmaCutoff && spec.rounding != Rounding::scipy && spec.order[i] == 0 && spec.weights[i].empty())
       if (auto folded = fold_gaussian(ax.sigma, ax.radius, plan.extent[i], spec.border[i])) {
         ax.folded_from = ax.radius;
         ax.radius = folded->radius;
@@ -277,7 +277,7 @@ void resolve_gaussian_radii(const BlurSpec& spec, Plan& plan, bool fold) {
         ax.weights = std::make_shared<const std::vector<double>>(std::move(folded->weights));
         continue;
       }
-    if (ax.sigma > 1e-15) {
+    if (ax.sigma > kSigmaCutoff) {
       add_parameter(plan, "radius", std::int64_t{ax.radius}, a);
       ax.weights = std::make_shared<const std::vector<double>>(gaussian_axis_weights(spec, a, ax.radius));
     }

@@ -76,7 +76,7 @@ class Downsample final : public Descriptor {
     Descriptor::check(spec, shape);
     for (int a = 0; a < 3; ++a) {
       const double sigma = spec.sigma[static_cast<std::size_t>(a)];
-      if (sigma > 1e-15) (void)kernel::downsample_low_sigma(sigma, factor_for(spec, sigma), low_truncate(spec));
+      if (sigma > kSigmaCutoff) (void)kernel::downsample_low_sigma(sigma, factor_for(spec, sigma), low_truncate(spec));
     }
   }
 
@@ -85,7 +85,7 @@ class Downsample final : public Descriptor {
     const double truncate = low_truncate(spec);
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      if (!(ax.sigma > 1e-15)) continue;
+      if (!(ax.sigma > kSigmaCutoff)) continue;
       DownsampleAxis& d = r->axes[static_cast<std::size_t>(a)];
       d.factor = factor_for(spec, ax.sigma);
       d.low_sigma = kernel::downsample_low_sigma(ax.sigma, d.factor, truncate);

@@ -85,7 +85,7 @@ class Fir final : public Descriptor {
         ax.achieved_sigma = achieved_sigma(ax.sigma, ax.radius, kernel::gaussian_weights(ax.sigma, ax.radius));
       else
         ax.achieved_sigma = ax.weights ? achieved_sigma(ax.sigma, ax.radius, *ax.weights) : 0.0;
-      if (derivative && ax.sigma > 1e-15) add_parameter(plan, "order", std::int64_t{spec.order[static_cast<std::size_t>(a)]}, a);
+      if (derivative && ax.sigma > kSigmaCutoff) add_parameter(plan, "order", std::int64_t{spec.order[static_cast<std::size_t>(a)]}, a);
     }
   }
 

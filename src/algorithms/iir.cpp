@@ -78,7 +78,7 @@ class Iir final : public Descriptor {
     add_parameter(plan, "iir_variant", variant_name(variant_of(spec)));
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      if (!(ax.sigma > 1e-15)) continue;
+      if (!(ax.sigma > kSigmaCutoff)) continue;
       IirAxis& i = r->axes[static_cast<std::size_t>(a)];
       i.filtered = true;
       double pole = 0.0;

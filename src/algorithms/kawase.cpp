@@ -54,7 +54,7 @@ class Kawase final : public Descriptor {
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
       auto& offsets = r->offsets[static_cast<std::size_t>(a)];
-      if (ax.sigma > 1e-15) {
+      if (ax.sigma > kSigmaCutoff) {
         offsets = offsets_for(spec, ax.sigma);
         ax.support = kawase_reach(offsets);
         double v = 0.0;

@@ -100,7 +100,7 @@ class SlidingDct final : public Descriptor {
     add_parameter(plan, "sliding_dct_fit", std::string(fits_fir(spec) ? "fir" : "gaussian"));
     for (int a = 0; a < 3; ++a) {
       AxisPlan& ax = plan.axes[static_cast<std::size_t>(a)];
-      if (!(ax.sigma > 1e-15)) continue;
+      if (!(ax.sigma > kSigmaCutoff)) continue;
       const int fir_radius = effective_radius(spec, a);
       const kernel::SlidingDctKernel k = series(spec, ax.sigma, std::max(1, fir_radius));
       if (fits_fir(spec)) ax.radius = k.radius;

@@ -30,7 +30,7 @@ void none_blur(const Plan& plan, const View&, const View&) {
 
 void execute(const Plan& plan, const View& src, const View& dst) {
   // Nothing to blur: a converted copy (fir with no axis reads every element once, as every blur does).
-  if (!(plan.spec.sigma[0] > 1e-15 || plan.spec.sigma[1] > 1e-15 || plan.spec.sigma[2] > 1e-15)) {
+  if (!(plan.spec.sigma[0] > kSigmaCutoff || plan.spec.sigma[1] > kSigmaCutoff || plan.spec.sigma[2] > kSigmaCutoff)) {
     fir_blur(plan, src, dst);
     return;
   }

@@ -38,7 +38,7 @@ void fir_lines_blur(const Plan& plan, const View& src, const View& dst) {
   std::array<std::optional<LineFilter>, 3> filters;
   for (std::size_t a = 0; a < 3; ++a) {
     const AxisPlan& ax = plan.axes[a];
-    if (ax.weights && ax.sigma > 1e-15) filters[a] = correlation_line_filter(ax.weights, ax.radius);
+    if (ax.weights && ax.sigma > kSigmaCutoff) filters[a] = correlation_line_filter(ax.weights, ax.radius);
   }
   run_line_filters(plan, src, dst, filters);
 }

@@ -398,7 +398,7 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
       if (failure) std::rethrow_exception(failure);
       return;
     }
-    if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > 1e-15)) continue;
+    if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > kSigmaCutoff)) continue;
     const bool overlapping = !first || core::views_overlap(src, dst);
     correlate1d(first ? s : d, d, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
                 plan.spec.cval, threads, overlapping, plan.schedule.x_across_rows && axis == 0);

@@ -92,7 +92,7 @@ void check_request(const BlurSpec& spec) {
   }
   for (int a = 0; a < 3; ++a) {
     const std::vector<double>& w = spec.weights[static_cast<std::size_t>(a)];
-    if (w.empty() || !(spec.sigma[static_cast<std::size_t>(a)] > 1e-15)) continue;
+    if (w.empty() || !(spec.sigma[static_cast<std::size_t>(a)] > kSigmaCutoff)) continue;
     const int r = effective_radius(spec, a);
     if (w.size() != 2 * static_cast<std::size_t>(r) + 1)
       throw InvalidArgument(std::string("weights along ") + "xyz"[a] + " has " + std::to_string(w.size()) +
@@ -134,7 +134,7 @@ double error_2d(const algo::EquivalentKernel& x, const algo::EquivalentKernel& y
 // The 1D error of the descriptor's kernel along an axis; the truncation alone where the kernel is
 // too long to compute.
 double axis_error(const Descriptor& d, const BlurSpec& spec, int axis) {
-  if (!(spec.sigma[static_cast<std::size_t>(axis)] > 1e-15)) return 0.0;
+  if (!(spec.sigma[static_cast<std::size_t>(axis)] > kSigmaCutoff)) return 0.0;
   if (const auto k = d.equivalent_kernel(spec, axis))  // NaN for a kernel that is no Gaussian's shape
     return k->sigma > 0.0 ? algo::max_error_1d(*k) : std::nan("");
   return kernel::dropped_weight(spec.sigma[static_cast<std::size_t>(axis)], effective_radius(spec, axis));
@@ -148,7 +148,7 @@ void predict_error(const Descriptor& d, Plan& plan) {
   for (int a = 0; a < 3; ++a)
     if (plan.axes[static_cast<std::size_t>(a)].active) axes.push_back(a);
   if (!d.info().capabilities.separable) {
-    const bool any = plan.spec.sigma[0] > 1e-15 || plan.spec.sigma[1] > 1e-15;
+    const bool any = plan.spec.sigma[0] > kSigmaCutoff || plan.spec.sigma[1] > kSigmaCutoff;
     plan.predicted_max_error = any ? d.planar_error(plan.spec) : 0.0;
     for (int a : axes) plan.axes[static_cast<std::size_t>(a)].predicted_error = plan.predicted_max_error;
     return;
@@ -213,7 +213,7 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
   p.destination = shape.destination;
   for (int a = 0; a < 3; ++a) {
     AxisPlan& ax = p.axes[static_cast<std::size_t>(a)];
-    ax.sigma = spec.sigma[static_cast<std::size_t>(a)] > 1e-15 ? spec.sigma[static_cast<std::size_t>(a)] : 0.0;
+    ax.sigma = spec.sigma[static_cast<std::size_t>(a)] > kSigmaCutoff ? spec.sigma[static_cast<std::size_t>(a)] : 0.0;
     ax.border = spec.border[static_cast<std::size_t>(a)];
     ax.active = algo::axis_active(spec, shape, a);
   }
@@ -476,7 +476,7 @@ Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, B
 double predicted_axis_error(const BlurSpec& spec, int axis) {
   const Algorithm a = spec.algorithm == Algorithm::automatic ? Algorithm::fir : spec.algorithm;
   const algo::Descriptor& d = algo::descriptor(a);
-  if (!(spec.sigma[static_cast<std::size_t>(axis)] > 1e-15)) return 0.0;
+  if (!(spec.sigma[static_cast<std::size_t>(axis)] > kSigmaCutoff)) return 0.0;
   if (!d.info().capabilities.separable) return d.planar_error(spec);
   return planner::axis_error(d, spec, axis);
 }

@@ -50,7 +50,7 @@ SlicedPlan plan_slices(const std::vector<BlurSpec>& specs, const algo::Shape& st
   SlicedPlan sliced;
   sliced.slices.reserve(specs.size());
   for (std::size_t k = 0; k < specs.size(); ++k) {
-    if (specs[k].sigma[2] > 1e-15)
+    if (specs[k].sigma[2] > kSigmaCutoff)
       throw InvalidArgument("slice " + std::to_string(k) + "'s spec blurs along z (sigma " + std::to_string(specs[k].sigma[2]) +
                             "): each slice of a stack is blurred in 2D");
     sliced.slices.push_back(plan_for(specs[k], slice, Prediction::to_run));

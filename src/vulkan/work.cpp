@@ -51,7 +51,7 @@ std::vector<int> active_axes(const Plan& plan, const Work& w) {
   std::vector<int> axes;
   for (int a = 0; a < 3; ++a) {
     const auto i = static_cast<std::size_t>(a);
-    if (plan.axes[i].sigma > 1e-15 && (w.extent[i] > 1 || plan.axes[i].border == Border::constant)) axes.push_back(a);
+    if (plan.axes[i].sigma > kSigmaCutoff && (w.extent[i] > 1 || plan.axes[i].border == Border::constant)) axes.push_back(a);
   }
   return axes;
 }
@@ -163,7 +163,7 @@ void record_none(Job&, const Work&, const Work&, const Plan& plan, std::array<st
 
 void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& plan,
                       std::array<std::int64_t, 2> noise_origin) {
-  if (!(plan.spec.sigma[0] > 1e-15 || plan.spec.sigma[1] > 1e-15 || plan.spec.sigma[2] > 1e-15)) {
+  if (!(plan.spec.sigma[0] > kSigmaCutoff || plan.spec.sigma[1] > kSigmaCutoff || plan.spec.sigma[2] > kSigmaCutoff)) {
     copy_work(job, src, dst);  // nothing to blur
     return;
   }
