@@ -438,7 +438,7 @@ def _sample_requests(sigmas, order, radius, truncate, with_weights):
     skips such an axis), radii (SciPy's rule) and, for SciPy's bits, SciPy's weights - computed for
     all samples of one radius at once (scipy_kernels)."""
     n = len(sigmas)
-    active = sigmas > 1e-15
+    active = sigmas > _core.SIGMA_CUTOFF
     radii = np.zeros((n, 2), dtype=np.int64)
     for a in range(2):
         if radius[a] is not None:  # SciPy's rule, checked once: the given radius for every active sample
@@ -451,12 +451,12 @@ def _sample_requests(sigmas, order, radius, truncate, with_weights):
         for a in range(2):
             if order[a] != 0:
                 for i in range(n):
-                    if sigmas[i, a] > 1e-15:
+                    if sigmas[i, a] > _core.SIGMA_CUTOFF:
                         weights[i][a] = scipy_kernel(float(sigmas[i, a]), order[a], radii[i][a]).tolist()
                 continue
             groups = {}
             for i in range(n):
-                if sigmas[i, a] > 1e-15 and radii[i][a] <= _core.MAX_RADIUS:
+                if sigmas[i, a] > _core.SIGMA_CUTOFF and radii[i][a] <= _core.MAX_RADIUS:
                     groups.setdefault(radii[i][a], []).append(i)
             for r, members in groups.items():
                 for i, w in zip(members, scipy_kernels(sigmas[members, a], r)):

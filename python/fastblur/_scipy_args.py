@@ -5,6 +5,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ._core import SIGMA_CUTOFF  # the core's kSigmaCutoff: SciPy's rule, written once
+
 # scipy.ndimage's mode names, and the synonyms it accepts for consistency with its interpolators.
 _MODES = {
     "reflect": "reflect", "grid-mirror": "reflect",
@@ -84,7 +86,7 @@ def active_axes(ndim, sigma, order, mode, truncate, radius, axes, after_first=No
     active = []
     for ax, s, o, m, r in zip(axes, normalize_sequence(sigma, n), normalize_sequence(order, n),
                               normalize_sequence(mode, n), normalize_sequence(radius, n)):
-        if not s > 1e-15:
+        if not s > SIGMA_CUTOFF:
             continue
         s = float(s)
         # SciPy's order of checks: the radius (int()), then the order (the kernel), then the mode.

@@ -19,6 +19,7 @@ import numpy as np
 import torch
 
 from . import gaussian_filter, gaussian_filter_batch
+from ._core import SIGMA_CUTOFF
 from ._scipy_args import kernel_radius, mode_name
 
 __all__ = ["gaussian_blur", "GaussianBlur"]
@@ -73,8 +74,8 @@ class _GaussianBlur(torch.autograd.Function):
             return (None,) * 8
         h, w = shape[-2], shape[-1]
         s = np.asarray(sigmas, dtype=np.float64).reshape(-1, 2)
-        rh = max(kernel_radius(v, truncate, None) if v > 1e-15 else 0 for v in s[:, 0])
-        rw = max(kernel_radius(v, truncate, None) if v > 1e-15 else 0 for v in s[:, 1])
+        rh = max(kernel_radius(v, truncate, None) if v > SIGMA_CUTOFF else 0 for v in s[:, 0])
+        rw = max(kernel_radius(v, truncate, None) if v > SIGMA_CUTOFF else 0 for v in s[:, 1])
         # C^T g: the gradient zero-padded by the widest radius, correlated with each kernel.
         padded = _pad_last_two(g.contiguous(), rh, rw)
         b = _blur(padded, sigmas, per_sample, ("constant", "constant"), truncate, 0.0, algorithm, tolerance)

@@ -117,6 +117,7 @@ PYBIND11_MODULE(_core, m) {
 
   m.def("version", [] { return std::string(FASTBLUR_VERSION_STRING); });
   m.attr("MAX_RADIUS") = kMaxRadius;
+  m.attr("SIGMA_CUTOFF") = kSigmaCutoff;  // a sigma not above it leaves its axis alone (SciPy's rule)
 
   // The registry, as the core serialises it (the explorer's /api/info sends the same).
   m.def("algorithms", [] { return from_json(algorithms_json()); });
