@@ -12,23 +12,11 @@ within 1e-4 of the float64 recipe where both are defined).
 """
 import argparse
 import os
-import statistics
 import sys
-import time
 
 import numpy as np
 
-
-def alternated(runs, repeat):
-    for f in runs.values():
-        f()
-    times = {k: [] for k in runs}
-    for _ in range(repeat):
-        for k, f in runs.items():
-            t = time.perf_counter()
-            f()
-            times[k].append(time.perf_counter() - t)
-    return {k: statistics.median(v) * 1e3 for k, v in times.items()}
+from dropin_dtypes import alternated  # bench/'s shared timing: medians of runs alternated in one process
 
 
 def blobs(rng, shape, share):

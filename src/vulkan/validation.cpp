@@ -22,7 +22,12 @@ VKAPI_ATTR VkBool32 VKAPI_CALL count_message(VkDebugUtilsMessageSeverityFlagBits
   // The loader's own notices (a layer enabled by VK_INSTANCE_LAYERS, as the tests' stand-in
   // semaphore layer is) reach the messenger too; they say nothing about fastblur's calls.
   if (data && data->pMessageIdName && std::strcmp(data->pMessageIdName, "Loader Message") == 0) return VK_FALSE;
-  g_messages.fetch_add(1);
+  // The layer's own timeout while it tracks a timeline semaphore ("most likely a validation bug", it
+  // says): seen only under load (ctest -j2 on two cores), the wait itself succeeding. Printed, not
+  // counted as an invalid call.
+  const bool layer_timeout =
+      data && data->pMessageIdName && std::strcmp(data->pMessageIdName, "UNASSIGNED-VkSemaphore-state-timeout") == 0;
+  if (!layer_timeout) g_messages.fetch_add(1);
   std::fprintf(stderr, "[validation %s] %s\n",
                severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT ? "error" : "warning",
                data && data->pMessage ? data->pMessage : "(no message)");

@@ -20,14 +20,6 @@
 #include "support/temp_dir.hpp"
 #include "support/test_support.hpp"
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define FASTBLUR_TEST_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define FASTBLUR_TEST_SANITIZED 1
-#endif
-#endif
-
 namespace fastblur {
 namespace {
 namespace fs = std::filesystem;

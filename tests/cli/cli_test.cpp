@@ -512,14 +512,8 @@ TEST_F(Cli, AnalyzePrintsMetricsJsonAndPlots) {
   EXPECT_EQ(run("analyze -s -3").code, 2);
   // Within a second up to the explorer's largest sigma, 100 (issue 44: 8.2 s, 8 of them the scalar
   // reference blur of the scene), two at analyze's own, 200; sanitized builds get 8 times that.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef FASTBLUR_TEST_SANITIZED
   constexpr double kBudget = 8.0;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-  constexpr double kBudget = 8.0;
-#else
-  constexpr double kBudget = 1.0;
-#endif
 #else
   constexpr double kBudget = 1.0;
 #endif

@@ -20,6 +20,16 @@
 #include "core/element.hpp"
 #include "fastblur/fastblur.hpp"
 
+
+// Built with AddressSanitizer or ThreadSanitizer (time and memory budgets differ there).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FASTBLUR_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define FASTBLUR_TEST_SANITIZED 1
+#endif
+#endif
+
 namespace fastblur::test {
 
 /// The run's seed: FASTBLUR_TEST_SEED if set, else drawn fresh. Printed once so a failure can be

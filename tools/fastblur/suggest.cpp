@@ -39,7 +39,7 @@ std::string closest(const std::string& typed, const std::vector<std::string>& ca
   std::size_t best_distance = typed.size() / 3 + 1;
   for (const std::string& c : candidates) {
     const std::size_t d = edit_distance(typed, c);
-    if (d < best_distance || (d == best_distance && best.empty() && d <= 2 && d * 3 <= typed.size() + 1)) {
+    if (d < best_distance) {
       best = c;
       best_distance = d;
     }
