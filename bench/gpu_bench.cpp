@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -226,7 +227,10 @@ void write_json_line(const std::string& id, const Result& r) {
   std::ofstream(path, std::ios::app) << s << std::flush;
 }
 
-void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double sigma, fb::Algorithm a, fb::BoxSchedule schedule) {
+// A named variant of the plan (a lever of issue 47): how it changes the planner's schedule; none: the plan as made.
+using Variant = std::function<void(fb::Schedule&)>;
+
+void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double sigma, fb::Algorithm a, Variant variant) {
   const std::vector<std::byte>& src = random_input(f, s);
   std::vector<std::byte> dst(src.size());
   const fb::View in = fb::View::packed(const_cast<std::byte*>(src.data()), f.type, s.w, s.h, s.d, f.channels);
@@ -239,7 +243,7 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
   const auto ctx = fb::DeviceAccess::context(device());
   try {
     plan = fb::make_plan(spec, in, device());
-    if (schedule != fb::BoxSchedule::automatic) plan.schedule.box = {schedule, schedule, schedule};
+    if (variant) variant(plan.schedule);
     fb::blur(in, out, plan, device());  // warm-up: pipelines, first allocations
     r.warm_ms = fb::bench::keep_warm(ctx, floors(), 60, 3000);
     fb::bench::ClockSampler clock;
@@ -331,40 +335,49 @@ int main(int argc, char** argv) {
       if (!line.empty()) done.insert(line);
   }
   std::set<std::string> registered;
-  const auto add = [&](Algorithm a, const std::string& suffix, fb::BoxSchedule schedule, const Format& f, const Shape& s,
+  const auto add = [&](Algorithm a, const std::string& suffix, const Variant& variant, const Format& f, const Shape& s,
                        const Kernel& k) {
     if ((a == Algorithm::dual_kawase && k.sigma < 1.0) || (a == Algorithm::downsample && k.sigma <= 1.0)) return;
     const std::string id = std::string(fb::to_string(a)) + suffix + "/" + f.name + "/" + s.name() + "/" + k.name;
     if (done.count(id) || !registered.insert(id).second) return;
     order().push_back(id);
-    benchmark::RegisterBenchmark(id.c_str(), bench_case, id, f, s, k.sigma, a, schedule)
+    benchmark::RegisterBenchmark(id.c_str(), bench_case, id, f, s, k.sigma, a, variant)
         ->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(1);
   };
-  const fb::BoxSchedule automatic = fb::BoxSchedule::automatic;
-  // 1. Issue 29's targets: the seeds' algorithms on RGBA8 1080p and RGBA32F 4K at k7 / k35 / k127 / s50,
-  //    exact fir on RGBA32F 1080p (bench/gpu_peers.py's CuPy cases), and the volumes.
-  const Algorithm seeds[] = {Algorithm::fir, Algorithm::fir_linear, Algorithm::box, Algorithm::iir, Algorithm::kawase,
-                             Algorithm::dual_kawase};
+  const Variant planned;  // the plan as the planner made it
+  // Each algorithm's named variants besides the plan's own (issue 47's levers): suffix and schedule change.
+  const auto variants = [](Algorithm a) {
+    std::vector<std::pair<std::string, Variant>> v;
+    if (a == Algorithm::box)
+      v.emplace_back("-prefix-sums", [](fb::Schedule& s) { s.box.fill(fb::BoxSchedule::prefix_sums); });
+    if (a == Algorithm::downsample)
+      v.emplace_back("-per-axis", [](fb::Schedule& s) { s.gpu_downsample = fb::GpuDownsample::per_axis; });
+    return v;
+  };
+  const auto add_with_variants = [&](Algorithm a, const Format& f, const Shape& s, const Kernel& k) {
+    add(a, "", planned, f, s, k);
+    for (const auto& [suffix, variant] : variants(a)) add(a, suffix, variant, f, s, k);
+  };
+  // 1. Issue 47's targets: the seeds' algorithms and their variants on RGBA8 1080p and RGBA32F 4K at
+  //    k7 / k35 / k127 / s50, exact fir on RGBA32F 1080p (bench/gpu_peers.py's CuPy cases), and the
+  //    volumes (256^3 and 512^3).
+  const Algorithm seeds[] = {Algorithm::fir,  Algorithm::fir_linear, Algorithm::box,        Algorithm::iir,
+                             Algorithm::kawase, Algorithm::dual_kawase, Algorithm::downsample};
   for (const auto& [f, s] : {std::pair{kRGBA8, Shape{1920, 1080, 1}}, std::pair{kRGBA32F, Shape{3840, 2160, 1}}})
     for (Algorithm a : seeds)
-      for (const Kernel& k : {kK7, kK35, kK127, kS50}) add(a, "", automatic, f, s, k);
-  for (const Kernel& k : {kK7, kK35, kK127, kS50}) add(Algorithm::fir, "", automatic, kRGBA32F, Shape{1920, 1080, 1}, k);
+      for (const Kernel& k : {kK7, kK35, kK127, kS50}) add_with_variants(a, f, s, k);
+  for (const Kernel& k : {kK7, kK35, kK127, kS50}) add(Algorithm::fir, "", planned, kRGBA32F, Shape{1920, 1080, 1}, k);
   for (std::int64_t n : {256, 512})
-    for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir})
-      for (const Kernel& k : {Kernel{"s1", 1.0}, Kernel{"s4", 4.0}, Kernel{"s16", 16.0}}) add(a, "", automatic, kR32F, Shape{n, n, n}, k);
-  // 2. The rest of the grid: the other algorithms, box's prefix sums, the other formats and sizes, s20.
+    for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir, Algorithm::downsample})
+      for (const Kernel& k : {Kernel{"s1", 1.0}, Kernel{"s4", 4.0}, Kernel{"s16", 16.0}})
+        add_with_variants(a, kR32F, Shape{n, n, n}, k);
+  // 2. The rest of the grid: the other algorithms, the other formats and sizes, s20.
   const Algorithm all[] = {Algorithm::fir, Algorithm::fir_incremental, Algorithm::fir_linear, Algorithm::box, Algorithm::iir,
                            Algorithm::kawase, Algorithm::dual_kawase, Algorithm::downsample, Algorithm::mip_poisson};
   for (const Format& f : {kRGBA8, kRGBA32F, kRGBA16F, kR32F})
     for (const Shape& s : {Shape{1920, 1080, 1}, Shape{3840, 2160, 1}, Shape{1280, 720, 1}, Shape{2560, 1600, 1}})
       for (const Kernel& k : {kK7, kK35, kK127, kS20, kS50})
-        for (Algorithm a : all) {
-          add(a, "", automatic, f, s, k);
-          if (a == Algorithm::box) add(a, "-prefix-sums", fb::BoxSchedule::prefix_sums, f, s, k);
-        }
-  for (std::int64_t n : {256, 512})
-    for (const Kernel& k : {Kernel{"s1", 1.0}, Kernel{"s4", 4.0}, Kernel{"s16", 16.0}})
-      add(Algorithm::box, "-prefix-sums", fb::BoxSchedule::prefix_sums, kR32F, Shape{n, n, n}, k);
+        for (Algorithm a : all) add_with_variants(a, f, s, k);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   try {

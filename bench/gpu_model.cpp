@@ -5,6 +5,7 @@
 #include "gpu_model.hpp"
 
 #include "algorithms/box.hpp"
+#include "algorithms/downsample.hpp"
 #include "algorithms/dual_kawase.hpp"
 #include "algorithms/kawase.hpp"
 #include "algorithms/mip_poisson.hpp"
@@ -62,6 +63,32 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
         for (const auto& q : r.passes[static_cast<std::size_t>(a)])
           per_value += 4 * (1 + (2.0 * q.radius + 1) / static_cast<double>(vk::box_chunk_length(q.radius))) + 4;
         bytes += N * C * per_value;
+      }
+      return bytes;
+    }
+    case Algorithm::downsample: {
+      // Each filtered axis's blocks: (n + 2 pad) / f samples (an axis left alone: its samples).
+      const auto& r = algo::resolved_as<algo::DownsampleResolved>(plan);
+      double blocks = 1.0;
+      int axes = 0;
+      for (int a = 0; a < 3; ++a) {
+        const auto ax = static_cast<std::size_t>(a);
+        const auto& d = r.axes[ax];
+        const bool on = sigma(a) && d.factor > 0;
+        axes += on;
+        blocks *= on ? static_cast<double>((extent[ax] + 2 * d.pad) / d.factor) : static_cast<double>(extent[ax]);
+      }
+      if (plan.schedule.gpu_downsample == GpuDownsample::chain)
+        // The source read once into the blocks, each blurred axis reads and writes them, the
+        // interpolation reads them and writes the destination.
+        return bytes + N * C * 8 + blocks * C * 4 * (2 + 2 * axes);
+      for (int a = 0; a < 3; ++a) {
+        const auto ax = static_cast<std::size_t>(a);
+        const auto& d = r.axes[ax];
+        if (!sigma(a) || d.factor == 0) continue;
+        // The line into its blocks, the blocks blurred, interpolated back: per axis.
+        const double line_blocks = N / static_cast<double>(extent[ax]) * static_cast<double>((extent[ax] + 2 * d.pad) / d.factor);
+        bytes += N * C * 8 + line_blocks * C * 4 * 4;
       }
       return bytes;
     }
@@ -127,6 +154,8 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
         if (filtered(a)) n += r.passes[static_cast<std::size_t>(a)].size() + 2;  // the extension, each box, the centre back
       return n;
     }
+    case Algorithm::downsample:  // chain: the tent, a blur per axis, the interpolation; else three per axis
+      return n + static_cast<std::uint64_t>(plan.schedule.gpu_downsample == GpuDownsample::chain ? 2 + axes : 3 * axes);
     case Algorithm::fir_linear:
       return n + 1 + static_cast<std::uint64_t>(axes);  // padding, a pass an axis
     case Algorithm::kawase: {

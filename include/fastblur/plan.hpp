@@ -51,6 +51,17 @@ enum class BoxSchedule {
 };
 std::string_view to_string(BoxSchedule schedule) noexcept;
 
+/// How the Vulkan backend runs `downsample`. Both compute the same chain (tent onto block centres,
+/// low-resolution Gaussian, linear interpolation back), in a different order of float operations.
+enum class GpuDownsample {
+  per_axis,  ///< three passes per axis through a full-resolution image between axes, a thread per
+             ///< sample along the axis (the first GPU design; measured 10x+ its floor on an H200)
+  chain,     ///< the CPU chain's design: every axis reduced at once from the source read once, the
+             ///< small image blurred axis by axis, interpolated back in one pass (one read and one
+             ///< write at full resolution, threads along x on every pass: coalesced)
+};
+std::string_view to_string(GpuDownsample variant) noexcept;
+
 /// Vulkan: how one axis's pass runs, chosen when the plan is made from the device's traits (the
 /// descriptor's schedule); the recorders run it as given. (How many lines a dispatch batch covers is
 /// arithmetic of the piece's size and the device's scratch budget, done where the piece is known.)
@@ -148,6 +159,8 @@ struct Schedule {
   bool x_across_rows = false;
   /// Vulkan: box's schedule per axis (never automatic in a plan).
   std::array<BoxSchedule, 3> box{BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
+  /// Vulkan: downsample's design (the planner's choice: chain).
+  GpuDownsample gpu_downsample = GpuDownsample::chain;
   /// Vulkan: iir runs its recursions in float64 (where the device has it).
   bool gpu_float64 = false;
   /// Vulkan: each axis's pass (shader variant, tile, batch).

@@ -105,13 +105,16 @@ class Downsample final : public Descriptor {
     plan.resolved = std::move(r);
   }
 
-  // 2D images and stacks of them in float: the chain (both axes reduced at once, one read and one
+  // CPU: 2D images and stacks of them in float: the chain (both axes reduced at once, one read and one
   // write at full resolution); volumes blurred along z, a single axis and float64 on the line driver.
   void schedule(Plan& plan, const Shape& shape) const override {
     const auto& r = resolved_as<DownsampleResolved>(plan);
     const bool chain = shape.backend == Backend::cpu && r.axes[0].factor > 0 && r.axes[1].factor > 0 &&
                        r.axes[2].factor == 0 && float_lanes_allowed(plan.spec, shape);
     plan.schedule.driver = chain ? CpuDriver::chain : CpuDriver::lines;
+    // On the GPU, the same design for images and volumes (GpuDownsample::chain: coalesced, one read
+    // and one write at full resolution).
+    plan.schedule.gpu_downsample = GpuDownsample::chain;
     const auto bytes = static_cast<std::uint64_t>(shape.elements()) * sizeof(float);
     plan.schedule.stream_destination =
         chain && shape.destination == ElementType::f32 && bytes >= core::last_level_cache_bytes() / 2;

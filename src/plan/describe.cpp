@@ -60,6 +60,7 @@ std::string describe_schedule(const Plan& p) {
       for (int a = 0; a < 3; ++a)
         if (p.axes[static_cast<std::size_t>(a)].active)
           out += ", " + std::string(1, "xyz"[a]) + " " + std::string(to_string(s.box[static_cast<std::size_t>(a)]));
+    if (p.algorithm == Algorithm::downsample) out += ", downsample " + std::string(to_string(s.gpu_downsample));
     if (p.algorithm == Algorithm::iir) out += s.gpu_float64 ? ", float64 recursions" : ", float32 recursions";
     for (int a = 0; a < 3; ++a) {  // each pass's variant, as the recorders run it
       const GpuPass& g = s.gpu[static_cast<std::size_t>(a)];

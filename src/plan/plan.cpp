@@ -49,6 +49,14 @@ std::string_view to_string(BoxSchedule schedule) noexcept {
   return "?";
 }
 
+std::string_view to_string(GpuDownsample variant) noexcept {
+  switch (variant) {
+    case GpuDownsample::per_axis: return "per-axis";
+    case GpuDownsample::chain: return "chain";
+  }
+  return "?";
+}
+
 std::string_view to_string(GpuIo io) noexcept {
   switch (io) {
     case GpuIo::converted: return "converted";

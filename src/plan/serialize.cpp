@@ -119,6 +119,7 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("fused_axes"), j.boolean(s.fused_axes);
   j.key("x_across_rows"), j.boolean(s.x_across_rows);
   j.key("box"), j.array(s.box, [&](BoxSchedule b) { j.text(to_string(b)); });
+  j.key("gpu_downsample"), j.text(to_string(s.gpu_downsample));
   j.key("gpu_float64"), j.boolean(s.gpu_float64);
   j.key("tile"), j.numbers(s.tile);
   j.key("pieces"), j.integer(s.pieces);

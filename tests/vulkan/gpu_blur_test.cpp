@@ -33,6 +33,12 @@ struct Variant {
   IirVariant iir = IirVariant::deriche;
   BoxSchedule schedule = BoxSchedule::automatic;
   const char* name;
+  GpuDownsample downsample = GpuDownsample::chain;
+  /// The plan's schedule as this variant runs it.
+  void apply(Schedule& s) const {
+    if (schedule != BoxSchedule::automatic) s.box = {schedule, schedule, schedule};
+    s.gpu_downsample = downsample;
+  }
 };
 const Variant kBufferAlgorithms[] = {
     {Algorithm::fir, IirVariant::deriche, BoxSchedule::automatic, "fir"},
@@ -40,7 +46,8 @@ const Variant kBufferAlgorithms[] = {
     {Algorithm::box, IirVariant::deriche, BoxSchedule::running_sums, "box running sums"},
     {Algorithm::iir, IirVariant::deriche, BoxSchedule::automatic, "iir deriche"},
     {Algorithm::iir, IirVariant::young_van_vliet, BoxSchedule::automatic, "iir young-van-vliet"},
-    {Algorithm::downsample, IirVariant::deriche, BoxSchedule::automatic, "downsample"},
+    {Algorithm::downsample, IirVariant::deriche, BoxSchedule::automatic, "downsample chain", GpuDownsample::chain},
+    {Algorithm::downsample, IirVariant::deriche, BoxSchedule::automatic, "downsample per axis", GpuDownsample::per_axis},
 };
 
 // A few float32 rounding steps of the data's scale per pass (recursive filters accumulate more).
@@ -75,30 +82,61 @@ TEST_F(VulkanTest, BufferAlgorithmsMatchTheCpuForEveryBorderTypeAndShape) {
           set_parameter(spec, "iir_variant", test::iir_name(v.iir));
           const int channels = 1 + static_cast<int>(rng() % 4);
           const double diff = test::gpu_cpu_difference(device_, spec, type, s.w, s.h, s.d, channels, rng, v.algorithm,
-                                                       ElementType::f64, v.schedule);
+                                                       ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
           EXPECT_LE(diff, buffer_tolerance(v, type)) << v.name << ": " << test::describe_case(spec, type, s.w, s.h, s.d, channels);
         }
 }
 
 // downsample at every factor, with the shortened low-resolution kernel a tolerance's plan chooses:
-// the shader takes the factor and radius from the plan, as the CPU drivers do.
+// the shader takes the factor and radius from the plan, as the CPU drivers do. Both GPU designs.
 TEST_F(VulkanTest, DownsampleAtEveryFactorAndTruncationMatchesTheCpu) {
   auto rng = test::rng_for_test();
-  const Variant& v = kBufferAlgorithms[5];
-  ASSERT_EQ(v.algorithm, Algorithm::downsample);
-  for (std::int64_t factor : {2, 4, 8})
-    for (Border border : test::all_borders()) {
-      BlurSpec spec;
-      spec.sigma = {30.0, 12.0, 0.0};
-      spec.with_border(border);
-      spec.cval = 0.25;
-      spec.algorithm = Algorithm::downsample;
-      set_parameter(spec, "downsample_factor", factor);
-      set_parameter(spec, "downsample_low_truncate", 3.25);
-      const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 157, 83, 1, 4, rng, v.algorithm,
-                                                   ElementType::f64, v.schedule);
-      EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << "factor " << factor << " " << to_string(border);
-    }
+  for (const Variant& v : kBufferAlgorithms) {
+    if (v.algorithm != Algorithm::downsample) continue;
+    for (std::int64_t factor : {2, 4, 8})
+      for (Border border : test::all_borders()) {
+        BlurSpec spec;
+        spec.sigma = {30.0, 12.0, 0.0};
+        spec.with_border(border);
+        spec.cval = 0.25;
+        spec.algorithm = Algorithm::downsample;
+        set_parameter(spec, "downsample_factor", factor);
+        set_parameter(spec, "downsample_low_truncate", 3.25);
+        const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 157, 83, 1, 4, rng, v.algorithm,
+                                                     ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
+        EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << v.name << " factor " << factor << " " << to_string(border);
+      }
+  }
+}
+
+// downsample on volumes (seed 004's case), anisotropic, one axis left alone, every border, in both
+// GPU designs; and the chain is the plan's choice on the GPU.
+TEST_F(VulkanTest, DownsampleVolumesMatchTheCpu) {
+  auto rng = test::rng_for_test();
+  const std::array<double, 3> sigmas[] = {{3.0, 5.0, 2.5}, {4.0, 0.0, 6.0}, {0.0, 2.0, 9.0}};
+  for (const Variant& v : kBufferAlgorithms) {
+    if (v.algorithm != Algorithm::downsample) continue;
+    for (const auto& sigma : sigmas)
+      for (Border border : test::all_borders()) {
+        BlurSpec spec;
+        spec.sigma = sigma;
+        spec.with_border(border);
+        spec.cval = 0.25;
+        spec.algorithm = Algorithm::downsample;
+        const int channels = 1 + static_cast<int>(rng() % 4);
+        const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 29, 21, 17, channels, rng, v.algorithm,
+                                                     ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
+        EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32))
+            << v.name << ": " << test::describe_case(spec, ElementType::f32, 29, 21, 17, channels);
+      }
+  }
+  BlurSpec spec;
+  spec.sigma = {6.0, 6.0, 6.0};
+  spec.algorithm = Algorithm::downsample;
+  auto volume = test::make_buffer(ElementType::f32, 32, 32, 32, 1);
+  const Plan plan = make_plan(spec, volume.view, ElementType::f32, device_);
+  EXPECT_EQ(plan.schedule.gpu_downsample, GpuDownsample::chain);
+  EXPECT_NE(describe(plan).find("downsample chain"), std::string::npos) << describe(plan);
 }
 
 TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
@@ -114,7 +152,7 @@ TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
       spec.algorithm = v.algorithm;
       set_parameter(spec, "iir_variant", test::iir_name(v.iir));
       const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 24, 19, 17, 1, rng, v.algorithm,
-                                                   ElementType::f64, v.schedule);
+                                                   ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
       EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << v.name << " " << to_string(border);
     }
   }

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "device_access.hpp"
@@ -101,21 +102,32 @@ inline double max_difference(const View& a, const View& b) {
 /// max |GPU - CPU| over the image, both blurring random data of `type` into float64; the CPU runs
 /// `cpu_algorithm` (for GPU-only techniques, the CPU algorithm they compute). `box`, unless
 /// automatic, forces box's schedule on every axis of the GPU's plan.
+/// A change a test makes to the plan's schedule before running it (a named variant of the plan).
+using ScheduleEdit = std::function<void(Schedule&)>;
+
 inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, ElementType type, std::int64_t w,
                                  std::int64_t h, std::int64_t d, int channels, std::mt19937_64& rng,
-                                 Algorithm cpu_algorithm, ElementType out_type = ElementType::f64,
-                                 BoxSchedule box = BoxSchedule::automatic) {
+                                 Algorithm cpu_algorithm, ElementType out_type, const ScheduleEdit& edit) {
   auto src = make_buffer(type, w, h, d, channels);
   fill_random(src.view, rng);
   auto gpu = make_buffer(out_type, w, h, d, channels);
   auto cpu = make_buffer(out_type, w, h, d, channels);
   Plan plan = make_plan(spec, src.view, out_type, device);
-  if (box != BoxSchedule::automatic) plan.schedule.box = {box, box, box};
+  if (edit) edit(plan.schedule);
   blur(src.view, gpu.view, plan, device);
   BlurSpec cspec = spec;
   cspec.algorithm = cpu_algorithm;
   blur(src.view, cpu.view, cspec);
   return max_difference(gpu.view, cpu.view);
+}
+
+inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, ElementType type, std::int64_t w,
+                                 std::int64_t h, std::int64_t d, int channels, std::mt19937_64& rng,
+                                 Algorithm cpu_algorithm, ElementType out_type = ElementType::f64,
+                                 BoxSchedule box = BoxSchedule::automatic) {
+  return gpu_cpu_difference(device, spec, type, w, h, d, channels, rng, cpu_algorithm, out_type, [box](Schedule& s) {
+    if (box != BoxSchedule::automatic) s.box = {box, box, box};
+  });
 }
 
 /// The device's Vulkan context (for the tests that change its limits).
