@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "fastblur/fastblur.hpp"
+#include "algorithms/gpu_variants.hpp"
 #include "device_access.hpp"
 #include "gpu_floor.hpp"
 #include "gpu_model.hpp"
@@ -169,6 +170,11 @@ std::optional<DeviceTime> device_time(const fb::View& in, const fb::Plan& plan, 
 }
 
 struct Result {
+  // What a measured profile (src/algorithms/gpu_profile.hpp) keeps of the case.
+  std::string algorithm, variant, type;
+  int channels = 0;
+  std::array<std::int64_t, 3> extent{1, 1, 1};
+  double sigma = 0, model_cost = 0;
   std::optional<DeviceTime> dev;
   std::optional<double> model_bytes;
   double floor_ms = 0, e2e_ms = 0, pixels = 0, warm_ms = 0;
@@ -197,6 +203,15 @@ void write_json_line(const std::string& id, const Result& r) {
   const auto& f = floors();
   std::string s = "{\"name\":\"" + id + "\"";
   const auto add = [&](const char* k, double v) { s += std::string(",\"") + k + "\":" + json_number(v); };
+  const auto text = [&](const char* k, const std::string& v) { s += std::string(",\"") + k + "\":\"" + v + "\""; };
+  text("device_name", fb::DeviceAccess::context(device())->info().name);
+  text("algorithm", r.algorithm);
+  text("variant", r.variant);
+  text("type", r.type);
+  add("channels", r.channels);
+  s += ",\"extent\":[" + std::to_string(r.extent[0]) + "," + std::to_string(r.extent[1]) + "," + std::to_string(r.extent[2]) + "]";
+  add("sigma", r.sigma);
+  add("model_cost", r.model_cost);
   if (r.dev) {
     add("dev_ms", r.dev->median_ms);
     add("blurs_timed", r.dev->blurs);
@@ -244,6 +259,18 @@ void bench_case(benchmark::State& st, std::string id, Format f, Shape s, double 
   try {
     plan = fb::make_plan(spec, in, device());
     if (variant) variant(plan.schedule);
+    r.algorithm = std::string(fb::to_string(a));
+    r.variant = std::string(fb::algo::gpu_variant_of(plan));
+    r.type = std::string(fb::to_string(f.type));
+    r.channels = f.channels;
+    r.extent = {s.w, s.h, s.d};
+    r.sigma = sigma;
+    {  // The model's cost (a profile of this device, if any, set aside): what a profile converts by.
+      const auto profile = ctx->profile();
+      ctx->set_profile(nullptr);
+      r.model_cost = fb::make_plan(spec, in, device()).predicted_cost;
+      ctx->set_profile(profile);
+    }
     fb::blur(in, out, plan, device());  // warm-up: pipelines, first allocations
     r.warm_ms = fb::bench::keep_warm(ctx, floors(), 60, 3000);
     fb::bench::ClockSampler clock;
@@ -345,18 +372,15 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(1);
   };
   const Variant planned;  // the plan as the planner made it
-  // Each algorithm's named variants besides the plan's own (issue 47's levers): suffix and schedule change.
-  const auto variants = [](Algorithm a) {
-    std::vector<std::pair<std::string, Variant>> v;
-    if (a == Algorithm::box)
-      v.emplace_back("-prefix-sums", [](fb::Schedule& s) { s.box.fill(fb::BoxSchedule::prefix_sums); });
-    if (a == Algorithm::downsample)
-      v.emplace_back("-per-axis", [](fb::Schedule& s) { s.gpu_downsample = fb::GpuDownsample::per_axis; });
-    return v;
-  };
+  // Each algorithm's named variants (issue 47's levers, src/algorithms/gpu_variants.cpp) besides the
+  // plan's own case: "-NAME" after the algorithm in the case's name. The first variant is the model's
+  // choice, which the plan's own case runs where the device has no profile yet (each case's JSON
+  // line names the variant it ran).
   const auto add_with_variants = [&](Algorithm a, const Format& f, const Shape& s, const Kernel& k) {
     add(a, "", planned, f, s, k);
-    for (const auto& [suffix, variant] : variants(a)) add(a, suffix, variant, f, s, k);
+    const auto variants = fb::algo::gpu_variants(a);
+    for (std::size_t i = 1; i < variants.size(); ++i)
+      add(a, "-" + std::string(variants[i].name), [apply = variants[i].apply](fb::Schedule& sc) { apply(sc); }, f, s, k);
   };
   // 1. Issue 47's targets: the seeds' algorithms and their variants on RGBA8 1080p and RGBA32F 4K at
   //    k7 / k35 / k127 / s50, exact fir on RGBA32F 1080p (bench/gpu_peers.py's CuPy cases), and the

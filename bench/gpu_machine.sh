@@ -9,7 +9,8 @@
 #                                       Python module compiles against into .gpu/ (git-ignored)
 #   bench/gpu_machine.sh run OUTDIR     there, from the repository root with .gpu/ beside it:
 #                                       the Vulkan tests under validation, the benchmark's seed
-#                                       grid, then the Python module compiled against that
+#                                       grid with every named variant (issue 47) and the device's
+#                                       measured profile from it (gpu_profile.json), then the Python module compiled against that
 #                                       machine's Python, bench/gpu_cuda_arrays.py (issue 30:
 #                                       torch and CuPy arrays on the device) and
 #                                       bench/gpu_peers.py (CuPy, torchvision); logs in OUTDIR
@@ -25,7 +26,8 @@
 # FB_RESUME (a previous run's OUTDIR, carried back: its passed tests and measured cases are not run
 # again, and with FB_STEPS naming the rest only those run).
 # Output: run.log, vulkan_tests.log, gpu_bench.log, gpu_bench.json (Google Benchmark's, counters
-# included), gpu_bench.jsonl (one line a case as it finishes), cuda_arrays.log (its figures as JSON
+# included), gpu_bench.jsonl (one line a case as it finishes), gpu_profile.json (the device's measured
+# profile: commit it as data/gpu-profiles/<device>.json), cuda_arrays.log (its figures as JSON
 # lines in it), gpu_peers.log, gpu_peers.jsonl, and tests.done once the tests pass.
 set -uo pipefail
 mode=${1:?usage: gpu_machine.sh pack [BUILD] | run OUTDIR}
@@ -108,7 +110,9 @@ for step in $steps; do
     bench)
       # Issue 29's targets first (the benchmark registers them first); a resumed run skips the cases
       # already in the previous run's JSON lines.
-      filter=${FB_FILTER:-'^(fir|fir-linear|box|iir|kawase|dual-kawase)/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/|^fir/RGBA32F/1920x1080/|^(fir|box|iir)/R32F/(256|512)\^3/'}
+      # Issue 47's grid: every seed algorithm and each named variant (ALGORITHM-VARIANT) on the 2D
+      # targets, exact fir on 1080p float, the volumes.
+      filter=${FB_FILTER:-'^(fir|fir-linear|box|box-[a-z-]+|iir|kawase|dual-kawase|downsample|downsample-[a-z-]+)/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/|^fir/RGBA32F/1920x1080/|^(fir|box|box-[a-z-]+|iir|downsample|downsample-[a-z-]+)/R32F/(256|512)\^3/'}
       if [ -n "$resume" ] && [ -f "$resume/gpu_bench.jsonl" ]; then
         cp "$resume"/gpu_bench.jsonl "$out"/gpu_bench.jsonl
         sed -n 's/^{"name":"\([^"]*\)".*/\1/p' "$out"/gpu_bench.jsonl >/tmp/fb_done.txt
@@ -118,6 +122,10 @@ for step in $steps; do
       FB_JSONL=$out/gpu_bench.jsonl timeout "${FB_T_BENCH:-240}" "$pack"/bin/fastblur_gpu_bench --benchmark_filter="$filter" \
         --benchmark_out="$out"/gpu_bench.json --benchmark_out_format=json >"$out"/gpu_bench.log 2>&1
       say "gpu bench rc=$? ($(wc -l <"$out"/gpu_bench.jsonl 2>/dev/null || echo 0) cases in gpu_bench.jsonl)"
+      # The device's measured profile (issue 47), to be committed as data/gpu-profiles/<device>.json.
+      driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
+      python3 bench/gpu_profile.py "$out"/gpu_bench.jsonl "$out"/gpu_profile.json --driver "$driver" \
+        --commit "${FB_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}" 2>&1 | tee -a "$log"
       sed -n '/^device: .*$/,$p' "$out"/gpu_bench.log | sed -n '/^warm-up/,$p' | tee -a "$log"
       ;;
     cuda)

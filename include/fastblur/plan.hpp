@@ -207,6 +207,9 @@ struct Plan {
   /// Every candidate weighed, one line each, and why the chosen one won (for --explain).
   std::vector<std::string> considered;
   std::string reason;
+  /// Vulkan: the measured profile the costs were read from ("NVIDIA H200, bundled h200.json, commit
+  /// ..."); empty where they are the model's.
+  std::string cost_profile;
   /// The algorithm's parameters in its own form (see ResolvedParameters).
   std::shared_ptr<const ResolvedParameters> resolved;
 };

@@ -720,9 +720,9 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     else its length; None for the algorithms without one); ``schedule`` (backend, driver,
     threads, intermediate type, rounding, and the CPU strips, ``stream_destination`` (the output
     written past the caches, for one larger than half the last-level cache), the Vulkan tiles and pieces, box's
-    Vulkan schedules, iir's GPU float64); ``options`` (the algorithm's options the plan runs with:
+    Vulkan schedules and downsample's GPU design (``gpu_downsample``), iir's GPU float64); ``options`` (the algorithm's options the plan runs with:
     the caller's and those the planner chose, e.g. a tolerance's ``downsample_low_truncate``);
-    ``predicted_max_error`` (docs/DESIGN.md's max error of the whole impulse response), ``predicted_cost`` (relative units), ``reason``, ``considered`` (every
+    ``predicted_max_error`` (docs/DESIGN.md's max error of the whole impulse response), ``predicted_cost`` (relative units), ``cost_profile`` (on a Vulkan device with a measured profile, which one corrected the costs; else empty), ``reason``, ``considered`` (every
     candidate weighed) and ``description`` (all of it as text)."""
     spatial = tuple(int(s) for s in shape)
     channels = int(channels)
@@ -754,7 +754,7 @@ def _plan_dict(p):
     extent, axes = p["extent"], p["axes"]
     naxes = max([a + 1 for a in range(3) if extent[a] > 1 or (axes[a]["sigma"] or 0) > 0] + [1])
     order = list(range(naxes - 1, -1, -1))
-    d = {key: p[key] for key in ("algorithm", "predicted_cost", "reason", "considered", "description")}
+    d = {key: p[key] for key in ("algorithm", "predicted_cost", "cost_profile", "reason", "considered", "description")}
     d["predicted_max_error"] = float("nan") if p["predicted_max_error"] is None else p["predicted_max_error"]
     for key in ("radius", "support", "achieved_sigma", "weights"):
         d[key] = [axes[a][key] for a in order]

@@ -29,6 +29,8 @@ struct ResolvedParameters {
 
 namespace algo {
 
+struct GpuProfile;
+
 /// What a plan depends on besides the spec: the data's shape and types, and the backend with the
 /// traits of its device that change a plan.
 struct Shape {
@@ -46,6 +48,8 @@ struct Shape {
   bool caller_buffers_bindable = false;
   /// CUDA arrays: the handoff the device and the CUDA driver allow (none: not a CUDA array).
   CudaHandoff cuda_handoff = CudaHandoff::none;
+  /// Vulkan: the device's measured profile (gpu_profile.hpp), null where it has none: costs from the model.
+  std::shared_ptr<const GpuProfile> profile;
 
   /// Data float cannot hold exactly (f64, 32- and 64-bit integers): computed in double.
   bool wants_double() const noexcept { return needs_double(source) || needs_double(destination); }

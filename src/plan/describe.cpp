@@ -91,6 +91,9 @@ std::string describe(const Plan& plan) {
                 plan.predicted_max_error, plan.predicted_cost);
   std::string out = std::string("plan: ") + head + "\n";
   out += "  why: " + plan.reason + "\n";
+  if (plan.schedule.backend == Backend::vulkan)
+    out += "  costs: " + (plan.cost_profile.empty() ? std::string("the model (no measured profile of this device)")
+                                                    : plan.cost_profile) + "\n";
   for (const PlanParameter& q : plan.parameters)
     if (q.axis < 0) out += "  " + q.key + ": " + format(q.value) + "\n";
   for (int a = 0; a < 3; ++a) {

@@ -21,6 +21,8 @@
 #include "fastblur/kernel.hpp"
 #include "fastblur/validate.hpp"
 #include "algorithms/gpu_passes.hpp"
+#include "algorithms/gpu_profile.hpp"
+#include "algorithms/gpu_variants.hpp"
 #include "plan/planner.hpp"
 #include "tiling/pieces.hpp"
 
@@ -204,6 +206,30 @@ void schedule_pieces(const Descriptor& d, Plan& plan, const Shape& shape) {
   plan.schedule.cuda_handoff = shape.cuda_handoff;
 }
 
+// On a device with a measured profile: the algorithm's fastest measured variant, its modelled cost
+// corrected by what it measured (the model's where the profile has no case of it).
+void cost_from_profile(Plan& p, const Shape& shape) {
+  double sigma = 0.0;
+  for (const AxisPlan& ax : p.axes)
+    if (ax.active) sigma = std::max(sigma, ax.sigma);
+  std::vector<algo::GpuVariant> variants = algo::gpu_variants(p.algorithm);
+  if (variants.empty()) variants.push_back({p.algorithm, "", nullptr, nullptr});
+  std::optional<double> best;
+  const algo::GpuVariant* fastest = nullptr;
+  for (const algo::GpuVariant& v : variants)
+    if (const auto c = shape.profile->correction(p.algorithm, v.name, shape, sigma); c && (!best || *c < *best))
+      best = c, fastest = &v;
+  if (!best) return;
+  if (fastest->apply) fastest->apply(p.schedule);
+  p.predicted_cost *= *best;
+  const algo::GpuProfile& g = *shape.profile;
+  char factor[32];
+  std::snprintf(factor, sizeof factor, "%.3g", *best);
+  p.cost_profile = "the measured profile of " + g.device + " (" + g.source + (g.commit.empty() ? "" : ", commit " + g.commit) +
+                   "): " + std::string(to_string(p.algorithm)) + (fastest->name.empty() ? "" : " " + std::string(fastest->name)) +
+                   " measured " + factor + "x its model";
+}
+
 // What computing in float lanes adds to an axis's error, relative to the impulse response's peak.
 constexpr double kFloatLaneRounding = 1e-7;
 
@@ -238,6 +264,7 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
     p.schedule.threads = core::threads_for(elements * std::max(1.0, p.predicted_cost), spec.threads);
   } else {
     schedule_pieces(d, p, shape);
+    if (shape.profile) cost_from_profile(p, shape);
   }
   if (predict) {
     predict_error(d, p);
@@ -413,6 +440,7 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
                    double(shape.shared_memory_bytes), double(shape.caller_buffers_bindable),
                    double(shape.cuda_handoff)})
     add(v);
+  if (shape.profile) k += "|profile " + shape.profile->device + "|" + shape.profile->source + "|" + shape.profile->commit;
   for (const ParameterInfo& p : all_parameters()) {
     k += "|";
     const ParameterValue v = get_parameter(s, p.key);

@@ -171,6 +171,7 @@ std::string plan_json(const Plan& p) {
   j.key("algorithm"), j.text(to_string(p.algorithm));
   j.key("predicted_max_error"), j.number(p.predicted_max_error);
   j.key("predicted_cost"), j.number(p.predicted_cost);
+  j.key("cost_profile"), j.text(p.cost_profile);
   j.key("reason"), j.text(p.reason);
   j.key("considered"), j.array(p.considered, [&](const std::string& c) { j.text(c); });
   j.key("description"), j.text(describe(p));

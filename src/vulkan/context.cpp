@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "algorithms/gpu_profile.hpp"
 #include "fastblur/error.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/compute_pipeline.hpp"
@@ -142,6 +143,7 @@ Context::Context(VkPhysicalDevice physical, VkDevice device, VkQueue queue, std:
 }
 
 void Context::create_own_objects() {
+  profile_ = algo::gpu_profile_for(info_.name);
   idle_budget_ = idle_budget_for(info_.type, info_.memory_bytes);
   timestamp_period_ = limits_.timestampPeriod;
   timestamp_bits_ = timestamp_bits(physical_, queue_family_);

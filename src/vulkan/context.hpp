@@ -23,6 +23,10 @@
 #include "fastblur/device.hpp"
 #include "vulkan/context_devices.hpp"
 
+namespace fastblur::algo {
+struct GpuProfile;
+}
+
 namespace fastblur::vk {
 
 class ComputePipeline;
@@ -70,6 +74,10 @@ class Context {
   std::uint64_t timestamp_mask() const noexcept {
     return timestamp_bits_ >= 64 ? ~0ull : (1ull << timestamp_bits_) - 1;
   }
+  /// The device's measured profile (algorithms/gpu_profile.hpp; null: the planner's model), found by
+  /// its name when the context is made; tests set one of their own.
+  std::shared_ptr<const algo::GpuProfile> profile() const { return profile_; }
+  void set_profile(std::shared_ptr<const algo::GpuProfile> profile) { profile_ = std::move(profile); }
   /// Whether shaders may use double (shaderFloat64 enabled on the device).
   bool has_float64() const noexcept { return float64_; }
   /// Stops using double in shaders (tests run the float32 variants on devices with float64).
@@ -177,6 +185,7 @@ class Context {
   VkPhysicalDeviceMemoryProperties memory_{};
   VkPhysicalDeviceLimits limits_{};
   DeviceInfo info_;
+  std::shared_ptr<const algo::GpuProfile> profile_;
   /// How long a fence wait polls before it sleeps in vkWaitForFences (set with info_).
   std::chrono::microseconds fence_spin_{0};
   /// The fence signalled (VK_SUCCESS) or the error: polled for fence_spin_, then slept on.

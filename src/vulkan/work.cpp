@@ -186,6 +186,7 @@ algo::Shape shape_on(const Context& context, std::array<std::int64_t, 3> extent,
   s.piece_bytes = context.piece_limit();
   s.max_image_2d = context.limits().maxImageDimension2D;
   s.shared_memory_bytes = context.limits().maxComputeSharedMemorySize;
+  s.profile = context.profile();
   return s;
 }
 

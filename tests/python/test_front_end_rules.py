@@ -32,12 +32,13 @@ def test_scipy_takes_any_cval():
 
 def test_the_plan_is_the_core_json_in_numpy_order():
     p = fastblur.plan((64, 80), (0, 2.0), dtype="int16")
-    for key in ("algorithm", "predicted_max_error", "predicted_cost", "reason", "considered", "description", "radius",
+    for key in ("algorithm", "predicted_max_error", "predicted_cost", "cost_profile", "reason", "considered", "description", "radius",
                 "support", "achieved_sigma", "weights", "schedule"):
         assert key in p, key
     assert p["radius"] == [0, 8] and p["weights"][0] is None and len(p["weights"][1]) == 17
     assert p["weights"][1] == pytest.approx(list(fastblur.gaussian_kernel(2.0)), abs=1e-15)
     assert isinstance(p["predicted_cost"], float) and isinstance(p["achieved_sigma"][0], float)
+    assert p["cost_profile"] == ""  # the CPU: costs from the model
     # A kernel of more than 64 taps is given as its length.
     wide = fastblur.plan((400, 400), 20.0, dtype="float32")
     assert wide["weights"] == [161, 161]

@@ -1,0 +1,29 @@
+#pragma once
+// The Vulkan backend's named variants of a plan (issue 47's levers): each a way to run one
+// algorithm's plan - a change of its schedule - that computes the same result. The planner runs
+// an algorithm's first variant unless a measured profile of the device (gpu_profile.hpp) says
+// another is faster; the GPU benchmark measures every one. A new lever is one line in
+// gpu_variants.cpp.
+#include <string_view>
+#include <vector>
+
+#include "fastblur/algorithm.hpp"
+#include "fastblur/plan.hpp"
+
+namespace fastblur::algo {
+
+struct GpuVariant {
+  Algorithm algorithm;
+  std::string_view name;                 ///< as the benchmark's case names and the profiles spell it
+  void (*apply)(Schedule&);              ///< makes the schedule run this variant
+  bool (*runs)(const Schedule&);         ///< whether the schedule runs it
+};
+
+/// Every variant, the planner's default first for each algorithm.
+const std::vector<GpuVariant>& gpu_variants();
+/// The variants of one algorithm (none: it has one way to run).
+std::vector<GpuVariant> gpu_variants(Algorithm algorithm);
+/// The name of the variant `plan` runs ("" where its algorithm has none).
+std::string_view gpu_variant_of(const Plan& plan);
+
+}  // namespace fastblur::algo

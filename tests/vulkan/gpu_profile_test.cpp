@@ -1,0 +1,129 @@
+// A measured profile of the device changes the plan (issue 47): the fastest measured variant runs,
+// auto picks the candidate measured fastest within the tolerance, --explain names the profile; with
+// none, the model. (Profile files, their parsing and warnings: tests/algorithms/gpu_profile_test.cpp.)
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "algorithms/gpu_profile.hpp"
+#include "algorithms/gpu_variants.hpp"
+#include "fastblur/plan.hpp"
+#include "vulkan/vulkan_test_support.hpp"
+
+namespace fastblur {
+namespace {
+
+using test::VulkanTest;
+
+// Puts a profile on the test device's context for the scope, then the one it had back.
+class ProfileOnDevice {
+ public:
+  ProfileOnDevice(vk::Context& context, std::shared_ptr<const algo::GpuProfile> profile)
+      : context_(context), before_(context.profile()) {
+    context_.set_profile(std::move(profile));
+  }
+  ~ProfileOnDevice() { context_.set_profile(before_); }
+
+ private:
+  vk::Context& context_;
+  std::shared_ptr<const algo::GpuProfile> before_;
+};
+
+// A profile of this device with one case per (algorithm, variant) at this image and sigma.
+struct Measured {
+  Algorithm algorithm;
+  std::string variant;
+  double ms;
+};
+std::shared_ptr<const algo::GpuProfile> profile_of(const vk::Context& context, const std::string& source,
+                                                   const std::vector<Measured>& cases, std::int64_t w, std::int64_t h,
+                                                   double sigma) {
+  auto p = std::make_shared<algo::GpuProfile>();
+  p->device = context.info().name;
+  p->source = source;
+  for (const Measured& m : cases) {
+    algo::GpuProfileCase c;
+    c.algorithm = m.algorithm;
+    c.variant = m.variant;
+    c.type = ElementType::f32;
+    c.channels = 4;
+    c.extent = {w, h, 1};
+    c.sigma = sigma;
+    c.ms = m.ms;
+    c.model_cost = 1.0;
+    p->cases.push_back(c);
+  }
+  p->ms_per_cost_value = 1e-6;
+  return p;
+}
+
+TEST_F(VulkanTest, AMeasuredProfileRunsTheFastestVariant) {
+  vk::Context& context = test::context_of(device_);
+  auto image = test::make_buffer(ElementType::f32, 160, 120, 1, 4);
+  BlurSpec spec;
+  spec.sigma = {6.0, 6.0, 0.0};
+  spec.algorithm = Algorithm::downsample;
+  const Plan model = make_plan(spec, image.view, ElementType::f32, device_);
+  EXPECT_EQ(model.schedule.gpu_downsample, GpuDownsample::chain);
+  EXPECT_TRUE(model.cost_profile.empty());
+  EXPECT_NE(describe(model).find("costs: the model"), std::string::npos) << describe(model);
+  {
+    ProfileOnDevice on(context, profile_of(context, "per-axis faster",
+                                           {{Algorithm::downsample, "chain", 2.0}, {Algorithm::downsample, "per-axis", 0.5}},
+                                           160, 120, 6.0));
+    const Plan measured = make_plan(spec, image.view, ElementType::f32, device_);
+    EXPECT_EQ(measured.schedule.gpu_downsample, GpuDownsample::per_axis);
+    EXPECT_EQ(algo::gpu_variant_of(measured), "per-axis");
+    EXPECT_NE(describe(measured).find("costs: the measured profile of " + context.info().name + " (per-axis faster)"),
+              std::string::npos)
+        << describe(measured);
+    // What the plan runs gives the CPU's result.
+    auto rng = test::rng_for_test();
+    EXPECT_LE(test::gpu_cpu_difference(device_, spec, ElementType::f32, 160, 120, 1, 4, rng, Algorithm::downsample,
+                                       ElementType::f64, nullptr),
+              4e-6);
+  }
+  // The profile gone, the model again (plans are cached by the profile they were made with).
+  EXPECT_EQ(make_plan(spec, image.view, ElementType::f32, device_).schedule.gpu_downsample, GpuDownsample::chain);
+}
+
+TEST_F(VulkanTest, AMeasuredProfileChangesWhatAutoPicksWithinTheTolerance) {
+  vk::Context& context = test::context_of(device_);
+  auto image = test::make_buffer(ElementType::f32, 256, 192, 1, 4);
+  BlurSpec spec;
+  spec.sigma = {8.0, 8.0, 0.0};
+  spec.tolerance = 1e-2;
+  const Plan model = make_plan(spec, image.view, ElementType::f32, device_);
+  // Another algorithm that meets the tolerance, measured 100x faster than every other.
+  std::optional<Algorithm> other;
+  for (Algorithm a : {Algorithm::box, Algorithm::iir, Algorithm::downsample, Algorithm::fir, Algorithm::dual_kawase}) {
+    if (a == model.algorithm) continue;
+    BlurSpec named = spec;
+    named.algorithm = a;
+    try {
+      if (make_plan(named, image.view, ElementType::f32, device_).predicted_max_error <= spec.tolerance) {
+        other = a;
+        break;
+      }
+    } catch (const Error&) {
+    }
+  }
+  ASSERT_TRUE(other) << "no second candidate within " << spec.tolerance;
+  std::vector<Measured> cases;
+  for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir, Algorithm::downsample, Algorithm::dual_kawase,
+                      Algorithm::kawase, Algorithm::fir_linear}) {
+    const auto variants = algo::gpu_variants(a);
+    for (const std::string& v : variants.empty() ? std::vector<std::string>{""}
+                                                  : std::vector<std::string>{std::string(variants[0].name)})
+      cases.push_back({a, v, a == *other ? 0.01 : 1.0});
+  }
+  ProfileOnDevice on(context, profile_of(context, "auto test", cases, 256, 192, 8.0));
+  const Plan measured = make_plan(spec, image.view, ElementType::f32, device_);
+  EXPECT_EQ(measured.algorithm, *other) << "model's choice " << to_string(model.algorithm) << "\n" << describe(measured);
+  EXPECT_LE(measured.predicted_max_error, spec.tolerance);
+  EXPECT_FALSE(measured.cost_profile.empty());
+}
+
+}  // namespace
+}  // namespace fastblur
