@@ -4,6 +4,8 @@
 // x tile halo and box's fresh windows, which each workgroup or chunk reads again from memory.
 #include "gpu_model.hpp"
 
+#include <algorithm>
+
 #include "algorithms/box.hpp"
 #include "algorithms/downsample.hpp"
 #include "algorithms/dual_kawase.hpp"
@@ -59,6 +61,13 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       for (int a = 0; a < 3; ++a) {
         if (!sigma(a)) continue;
         if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::prefix_sums) return std::nullopt;
+        if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::fused) {
+          // box_fused.comp: each chunk's line with its margins read, the outputs written; the rings
+          // stay in the cache (counted as none).
+          const double reach = static_cast<double>(r.reach[static_cast<std::size_t>(a)]);
+          bytes += N * C * (4 * (1 + 2 * reach / std::max(128.0, 4 * reach)) + 4);
+          continue;
+        }
         double per_value = 8 + 8;  // the line into the extended lanes and the centre back
         for (const auto& q : r.passes[static_cast<std::size_t>(a)])
           per_value += 4 * (1 + (2.0 * q.radius + 1) / static_cast<double>(vk::box_chunk_length(q.radius))) + 4;
@@ -151,7 +160,8 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
     case Algorithm::box: {
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a)
-        if (filtered(a)) n += r.passes[static_cast<std::size_t>(a)].size() + 2;  // the extension, each box, the centre back
+        if (filtered(a))  // fused: one; else the extension, each box, the centre back
+          n += plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::fused ? 1 : r.passes[static_cast<std::size_t>(a)].size() + 2;
       return n;
     }
     case Algorithm::downsample:  // chain: the tent, a blur per axis, the interpolation; else three per axis

@@ -48,6 +48,8 @@ enum class BoxSchedule {
   prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
                 ///< carried sums (no limit on the line's length)
   running_sums, ///< seed 002: moving sums, each thread sliding over a chunk of one channel of a line
+  fused,        ///< every box of the axis in one dispatch: each thread runs the boxes' moving sums as a
+                ///< cascade over a chunk of one channel of a line (no pass written out between boxes)
 };
 std::string_view to_string(BoxSchedule schedule) noexcept;
 

@@ -19,6 +19,7 @@ const std::vector<GpuVariant>& gpu_variants() {
   static const std::vector<GpuVariant> all = {
       {Algorithm::box, "running-sums", box_as<BoxSchedule::running_sums>, box_is<BoxSchedule::running_sums>},
       {Algorithm::box, "prefix-sums", box_as<BoxSchedule::prefix_sums>, box_is<BoxSchedule::prefix_sums>},
+      {Algorithm::box, "fused", box_as<BoxSchedule::fused>, box_is<BoxSchedule::fused>},
       {Algorithm::downsample, "chain", downsample_as<GpuDownsample::chain>, downsample_is<GpuDownsample::chain>},
       {Algorithm::downsample, "per-axis", downsample_as<GpuDownsample::per_axis>, downsample_is<GpuDownsample::per_axis>},
   };

@@ -47,6 +47,7 @@ std::string_view to_string(BoxSchedule schedule) noexcept {
     case BoxSchedule::automatic: return "automatic";
     case BoxSchedule::prefix_sums: return "prefix-sums";
     case BoxSchedule::running_sums: return "running-sums";
+    case BoxSchedule::fused: return "fused";
   }
   return "?";
 }

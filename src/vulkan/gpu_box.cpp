@@ -1,7 +1,9 @@
 // box on the GPU: the plan's extended boxes (src/algorithms/box.hpp) along each axis, by seed 001's prefix-sum scans
-// (a workgroup per line) or seed 002's running sums (box_chunk.comp: the lines extended once, then a
+// (a workgroup per line), seed 002's running sums (box_chunk.comp: the lines extended once, then a
 // dispatch per box in which each thread slides over a chunk of one channel of one line, then the
-// centre written back), as the plan's schedule says per axis.
+// centre written back) or every box in one dispatch (box_fused.comp: each thread the boxes'
+// running sums as a cascade), as the plan's schedule says per axis.
+#include <algorithm>
 #include <string>
 
 #include "algorithms/box.hpp"
@@ -26,6 +28,47 @@ struct ChunkParams {
   std::int32_t lo, hi, chunk;
 };
 
+struct FusedParams {
+  std::int32_t extent[4];
+  std::int32_t axis, border;
+  float cval;
+  std::int32_t npasses, pad, first_lane;
+  std::int32_t chunk, chunks, threads;
+};
+
+// Outputs a thread of box_fused.comp makes: four times the passes' reach each side (so reading the
+// chunk's margins costs at most half again), at least 128.
+std::int64_t fused_chunk(std::int64_t reach) { return std::max<std::int64_t>(128, 4 * reach); }
+
+// BoxSchedule::fused along one axis: one dispatch per batch of lanes (box_fused.comp).
+void record_fused(Job& job, const Work& in, const Work& out, const Plan& plan, int axis, Buffer& passes) {
+  Context& ctx = job.context();
+  const auto ax = static_cast<std::size_t>(axis);
+  const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
+  const int C = in.channels;
+  const std::int64_t n = in.extent[ax], lanes = in.lines(axis) * C, pad = resolved.reach[ax];
+  std::int64_t slots = 0;  // ring floats a thread keeps: 2 (r + 1) + 1 a pass
+  for (const auto& q : resolved.passes[ax]) slots += 2 * (q.radius + 1) + 1;
+  const std::int64_t chunk = fused_chunk(pad), chunks = (n + chunk - 1) / chunk;
+  const std::uint64_t per_lane = static_cast<std::uint64_t>(chunks * slots) * sizeof(float);
+  const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
+  Buffer& rings = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+  const ComputePipeline& p = ctx.pipeline("box_fused", shaders::words("box_fused"), {static_cast<std::uint32_t>(C)},
+                                          std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+                                          sizeof(FusedParams));
+  for (std::int64_t first = 0; first < lanes; first += batch) {
+    const std::int64_t todo = std::min(batch, lanes - first);
+    const FusedParams fp{{static_cast<std::int32_t>(in.extent[0]), static_cast<std::int32_t>(in.extent[1]),
+                          static_cast<std::int32_t>(in.extent[2]), static_cast<std::int32_t>(todo)},
+                         axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
+                         static_cast<std::int32_t>(resolved.passes[ax].size()), static_cast<std::int32_t>(pad),
+                         static_cast<std::int32_t>(first), static_cast<std::int32_t>(chunk),
+                         static_cast<std::int32_t>(chunks), static_cast<std::int32_t>(todo * chunks)};
+    job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(rings), Binding::storage(passes)}, fp,
+                 spread_groups(static_cast<std::uint64_t>((todo * chunks + 63) / 64)));
+  }
+}
+
 struct BoxParams {
   std::int32_t extent[4];
   std::int32_t axis, border;
@@ -48,6 +91,10 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     for (const auto& q : boxes) {
       table.push_back(static_cast<float>(q.radius));
       table.push_back(static_cast<float>(q.alpha));
+    }
+    if (plan.schedule.box[ax] == BoxSchedule::fused) {
+      record_fused(job, in, out, plan, axis, upload(job, table.data(), table.size() * sizeof(float)));
+      return;
     }
     const bool scan = plan.schedule.box[ax] == BoxSchedule::prefix_sums;
     if (!scan) {

@@ -1,5 +1,5 @@
 // The Vulkan backend against the CPU on random data: the buffer algorithms (fir, fir-incremental,
-// box in both schedules, iir in both variants, downsample) for every border, element type, awkward
+// box in its three schedules, iir in both variants, downsample) for every border, element type, awkward
 // size and anisotropic sigma, 2D and 3D; the formats of engines (RGBA8, RGBA16F, RGBA32F, R32F);
 // tiling; the planner's choice; in place; and the errors. CI runs it on Mesa's lavapipe.
 #include <gtest/gtest.h>
@@ -44,6 +44,7 @@ const Variant kBufferAlgorithms[] = {
     {Algorithm::fir, IirVariant::deriche, BoxSchedule::automatic, "fir"},
     {Algorithm::box, IirVariant::deriche, BoxSchedule::prefix_sums, "box prefix sums"},
     {Algorithm::box, IirVariant::deriche, BoxSchedule::running_sums, "box running sums"},
+    {Algorithm::box, IirVariant::deriche, BoxSchedule::fused, "box fused"},
     {Algorithm::iir, IirVariant::deriche, BoxSchedule::automatic, "iir deriche"},
     {Algorithm::iir, IirVariant::young_van_vliet, BoxSchedule::automatic, "iir young-van-vliet"},
     {Algorithm::downsample, IirVariant::deriche, BoxSchedule::automatic, "downsample chain", GpuDownsample::chain},
@@ -137,6 +138,34 @@ TEST_F(VulkanTest, DownsampleVolumesMatchTheCpu) {
   const Plan plan = make_plan(spec, volume.view, ElementType::f32, device_);
   EXPECT_EQ(plan.schedule.gpu_downsample, GpuDownsample::chain);
   EXPECT_NE(describe(plan).find("downsample chain"), std::string::npos) << describe(plan);
+}
+
+// box's fused schedule where a lane is cut into many chunks (each starting its sums afresh from
+// its margins) and the lanes into several dispatches (a small piece limit: a small scratch budget,
+// and the image in tiles), every border, 2D and a volume along z.
+TEST_F(VulkanTest, BoxFusedChunksAndBatchesMatchTheCpu) {
+  auto rng = test::rng_for_test();
+  struct Case {
+    std::int64_t w, h, d;
+    std::array<double, 3> sigma;
+    int channels;
+  };
+  const Case cases[] = {{1000, 9, 1, {3.0, 2.0, 0.0}, 4}, {13, 700, 1, {1.5, 6.0, 0.0}, 3}, {11, 7, 400, {1.0, 0.0, 4.0}, 1}};
+  vk::Context& ctx = test::context_of(device_);
+  for (std::uint64_t limit : {std::uint64_t{0}, std::uint64_t{96} << 10})
+    for (const Case& k : cases)
+      for (Border border : test::all_borders()) {
+        ctx.set_piece_limit(limit);
+        BlurSpec spec;
+        spec.sigma = k.sigma;
+        spec.with_border(border);
+        spec.cval = 0.25;
+        spec.algorithm = Algorithm::box;
+        const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, k.w, k.h, k.d, k.channels, rng,
+                                                     Algorithm::box, ElementType::f64, BoxSchedule::fused);
+        ctx.set_piece_limit(0);
+        EXPECT_LE(diff, 4e-6) << "limit " << limit << ": " << test::describe_case(spec, ElementType::f32, k.w, k.h, k.d, k.channels);
+      }
 }
 
 TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
