@@ -1,9 +1,9 @@
 // fir (and fir-incremental) along y or z of a packed float image: the axis whose samples lie a
-// whole row (W C floats) or plane (H W C floats) apart. A thread computes OUT = 4 consecutive
-// outputs along the axis of one value position; neighbouring threads take neighbouring values of
+// whole row (W C floats) or plane (H W C floats) apart. A thread computes OUT (4, or 8 in the
+// register-blocked variant) consecutive outputs along the axis of one value position; neighbouring threads take neighbouring values of
 // the same row or plane (x and channel fastest), so every load of a warp reads one contiguous
 // stretch of memory. Its taps slide through registers, so a thread reads its 2R + 4 rows once for
-// its four outputs; the rows its neighbours along the axis share come from the cache. fir_line.comp's
+// its OUT outputs; the rows its neighbours along the axis share come from the cache. fir_line.comp's
 // workgroup-per-line tiles suit x, where a line is contiguous; along y they made each
 // workgroup gather one column, a value per 32-byte sector. With SLICED (fir_across_slices.comp,
 // along y of a stack of slices) each block of n * inner values is a slice with its own kernel:
@@ -30,7 +30,9 @@ layout(push_constant) uniform Params {
   int radius;
 } p;
 
-#define OUT 4  // outputs a thread: OUT consecutive samples along the axis
+#ifndef OUT
+#define OUT 4  // outputs a thread: OUT consecutive samples along the axis (fir_across_o8.comp: 8)
+#endif
 
 bool g_inside;
 int g_base;

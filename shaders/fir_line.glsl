@@ -1,7 +1,8 @@
 // The exact Gaussian (fir) along x of a packed float image (index ((z * H + y) * W + x) * CH + c).
-// A workgroup of 64 threads convolves a tile of 256 consecutive pixels of one row: it copies the
-// 256 + 2 R pixels it needs into workgroup-shared memory, so each is fetched from device memory
-// once per workgroup (seed 003), then each thread computes OUT = 4 neighbouring outputs.
+// A workgroup of 64 threads convolves a tile of 64 OUT consecutive pixels of one row: it copies the
+// tile and 2 R more pixels into workgroup-shared memory, so each is fetched from device memory
+// once per workgroup (seed 003), then each thread computes OUT (4, or 8 in the register-blocked
+// variant) neighbouring outputs.
 //  - Vector tiles: a pixel is one value of its channels' vector type (float, vec2, vec3, vec4; CH
 //    is compiled in, one variant per channel count), loaded from device memory in one access
 //    where the type allows and read from shared memory in one.
@@ -35,8 +36,10 @@
 #define T vec4
 #define PAD_EVERY 8
 #endif
-#define TILE 256
-#define OUT 4
+#ifndef OUT
+#define OUT 4  // outputs a thread (fir_line_o8.comp: 8, the register-blocked variant for large radii)
+#endif
+#define TILE (64 * OUT)
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const bool INCREMENTAL = false;

@@ -21,13 +21,13 @@ std::int64_t lines_per_batch(std::uint64_t budget, std::uint64_t bytes_per_line,
 
 std::uint64_t fir_pixel_bytes(int channels) noexcept { return channels == 3 ? 16 : 4ull * static_cast<std::uint64_t>(channels); }
 
-std::uint64_t fir_tile_slots(std::int64_t reach, int channels) noexcept {
+std::uint64_t fir_tile_slots(std::int64_t reach, int channels, int outputs) noexcept {
   const std::uint64_t pad_every = channels == 1 ? 32 : channels == 2 ? 16 : 8;
-  const std::uint64_t k = 256 + 2 * static_cast<std::uint64_t>(reach);
+  const std::uint64_t k = 64 * static_cast<std::uint64_t>(outputs) + 2 * static_cast<std::uint64_t>(reach);
   return k + k / pad_every + 1;
 }
 
-void schedule_fir_gpu(Plan& plan, const Shape& shape) {
+void schedule_fir_gpu(Plan& plan, const Shape& shape, int outputs) {
   if (shape.backend != Backend::vulkan) return;
   const std::uint64_t shared = shared_memory(shape);
   const int C = shape.channels;
@@ -35,8 +35,10 @@ void schedule_fir_gpu(Plan& plan, const Shape& shape) {
     GpuPass& g = plan.schedule.gpu[a];
     g = GpuPass{};
     if (!plan.axes[a].active) continue;
+    const std::string blocked = outputs == 4 ? "" : "_o" + std::to_string(outputs);
+    if (outputs != 4) g.block = outputs;
     if (a != 0) {
-      g.shader = "fir_across";
+      g.shader = "fir_across" + blocked;
       continue;
     }
     // The tile is sized for a bucket of radii (the next power of two, at least 8), so an animated
@@ -46,9 +48,9 @@ void schedule_fir_gpu(Plan& plan, const Shape& shape) {
     const std::int64_t r = plan.axes[a].radius;
     std::int64_t reach = 8;
     while (reach < r) reach *= 2;
-    if (fir_tile_slots(reach, C) * fir_pixel_bytes(C) > shared) reach = r;
-    g.shader = "fir_line_c" + std::to_string(C);
-    g.tile = fir_tile_slots(reach, C) * fir_pixel_bytes(C) <= shared ? reach : 0;
+    if (fir_tile_slots(reach, C, outputs) * fir_pixel_bytes(C) > shared) reach = r;
+    g.shader = "fir_line" + blocked + "_c" + std::to_string(C);
+    g.tile = fir_tile_slots(reach, C, outputs) * fir_pixel_bytes(C) <= shared ? reach : 0;
   }
 }
 

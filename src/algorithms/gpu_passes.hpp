@@ -23,13 +23,17 @@ inline std::uint64_t scratch_budget(const Shape& shape) noexcept { return scratc
 /// one line alone passes the budget.
 std::int64_t lines_per_batch(std::uint64_t budget, std::uint64_t bytes_per_line, std::int64_t lines);
 
-/// fir_line.comp's shared tile: slots for 256 outputs and a halo of `reach` each side, one slot of
-/// padding every PAD_EVERY, for `channels` (a pixel a slot; 3 channels padded to 4).
-std::uint64_t fir_tile_slots(std::int64_t reach, int channels) noexcept;
+/// fir_line.comp's shared tile: slots for 64 `outputs` (outputs a thread) and a halo of `reach`
+/// each side, one slot of padding every PAD_EVERY, for `channels` (a pixel a slot; 3 channels padded
+/// to 4).
+std::uint64_t fir_tile_slots(std::int64_t reach, int channels, int outputs = 4) noexcept;
 std::uint64_t fir_pixel_bytes(int channels) noexcept;
+/// Outputs a thread of a fir pass (GpuPass::block; 0 means the shaders' default, 4).
+inline int fir_outputs(const GpuPass& g) noexcept { return g.block > 0 ? static_cast<int>(g.block) : 4; }
 /// Each active axis's fir pass on the device (fir, fir-incremental, correlate): fir_line along x with
-/// its tile, fir_across along y and z.
-void schedule_fir_gpu(Plan& plan, const Shape& shape);
+/// its tile, fir_across along y and z; `outputs` a thread: 4, or 8 (the register-blocked variants
+/// fir_line_o8 and fir_across_o8, GpuPass::block 8).
+void schedule_fir_gpu(Plan& plan, const Shape& shape, int outputs = 4);
 
 /// The type a host view travels as: u8, u16, f16 and f32 as they are, every other type as f32.
 ElementType wire_type(ElementType type) noexcept;

@@ -1,22 +1,35 @@
 // The named variants, one line each (the planner's default first for each algorithm).
 #include "algorithms/gpu_variants.hpp"
 
+#include "algorithms/gpu_passes.hpp"
+
 namespace fastblur::algo {
 namespace {
 
 template <BoxSchedule S>
-void box_as(Schedule& s) { s.box.fill(S); }
+void box_as(Plan& p, const Shape&) { p.schedule.box.fill(S); }
 template <BoxSchedule S>
-bool box_is(const Schedule& s) { return s.box[0] == S; }
+bool box_is(const Plan& p) { return p.schedule.box[0] == S; }
 template <GpuDownsample D>
-void downsample_as(Schedule& s) { s.gpu_downsample = D; }
+void downsample_as(Plan& p, const Shape&) { p.schedule.gpu_downsample = D; }
 template <GpuDownsample D>
-bool downsample_is(const Schedule& s) { return s.gpu_downsample == D; }
+bool downsample_is(const Plan& p) { return p.schedule.gpu_downsample == D; }
+// fir's passes with `N` outputs a thread (8: register-blocked, fir_line_o8 / fir_across_o8).
+template <int N>
+void fir_outputs_as(Plan& p, const Shape& shape) { schedule_fir_gpu(p, shape, N); }
+template <int N>
+bool fir_outputs_is(const Plan& p) {
+  for (const GpuPass& g : p.schedule.gpu)
+    if (!g.shader.empty()) return fir_outputs(g) == N;
+  return N == 4;
+}
 
 }  // namespace
 
 const std::vector<GpuVariant>& gpu_variants() {
   static const std::vector<GpuVariant> all = {
+      {Algorithm::fir, "out4", fir_outputs_as<4>, fir_outputs_is<4>},
+      {Algorithm::fir, "out8", fir_outputs_as<8>, fir_outputs_is<8>},
       {Algorithm::box, "running-sums", box_as<BoxSchedule::running_sums>, box_is<BoxSchedule::running_sums>},
       {Algorithm::box, "prefix-sums", box_as<BoxSchedule::prefix_sums>, box_is<BoxSchedule::prefix_sums>},
       {Algorithm::box, "fused", box_as<BoxSchedule::fused>, box_is<BoxSchedule::fused>},
@@ -35,7 +48,7 @@ std::vector<GpuVariant> gpu_variants(Algorithm algorithm) {
 
 std::string_view gpu_variant_of(const Plan& plan) {
   for (const GpuVariant& v : gpu_variants())
-    if (v.algorithm == plan.algorithm && v.runs(plan.schedule)) return v.name;
+    if (v.algorithm == plan.algorithm && v.runs(plan)) return v.name;
   return {};
 }
 

@@ -7,16 +7,15 @@
 #include <string_view>
 #include <vector>
 
-#include "fastblur/algorithm.hpp"
-#include "fastblur/plan.hpp"
+#include "algorithms/descriptor.hpp"
 
 namespace fastblur::algo {
 
 struct GpuVariant {
   Algorithm algorithm;
   std::string_view name;                 ///< as the benchmark's case names and the profiles spell it
-  void (*apply)(Schedule&);              ///< makes the schedule run this variant
-  bool (*runs)(const Schedule&);         ///< whether the schedule runs it
+  void (*apply)(Plan&, const Shape&);    ///< makes the plan's schedule run this variant on the shape's device
+  bool (*runs)(const Plan&);             ///< whether the plan's schedule runs it
 };
 
 /// Every variant, the planner's default first for each algorithm.

@@ -221,7 +221,7 @@ void cost_from_profile(Plan& p, const Shape& shape) {
     if (const auto c = shape.profile->correction(p.algorithm, v.name, shape, sigma); c && (!best || *c < *best))
       best = c, fastest = &v;
   if (!best) return;
-  if (fastest->apply) fastest->apply(p.schedule);
+  if (fastest->apply) fastest->apply(p, shape);
   p.predicted_cost *= *best;
   const algo::GpuProfile& g = *shape.profile;
   char factor[32];

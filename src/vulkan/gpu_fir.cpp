@@ -1,8 +1,8 @@
 // fir and fir-incremental on the GPU: one pass per axis, with a table of weights or seed 000's
 // incremental coefficients. Along x a workgroup convolves a tile of a row from workgroup-shared
 // memory (seed 003's cached fetches; the row is contiguous, so the tile's loads are too), a pixel
-// a vector and four outputs a thread (fir_line.comp); along y
-// and z a thread per four outputs of a value position, with neighbouring threads on neighbouring
+// a vector and four (or, register-blocked, eight: GpuPass::block) outputs a thread (fir_line.comp);
+// along y and z a thread per four (eight) outputs of a value position, with neighbouring threads on neighbouring
 // values of a row (fir_across.comp), so every load is coalesced and the cache serves the rows
 // threads share.
 #include <algorithm>
@@ -42,7 +42,6 @@ struct FirSlicesParams {
 
 void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   Context& ctx = job.context();
-  const VkPhysicalDeviceLimits lim = ctx.limits();
   const int C = src.channels;
   run_separable(job, src, dst, active_axes(plan, src), [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
@@ -57,7 +56,8 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const std::uint32_t incremental = plan.algorithm == Algorithm::fir_incremental ? 1u : 0u;
     if (axis != 0) {
       const std::int64_t inner = (axis == 1 ? src.extent[0] : src.extent[0] * src.extent[1]) * C;
-      const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * ((n + 3) / 4);  // 4 outputs a thread
+      const int outputs = algo::fir_outputs(plan.schedule.gpu[ax]);  // a thread's
+      const std::int64_t outer = axis == 1 ? src.extent[2] : 1, rows = outer * ((n + outputs - 1) / outputs);
       const std::string& shader = plan.schedule.gpu[ax].shader;
       const ComputePipeline& p = ctx.pipeline(shader, shaders::words(shader), {incremental},
                                               std::vector<VkDescriptorType>(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
@@ -73,8 +73,9 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // The shared tile (fir_line.comp: 256 outputs and their 2R halo, a pixel a slot, one slot of
     // padding every PAD_EVERY) as the plan sized it (algorithms/gpu_passes.cpp), or device memory.
     const GpuPass& g = plan.schedule.gpu[ax];
+    const int outputs = algo::fir_outputs(g);  // a thread's; a workgroup's tile is 64 of them
     const bool shared = g.tile > 0;
-    const std::uint32_t slots = shared ? static_cast<std::uint32_t>(algo::fir_tile_slots(g.tile, C)) : 1u;
+    const std::uint32_t slots = shared ? static_cast<std::uint32_t>(algo::fir_tile_slots(g.tile, C, outputs)) : 1u;
     const ComputePipeline& p = ctx.pipeline(
         g.shader, shaders::words(g.shader), {incremental, shared ? 1u : 0u, slots},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -83,8 +84,9 @@ void record_fir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                         static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
                        axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval), c.g0, c.g1, c.g2,
                        r};
+    const std::int64_t tile = 64 * outputs;
     job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(weights)}, fp,
-                 {static_cast<std::uint32_t>((n + 255) / 256), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
+                 {static_cast<std::uint32_t>((n + tile - 1) / tile), static_cast<std::uint32_t>(std::min<std::int64_t>(lines, 65535)),
                   static_cast<std::uint32_t>((lines + 65534) / 65535)});
   });
 }

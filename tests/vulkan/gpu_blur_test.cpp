@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "algorithms/gpu_variants.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/plan.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/gpu_blur.hpp"
 #include "vulkan/vulkan_test_support.hpp"
+#include "vulkan/work.hpp"
 
 namespace fastblur {
 namespace {
@@ -166,6 +168,49 @@ TEST_F(VulkanTest, BoxFusedChunksAndBatchesMatchTheCpu) {
         ctx.set_piece_limit(0);
         EXPECT_LE(diff, 4e-6) << "limit " << limit << ": " << test::describe_case(spec, ElementType::f32, k.w, k.h, k.d, k.channels);
       }
+}
+
+// fir register-blocked (the variant "out8": 8 outputs a thread, fir_line_o8 / fir_across_o8) against
+// the CPU: every shape (a tile of 512 outputs wider than the row, radii beyond the tile's bucket),
+// border, type and channel count, 2D and volumes; and the plan says what runs.
+TEST_F(VulkanTest, FirRegisterBlockedMatchesTheCpu) {
+  auto rng = test::rng_for_test();
+  const auto variants = algo::gpu_variants(Algorithm::fir);
+  ASSERT_EQ(variants.size(), 2u);
+  ASSERT_EQ(variants[1].name, "out8");
+  vk::Context& ctx = test::context_of(device_);
+  std::vector<Shape> shapes(std::begin(kShapes), std::end(kShapes));
+  shapes.push_back({700, 5, 1, 60.0, 2.0, 0});  // a tile beyond the shared bucket's radius, two tiles a row
+  shapes.push_back({21, 600, 1, 1.0, 70.0, 0});
+  for (std::size_t si = 0; si < shapes.size(); ++si)
+    for (int ti = 0; ti < 5; ++ti) {
+      const Shape& s = shapes[si];
+      const ElementType type = test::all_types()[ti];
+      const Border border = test::all_borders()[(si + static_cast<std::size_t>(ti)) % 5];
+      const int channels = 1 + static_cast<int>(rng() % 4);
+      BlurSpec spec;
+      spec.sigma = {s.sx, s.sy, s.sz};
+      spec.with_border(border);
+      spec.cval = 0.3 * test::type_scale(type);
+      spec.algorithm = Algorithm::fir;
+      auto src = test::make_buffer(type, s.w, s.h, s.d, channels);
+      test::fill_random(src.view, rng);
+      auto gpu = test::make_buffer(ElementType::f64, s.w, s.h, s.d, channels);
+      auto cpu = test::make_buffer(ElementType::f64, s.w, s.h, s.d, channels);
+      Plan plan = make_plan(spec, src.view, ElementType::f64, device_);
+      variants[1].apply(plan, vk::shape_on(ctx, {s.w, s.h, s.d}, channels, type, ElementType::f64));
+      bool passes = false;  // none where no axis is filtered (a 1x1 image): then nothing runs
+      for (const GpuPass& g : plan.schedule.gpu)
+        if (!g.shader.empty()) {
+          passes = true;
+          EXPECT_NE(g.shader.find("_o8"), std::string::npos) << g.shader;
+        }
+      if (passes) EXPECT_EQ(algo::gpu_variant_of(plan), "out8");
+      blur(src.view, gpu.view, plan, device_);
+      blur(src.view, cpu.view, spec);
+      EXPECT_LE(test::max_difference(gpu.view, cpu.view), 4e-6 * test::type_scale(type))
+          << test::describe_case(spec, type, s.w, s.h, s.d, channels);
+    }
 }
 
 TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
