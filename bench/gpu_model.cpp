@@ -60,7 +60,13 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a) {
         if (!sigma(a)) continue;
-        if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::prefix_sums) return std::nullopt;
+        if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::prefix_sums) {
+          // box_scan.comp, a workgroup per line: the line extended into scratch (read, write), then per
+          // box its values read, the prefix sums' two halves written and read back, the box written;
+          // the centre back.
+          bytes += N * C * (8 + 24.0 * static_cast<double>(r.passes[static_cast<std::size_t>(a)].size()) + 8);
+          continue;
+        }
         if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::fused) {
           // box_fused.comp: each chunk's line with its margins read, the outputs written; the rings
           // stay in the cache (counted as none).
@@ -160,8 +166,10 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
     case Algorithm::box: {
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a)
-        if (filtered(a))  // fused: one; else the extension, each box, the centre back
-          n += plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::fused ? 1 : r.passes[static_cast<std::size_t>(a)].size() + 2;
+        if (filtered(a)) {  // fused and prefix sums: one; running sums: the extension, each box, the centre back
+          const BoxSchedule b = plan.schedule.box[static_cast<std::size_t>(a)];
+          n += b == BoxSchedule::fused || b == BoxSchedule::prefix_sums ? 1 : r.passes[static_cast<std::size_t>(a)].size() + 2;
+        }
       return n;
     }
     case Algorithm::downsample:  // chain: the tent, a blur per axis, the interpolation; else three per axis

@@ -64,12 +64,6 @@ enum class IirVariant {
   young_van_vliet,  ///< Young & van Vliet 1995, 3rd order: causal then anticausal (Triggs-Sdika borders)
 };
 
-/// What sliding-dct's cosine series approximates (kernel_sliding_dct.hpp).
-enum class SlidingDctFit {
-  gaussian,  ///< the Gaussian itself, on the window with the least error: an O(1) approximation
-  fir,       ///< fir's kernel, truncated at the spec's radius: the exact blur (within 1e-5) at O(1) cost
-};
-
 /// How a blur's result is rounded: the contract of each kind of request (README, help(fastblur)).
 enum class Rounding {
   /// The exact result rounded once, at the end: float outputs to their precision, integer outputs to

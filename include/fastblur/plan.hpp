@@ -165,7 +165,7 @@ struct Schedule {
   GpuDownsample gpu_downsample = GpuDownsample::chain;
   /// Vulkan: iir runs its recursions in float64 (where the device has it).
   bool gpu_float64 = false;
-  /// Vulkan: each axis's pass (shader variant, tile, batch).
+  /// Vulkan: each axis's pass (shader variant, tile, block or outputs a thread).
   std::array<GpuPass, 3> gpu{};
   /// Vulkan: per-line scratch (box's running sums, iir) interleaved across lines (a GPU's coalesced
   /// loads) or line by line (a CPU device such as lavapipe). The same arithmetic, the same bits.

@@ -150,8 +150,6 @@ class Context {
   /// (up to a budget of idle bytes; beyond it the buffer is freed).
   std::unique_ptr<Buffer> take_buffer(std::uint64_t bytes, int kind);
   void give_back(std::unique_ptr<Buffer> buffer) noexcept;
-  /// The idle bytes give_back keeps for later jobs (idle_budget_for of this device).
-  std::uint64_t idle_budget() const noexcept { return idle_budget_; }
   /// The same for the texture algorithms' images (same format, size and levels).
   std::unique_ptr<Image> take_image(VkFormat format, std::uint32_t width, std::uint32_t height, std::uint32_t levels);
   void give_back(std::unique_ptr<Image> image) noexcept;

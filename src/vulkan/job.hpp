@@ -56,7 +56,6 @@ class Job {
   Job& operator=(const Job&) = delete;
 
   Context& context() const noexcept { return *context_; }
-  const std::shared_ptr<Context>& context_ptr() const noexcept { return context_; }
   VkCommandBuffer command_buffer() const noexcept { return cb_; }
 
   /// A buffer for the job (from the context's pool, given back when the job ends; it may be larger

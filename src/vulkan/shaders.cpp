@@ -24,6 +24,5 @@ const std::vector<std::uint32_t>& words(std::string_view name) {
   return it->second;
 }
 
-bool has(std::string_view name) noexcept { return table().find(name) != table().end(); }
 
 }  // namespace fastblur::vk::shaders

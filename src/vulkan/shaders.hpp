@@ -12,7 +12,4 @@ namespace fastblur::vk::shaders {
 /// did not compile (a programming error).
 const std::vector<std::uint32_t>& words(std::string_view name);
 
-/// Whether the build compiled `name`.
-bool has(std::string_view name) noexcept;
-
 }  // namespace fastblur::vk::shaders

@@ -1,5 +1,6 @@
 // The GPU benchmark's traffic model (bench/gpu_model.cpp) against the commands the recorders record:
-// for every modelled algorithm, 8-bit and float images and float volumes, the passes the model counts
+// for every algorithm the backend runs (the registry's) in each named variant, 8-bit and float images
+// and float volumes, the passes the model counts
 // its bytes over are the dispatches vk::Job records for one blur - so a recorder that gains or loses
 // a pass fails here until the model's bytes are revisited - and the bytes are at least one read and
 // one write of the image in float per pass.
@@ -7,6 +8,8 @@
 
 #include <cstring>
 
+#include "algorithms/descriptor.hpp"
+#include "algorithms/gpu_variants.hpp"
 #include "gpu_model.hpp"
 #include "vulkan/buffer.hpp"
 #include "vulkan/job.hpp"
@@ -26,25 +29,40 @@ TEST_F(VulkanTest, TheBenchmarksModelCountsTheRecordedPasses) {
     int channels;
     std::array<std::int64_t, 3> extent;
     double sigma;
+    const algo::GpuVariant* variant;  // null: the plan as made
   };
+  // Every algorithm the Vulkan backend runs (from the registry; correlate takes the caller's weights,
+  // which fir's cases model), in each of its named variants (algorithms/gpu_variants.cpp).
+  const auto& all_variants = algo::gpu_variants();
   std::vector<Case> cases;
-  for (Algorithm a : {Algorithm::fir, Algorithm::fir_incremental, Algorithm::fir_linear, Algorithm::box, Algorithm::iir,
-                      Algorithm::kawase, Algorithm::dual_kawase, Algorithm::mip_poisson})
-    for (double sigma : {1.5, 6.0})
-      for (const auto& [type, channels] : {std::pair{ElementType::u8, 4}, std::pair{ElementType::f32, 4}, std::pair{ElementType::f32, 1}})
-        cases.push_back({a, type, channels, {197, 61, 1}, sigma});
-  for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir})
-    cases.push_back({a, ElementType::f32, 1, {150, 23, 19}, 2.0});
+  for (const algo::Descriptor* d : algo::registry()) {
+    if (d->id() == Algorithm::correlate) continue;
+    std::vector<const algo::GpuVariant*> variants;
+    for (const algo::GpuVariant& v : all_variants)
+      if (v.algorithm == d->id()) variants.push_back(&v);
+    if (variants.empty()) variants.push_back(nullptr);
+    for (const algo::GpuVariant* v : variants) {
+      if (d->info().runs_on(Backend::vulkan, 2))
+        for (double sigma : {1.5, 6.0})
+          for (const auto& [type, channels] :
+               {std::pair{ElementType::u8, 4}, std::pair{ElementType::f32, 4}, std::pair{ElementType::f32, 1}})
+            cases.push_back({d->id(), type, channels, {197, 61, 1}, sigma, v});
+      if (d->info().runs_on(Backend::vulkan, 3)) cases.push_back({d->id(), ElementType::f32, 1, {150, 23, 19}, 2.0, v});
+    }
+  }
+  ASSERT_GE(cases.size(), 60u);
   int checked = 0;
   for (const Case& c : cases) {
     auto src = test::make_buffer(c.type, c.extent[0], c.extent[1], c.extent[2], c.channels);
     BlurSpec spec;
     spec.sigma = {c.sigma, c.sigma, c.extent[2] > 1 ? c.sigma : 0.0};
     spec.algorithm = c.algorithm;
-    const Plan plan = make_plan(spec, src.view, device_);
+    Plan plan = make_plan(spec, src.view, device_);
+    if (c.variant) c.variant->apply(plan, vk::shape_on(*ctx, c.extent, c.channels, c.type, c.type));
     const auto bytes = bench::model_bytes(plan, c.type, c.channels, c.extent);
     const auto passes = bench::model_dispatches(plan, c.type, c.channels, c.extent);
-    const std::string what = std::string(to_string(c.algorithm)) + " " + std::string(to_string(c.type)) + " C" + std::to_string(c.channels) +
+    const std::string what = std::string(to_string(c.algorithm)) + (c.variant ? "-" + std::string(c.variant->name) : "") + " " +
+                             std::string(to_string(c.type)) + " C" + std::to_string(c.channels) +
                              " sigma " + std::to_string(c.sigma) + (c.extent[2] > 1 ? " volume" : "");
     ASSERT_TRUE(bytes && passes) << what << ": modelled";
     // One blur as the benchmark records it: the conversions around the algorithm's passes.
@@ -69,7 +87,7 @@ TEST_F(VulkanTest, TheBenchmarksModelCountsTheRecordedPasses) {
     EXPECT_GE(*bytes, 2.0 * 4.0 * static_cast<double>(count) * static_cast<double>(*passes - (f32 ? 0 : 2)) * 0.5) << what;
     ++checked;
   }
-  EXPECT_EQ(checked, 51);
+  EXPECT_EQ(checked, static_cast<int>(cases.size()));
 }
 
 }  // namespace
