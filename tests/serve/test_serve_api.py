@@ -325,7 +325,16 @@ def test_large_images_are_blurred_on_a_preview_and_downloaded_whole():
         status, r = c.json("POST", "/api/blur", {"image": up["id"], "sigma": [8, 4], "algorithm": "fir"})
         assert status == 200, r
         assert (r["image"]["preview_width"], r["image"]["preview_height"], r["image"]["scale"]) == (50, 30, 4)
-        assert r["sigma_run"] == [2, 1] and r["metrics"]["sigma"] == 2
+        # The preview runs the scaled sigma; every figure is of the user's sigma on the whole image.
+        assert r["sigma_run"] == [2, 1] and r["sigma"] == [8, 4] and r["metrics"]["sigma"] == 8
+        assert r["metrics"]["effective_sigma"] == pytest.approx(8, abs=0.05)
+        assert r["plan"]["axes"][0]["sigma"] == 8 and r["plan"]["extent"][:2] == [200, 120]
+        assert r["preview_algorithm"] == r["plan"]["algorithm"] == "fir" and r["preview_note"] == ""
+        # auto is resolved once, for the whole image; the preview runs what it chose.
+        status, r = c.json("POST", "/api/blur", {"image": up["id"], "sigma": 12, "algorithm": "auto", "tolerance": 0.01})
+        assert status == 200, r
+        assert r["preview_algorithm"] == r["plan"]["algorithm"] or r["preview_note"], r
+        assert r["exact_runs"] >= 1 and r["exact_ms"] > 0
         status, _, whole = c.request("GET", "/api/download?params=" + query({"image": up["id"], "sigma": [8, 4]}))
         assert status == 200 and whole[16:24] == bytes.fromhex("000000c800000078")  # IHDR: 200 x 120
     finally:

@@ -218,3 +218,70 @@ def test_per_axis_sigma_device_and_no_console_errors(browser):
     shot(browser, "07_per_axis_side_by_side")
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
     assert not [e for e in errors if "broken.png" not in e["message"] and "/api/image" not in e["message"]], errors
+
+
+def result_rect(driver):
+    return driver.execute_script("return JSON.stringify(document.getElementById('img-result').getBoundingClientRect())")
+
+
+def test_a_large_upload_tells_one_story_and_fits_the_window(browser, tmp_path):
+    # A 1600x1000 image is previewed at half scale: every figure speaks of the user's sigma, the note
+    # beside the result says what the preview ran, and plan, metrics, plot legend and shader agree
+    # for auto; the image fits 1366x768 and 1920x1080 windows; an out-of-range sigma is an error at
+    # its box and marks the results stale until the next one succeeds.
+    source = tmp_path / "large.png"
+    source.write_bytes(png(1600, 1000, 3, seed=9))
+    Select(el(browser, "device")).select_by_value("cpu")
+    Select(el(browser, "zoom")).select_by_value("0")  # fit
+    Select(el(browser, "algorithm")).select_by_value("auto")
+    browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=split]").click()
+    if el(browser, "per-axis").is_selected():
+        el(browser, "per-axis").click()
+    n = updates(browser)
+    el(browser, "file").send_keys(str(source))
+    wait_until(lambda: text(browser, "image-info").startswith("large.png") and updates(browser) > n and idle(browser),
+               120, "the large upload's result")
+    sigma = el(browser, "sigma-number")
+    n = updates(browser)
+    sigma.clear()
+    sigma.send_keys("6")
+    tolerance = el(browser, "tolerance")
+    tolerance.clear()
+    tolerance.send_keys("0.01")
+    wait_until(lambda: updates(browser) > n and idle(browser) and "sigma 3 runs for your sigma 6" in text(browser, "preview-note"),
+               120, lambda: f"the scaled preview's note (it says {text(browser, 'preview-note')!r})")
+    assert "1/2 scale (800×500)" in text(browser, "preview-note")
+    assert float(metric(browser, "effective-sigma")) == pytest.approx(6, abs=0.1)
+    assert metric(browser, "achieved").startswith("6")
+    algorithm = metric(browser, "algorithm")
+    assert text(browser, "explain").startswith(f"plan: {algorithm},")
+    wait_until(lambda: f">{algorithm}<" in el(browser, "plot-impulse").get_attribute("innerHTML"), 60,
+               f"the plot legend of {algorithm}")
+    method = {"kawase": "kawase", "dual-kawase": "dual-kawase"}.get(algorithm, "linear")
+    assert Select(el(browser, "cg-method")).first_selected_option.get_attribute("value") == method
+    assert "image values" in text(browser, "frame-diff") or "image values" in el(browser, "frame-diff").get_attribute("textContent")
+    for name, (w, h) in {"1366x768": (1366, 768), "1920x1080": (1920, 1080)}.items():
+        browser.set_window_size(w, h)
+        wait_until(lambda: browser.execute_script(
+            "const r = document.getElementById('img-result').getBoundingClientRect();"
+            "return r.width > 100 && r.bottom <= innerHeight && r.right <= innerWidth && r.top >= 0"), 10,
+            lambda: f"the whole image inside a {name} window (rect {result_rect(browser)}, "
+                    f"window {browser.execute_script('return [innerWidth, innerHeight]')})")
+        assert browser.execute_script(
+            "const r = document.getElementById('preview-note').getBoundingClientRect(); return r.bottom <= innerHeight")
+        shot(browser, f"08_large_upload_{name}")
+    # Out of range: an error at the box, nothing sent, the results marked stale; then fixed.
+    n = updates(browser)
+    sigma.clear()
+    sigma.send_keys("1e9")
+    wait_until(lambda: "at most" in text(browser, "sigma-error") and "stale" in el(browser, "viewer").get_attribute("class"),
+               10, "the sigma box's error and the stale mark")
+    assert text(browser, "stale-note").startswith("stale: ")
+    shot(browser, "09_sigma_out_of_range_stale")
+    assert updates(browser) == n
+    sigma.clear()
+    sigma.send_keys("3")
+    wait_until(lambda: updates(browser) > n and idle(browser) and "stale" not in el(browser, "viewer").get_attribute("class"),
+               120, "a fresh result")
+    assert text(browser, "sigma-error") == "" and text(browser, "stale-note") == ""
+    browser.set_window_size(1500, 1300)

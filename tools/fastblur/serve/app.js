@@ -54,10 +54,24 @@ const aborted = (e) => e.name === 'AbortError' || e.status === 409;
 
 function algorithmInfo(name) { return state.info.algorithms.find((a) => a.name === name); }
 
-function params() {
+// A sigma box's value, or an error shown at the box (and null): out of range is never run as
+// another value.
+function sigmaOf(id, errorId, min) {
   const max = state.info.limits.max_sigma;
-  const sx = +$('sigma-number').value;
-  const sy = $('per-axis').checked ? +$('sigma-y-number').value : sx;
+  const raw = $(id).value.trim();
+  const v = +raw;
+  let error = '';
+  if (raw === '' || !isFinite(v)) error = 'sigma must be a number';
+  else if (v < min || (min === 0 ? v < 0 : v <= 0)) error = `sigma must be at least ${min}`;
+  else if (v > max) error = `sigma must be at most ${max} in the explorer`;
+  $(errorId).textContent = error;
+  return error ? null : v;
+}
+
+function params() {
+  const sx = sigmaOf('sigma-number', 'sigma-error', SIGMA_MIN);
+  const sy = $('per-axis').checked ? sigmaOf('sigma-y-number', 'sigma-y-error', 0) : sx;
+  if (sx === null || sy === null) return null;
   const options = {};
   for (const el of $('options').querySelectorAll('[data-flag]')) {
     if (el.type === 'checkbox') { if (el.checked) options[el.dataset.flag] = true; }
@@ -65,7 +79,7 @@ function params() {
   }
   const p = {
     image: $('image-select').value,
-    sigma: [Math.min(sx, max), Math.min(sy, max)],
+    sigma: [sx, sy],
     border: $('border').value,
     algorithm: $('algorithm').value,
     device: $('device').value,
@@ -145,13 +159,15 @@ function setImages(r) {
   applyZoom();
 }
 
+// Fit: the whole image inside the window (its width and height); else the zoom in pixels. The
+// exact image over the result takes the result's box (style.css).
 function applyZoom() {
   const z = +$('zoom').value;
   const w = state.last ? state.last.image.preview_width : 0;
-  for (const id of ['img-result', 'img-exact', 'img-side-exact', 'img-diff']) {
+  for (const id of ['img-result', 'img-side-exact', 'img-diff']) {
     const img = $(id);
-    img.style.width = z && w ? `${w * z}px` : '100%';
-    img.parentElement.style.width = z ? '' : '100%';
+    img.classList.toggle('fit', !z);
+    img.style.width = z && w ? `${w * z}px` : '';
   }
   applySplit();
 }
@@ -167,24 +183,25 @@ function showResult(r) {
   setImages(r);
   const m = r.metrics;
   const plan = r.plan;
+  // Kernel errors are fractions of the exact kernel's peak (max) or mass (L1); image errors are in
+  // the preview's values (integer images over their range: 0-1). Every row is the user's sigma.
   const rows = [
-    ['time', `${fmt(r.time_ms, 3)} ms`, 'time'],
-    ['exact fir time (CPU)', `${fmt(r.exact_ms, 3)} ms`, 'exact-time'],
+    ['time (preview)', `${fmt(r.time_ms, 3)} ms`, 'time'],
+    ['exact fir time (CPU, this request)', `${fmt(r.exact_ms, 3)} ms`, 'exact-time'],
     ['device', r.device, 'device'],
-    ['algorithm run', plan.algorithm, 'algorithm'],
-    ['predicted max error', fmt(plan.predicted_max_error), 'predicted'],
+    ['algorithm', plan.algorithm, 'algorithm'],
+    ['predicted max error (× kernel peak)', fmt(plan.predicted_max_error), 'predicted'],
     ['effective sigma', fmt(m.effective_sigma), 'effective-sigma'],
-    ['max error (1D)', fmt(m.max_error), 'max-error'],
-    ['L1 error (1D)', fmt(m.l1_error), 'l1-error'],
-    ['max error (2D)', fmt(m.max_error_2d), 'max-error-2d'],
-    ['anisotropy', fmt(m.anisotropy), 'anisotropy'],
-    ['PSNR vs exact (this image)', m.psnr_db === null ? '∞ (identical)' : `${fmt(m.psnr_db, 3)} dB`, 'psnr'],
-    ['max |result − exact|', fmt(m.image_max_abs), 'image-max'],
-    ['truncation drops (mass)', fmt(m.truncation_mass), 'truncation'],
-    ['exact fir truncation drops', fmt(m.exact_truncation_mass), 'exact-truncation'],
+    ['max error, 1D (× kernel peak)', fmt(m.max_error), 'max-error'],
+    ['L1 error, 1D (× kernel mass)', fmt(m.l1_error), 'l1-error'],
+    ['max error, 2D (× kernel peak)', fmt(m.max_error_2d), 'max-error-2d'],
+    ['anisotropy (× kernel peak)', fmt(m.anisotropy), 'anisotropy'],
+    ['PSNR vs exact (preview, peak 1)', m.psnr_db === null ? '∞ (identical)' : `${fmt(m.psnr_db, 3)} dB`, 'psnr'],
+    ['max |result − exact| (image values, 0–1)', fmt(m.image_max_abs), 'image-max'],
+    ['truncation drops (× kernel mass)', fmt(m.truncation_mass), 'truncation'],
+    ['exact fir truncation drops (× mass)', fmt(m.exact_truncation_mass), 'exact-truncation'],
     ['achieved sigma x, y', `${fmt(plan.axes[0].achieved_sigma)}, ${fmt(plan.axes[1].achieved_sigma)}`, 'achieved'],
   ];
-  if (r.image.scale > 1) rows.push(['preview', `1/${r.image.scale} scale: sigma ${fmt(r.sigma_run[0])}, ${fmt(r.sigma_run[1])}`, 'preview']);
   if (m.error) rows.push(['metrics', m.error, 'metrics-error']);
   const body = $('metrics').tBodies[0];
   body.innerHTML = '';
@@ -199,12 +216,27 @@ function showResult(r) {
   $('diff-max').textContent = fmt(r.diff.scale_max) + (r.diff.max > r.diff.scale_max ? ` (largest ${fmt(r.diff.max)})` : '');
   const stops = r.diff.colormap.map((c) => `rgb(${c.map((v) => Math.round(v * 255)).join(',')})`);
   $('colorbar').style.background = `linear-gradient(to right, ${stops.join(',')})`;
-  $('caption-a').textContent = `${plan.algorithm} on ${r.device}`;
+  $('caption-a').textContent = `${r.preview_algorithm} on ${r.device}`;
+  // Beside the result: what the preview ran when it is not the user's blur at full size.
+  const [sx, sy] = r.sigma, [px, py] = r.sigma_run;
+  const sig = (a, b) => (a === b ? fmt(a) : `${fmt(a)}, ${fmt(b)}`);
+  $('preview-note').textContent = r.image.scale > 1
+    ? `preview at 1/${r.image.scale} scale (${r.image.preview_width}×${r.image.preview_height}): sigma ${sig(px, py)} runs ` +
+      `for your sigma ${sig(sx, sy)} on the ${r.image.width}×${r.image.height} image; every figure below is for your sigma` +
+      (r.preview_note ? `; ${r.preview_note}` : '')
+    : '';
   $('image-info').textContent = `${r.image.name}: ${r.image.width}×${r.image.height}, ${r.image.channels} channels, ${r.image.type}`;
+}
+
+// Results that no longer answer the controls (the last request failed, or the input is invalid).
+function markStale(why) {
+  $('viewer').classList.add('stale');
+  $('stale-note').textContent = `stale: ${why}; showing the last result`;
 }
 
 async function update() {
   const p = params();
+  if (!p) { markStale('an input is out of range'); setStatus('error'); return; }
   $('request-error').textContent = '';
   setStatus('computing…');
   try {
@@ -213,15 +245,21 @@ async function update() {
     });
     const r = await res.json();
     showResult(r);
+    $('viewer').classList.remove('stale');
+    $('stale-note').textContent = '';
     setStatus(`${r.plan.algorithm}: ${fmt(r.time_ms, 3)} ms (exact fir ${fmt(r.exact_ms, 3)} ms)`);
     document.body.dataset.updated = String((+document.body.dataset.updated || 0) + 1);
+    // The plots and the shader of the algorithm the plan chose (auto resolved), at the user's sigma.
+    const resolved = { ...p, algorithm: r.plan.algorithm };
+    delete resolved.tolerance;
+    updatePlots(resolved);
+    updateCodegen(resolved);
   } catch (e) {
     if (aborted(e)) return;
     $('request-error').textContent = e.message;
+    markStale('the last request failed');
     setStatus('error');
   }
-  updatePlots(p);
-  updateCodegen(p);
 }
 
 async function updatePlots(p) {
@@ -301,6 +339,7 @@ async function upload(file) {
 
 async function download() {
   const p = params();
+  if (!p) return;
   delete p.client;
   setStatus('blurring at full resolution…');
   try {
@@ -343,8 +382,10 @@ function wire() {
     });
   $('device').addEventListener('change', () => { fillAlgorithms(); schedule(); });
   $('algorithm').addEventListener('change', () => { buildOptions(); schedule(); });
-  $('cg-method').addEventListener('change', () => { state.methodTouched = true; updateCodegen(params()); });
-  $('cg-lang').addEventListener('change', () => updateCodegen(params()));
+  // The shader of the algorithm the last result ran (auto resolved).
+  const shown = () => ({ ...params(), algorithm: state.last ? state.last.plan.algorithm : $('algorithm').value });
+  $('cg-method').addEventListener('change', () => { state.methodTouched = true; if (params()) updateCodegen(shown()); });
+  $('cg-lang').addEventListener('change', () => { if (params()) updateCodegen(shown()); });
   $('zoom').addEventListener('change', applyZoom);
   $('split').addEventListener('input', applySplit);
   for (const input of document.querySelectorAll('input[name=mode]'))
