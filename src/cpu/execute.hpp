@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 // The CPU backend's side of the registry: an executor per algorithm id (algorithm_list.def), each
 // running a resolved plan (src/algorithms/ resolves, the CPU only executes).
 #include <span>
@@ -35,6 +36,20 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, i
 // packed and apart from src.
 void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
                             int workers);
+// A 2D float image's rows given and taken by the caller instead of views: `read(y, row)` fills row y
+// of the image (W x C floats, packed), `write(y, row)` takes output row y; called from several
+// threads at once, each row read about once and written once (the normalized convolution packs and
+// divides rows there, so its weighted image never goes to memory).
+struct FloatRows {
+  std::int64_t width = 0, height = 0;
+  int channels = 1;
+  std::function<void(std::int64_t y, float* row)> read;
+  std::function<void(std::int64_t y, const float* row)> write;
+};
+// Whether fir_rows_blur runs `plan` (fir on fused rows, float, 2D: CpuDriver::fused_rows).
+bool fir_rows_available(const Plan& plan);
+// fir's fused 2D driver over the caller's rows.
+void fir_rows_blur(const Plan& plan, const FloatRows& rows);
 // downsample's 2D chain driver (CpuDriver::chain; downsample_blur dispatches to it).
 void downsample_chain_blur(const Plan& plan, const View& src, const View& dst);
 

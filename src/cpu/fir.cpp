@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -307,7 +308,7 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
 // ring stays in cache; src and dst must not overlap.
 template <class T>
 void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& plan, int rx, int ry,
-                  const std::vector<T>& wx, const std::vector<T>& wy, int threads) {
+                  const std::vector<T>& wx, const std::vector<T>& wy, int threads, const FloatRows* rows = nullptr) {
   const std::size_t C = static_cast<std::size_t>(s.C);
   const std::size_t L = s.row_len();
   const T cval = static_cast<T>(plan.spec.cval);
@@ -350,7 +351,12 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
         std::fill(slot, slot + L, cval);
         return;
       }
-      read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
+      if constexpr (std::is_same_v<T, float>) {
+        if (rows) rows->read(sy, P + static_cast<std::size_t>(rx) * C);
+        else read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
+      } else {
+        read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
+      }
       core::extend_line(P, s.W, rx, rx, C, bx, cval);
       convolve_line(P, slot, L, wx.data(), rx, C);
     };
@@ -367,7 +373,15 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
       T* o[kB];
       for (std::int64_t q = 0; q < kB; ++q) o[q] = sc.out.data() + static_cast<std::size_t>(q) * L;
       convolve_row_group(sc.ptrs.data(), o, count, L, wy.data(), ry);
-      for (std::int64_t q = 0; q < count; ++q) write_row(o[q], dst, 0, j + q, z, s.W, sc.bytes.data());
+      for (std::int64_t q = 0; q < count; ++q) {
+        if constexpr (std::is_same_v<T, float>) {
+          if (rows) {
+            rows->write(j + q, o[q]);
+            continue;
+          }
+        }
+        write_row(o[q], dst, 0, j + q, z, s.W, sc.bytes.data());
+      }
     }
   }
 }
@@ -495,6 +509,25 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
 }
 
 }  // namespace
+
+bool fir_rows_available(const Plan& plan) {
+  return plan.algorithm == Algorithm::fir && plan.schedule.driver == CpuDriver::fused_rows &&
+         plan.schedule.intermediate == ElementType::f32 && plan.extent[2] == 1 && plan.axes[1].active &&
+         plan.axes[1].radius > 0 && !plan.axes[2].active;
+}
+
+void fir_rows_blur(const Plan& plan, const FloatRows& rows) {
+  if (!fir_rows_available(plan) || rows.width != plan.extent[0] || rows.height != plan.extent[1] ||
+      rows.channels != plan.channels)
+    throw std::logic_error("internal: fir_rows_blur runs a 2D float fused-rows fir plan of the rows' shape");
+  const Shape s{rows.width, rows.height, 1, rows.channels};
+  const bool x = plan.axes[0].active && plan.axes[0].radius > 0;
+  const std::vector<float> identity{1.0f};
+  const View none{};  // the rows stand for both views
+  fir_fused_2d<float>(none, none, s, plan, x ? plan.axes[0].radius : 0, plan.axes[1].radius,
+                      x ? half_kernel<float>(plan.axes[0]) : identity, half_kernel<float>(plan.axes[1]),
+                      plan.schedule.threads, &rows);
+}
 
 void fir_blur(const Plan& plan, const View& src, const View& dst) {
   if (plan.schedule.driver == CpuDriver::scipy_order) {

@@ -160,3 +160,22 @@ def test_the_family_says_it_takes_no_missing_data(rng, name):
             getattr(fastblur, name)(a, 1.5, **kw)
     with pytest.raises(NotImplementedError, match="missing data"):
         getattr(fastblur, name)(np.ma.masked_invalid(a), 1.5)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_channels_share_a_weight_only_where_their_holes_agree(rng, dtype):
+    # RGB data whose channels are NaN together share one weight channel (packed and checked in one
+    # pass); where one pixel's channels disagree, every channel gets its own weight - both equal the
+    # recipe channel by channel, the large image through the blur's fused rows too.
+    for shape, sigma in (((60, 70, 3), 2.0), ((300, 1200, 3), 2.0), ((300, 1200, 2), 9.0)):
+        base = rng.random(shape) * 4 - 1
+        shared = base.copy()
+        shared[rng.random(shape[:2]) < 0.1] = np.nan
+        disagree = shared.copy()
+        disagree[shape[0] // 2, shape[1] // 3, 0] = np.nan  # one value of one channel
+        for a in (shared, disagree):
+            a = a.astype(dtype)
+            got = fastblur.gaussian_filter(a, (sigma, sigma, 0), nan_policy="omit", threads=2)
+            for c in range(shape[2]):
+                close(got[..., c].astype(np.float64), recipe(a[..., c].astype(np.float64), sigma),
+                      rtol=1e-12 if dtype == np.float64 else 2e-6)
