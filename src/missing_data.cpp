@@ -19,6 +19,7 @@
 #include "core/overlap.hpp"
 #include "core/size.hpp"
 #include "cpu/execute.hpp"
+#include "cpu/missing_rows_simd.hpp"
 #include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
 #include "front_door.hpp"
@@ -204,45 +205,10 @@ double alpha_scale(ElementType t) {
   }
 }
 
-// A group's channel count (1 to 3) as a compile-time constant, so the rows' loops below vectorise.
-template <class F>
-void with_channels(int k, F&& f) {
-  switch (k) {
-    case 1: return f(std::integral_constant<int, 1>{});
-    case 2: return f(std::integral_constant<int, 2>{});
-    default: return f(std::integral_constant<int, 3>{});
-  }
-}
-
-// A row of K packed values a pixel into K weighted values and the weight (0 where the first
-// channel is NaN and NaN is omitted: every channel of the group shares its weight). Returns whether
-// some pixel's channels disagree on being NaN (then the group cannot share a weight).
-template <int K, class T>
-bool pack_nan_row(const T* in, T* out, std::int64_t width, bool omit_nan) {
-  bool mixed = false;
-  for (std::int64_t x = 0; x < width; ++x) {
-    const bool hole = omit_nan && in[x * K] != in[x * K];
-    for (int c = 1; c < K; ++c) mixed |= omit_nan && ((in[x * K + c] != in[x * K + c]) != hole);
-    for (int c = 0; c < K; ++c) out[x * (K + 1) + c] = hole ? T(0) : in[x * K + c];
-    out[x * (K + 1) + K] = hole ? T(0) : T(1);
-  }
-  return mixed;
-}
-
-// Blurred weighted values over their blurred weight, `empty` where the weight is at most `floor`.
-template <int K, class T>
-void divide_row(const T* in, T* out, std::int64_t width, T floor, T empty) {
-  for (std::int64_t x = 0; x < width; ++x) {
-    const T den = in[x * (K + 1) + K];
-    const bool valid = den > floor;
-    for (int c = 0; c < K; ++c) out[x * K + c] = valid ? in[x * (K + 1) + c] / den : empty;
-  }
-}
-
 // One group's normalized convolution: rows of the source packed into a float work image of weighted
 // values and their weight, the work image blurred, its rows divided back into the destination. Where
-// the work image's plan is fir on fused rows (2D, float, small radii on the CPU), the rows are packed
-// as the blur reads them and divided as it writes them, so no work image goes to memory and back
+// the work image's plan is fir on fused rows or downsample's chain (2D, float, on the CPU), the rows
+// are packed as the blur reads them and divided as it writes them, so no work image goes to memory and back
 // (that was 11-12 of 19-20 ms of a 1080p RGB omit at sigma 2, 2 threads).
 template <class T>
 void run_group(const View& src, const View& dst, const BlurSpec& spec, const MissingData& m, const Group& g,
@@ -266,9 +232,7 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
       for (std::int64_t y = y0; y < y1; ++y) {
         const T* in = reinterpret_cast<const T*>(src.pixel(0, y, z));
         T* out = work + (y - y0) * width * wc;
-        with_channels(k, [&](auto channels) {
-          if (pack_nan_row<decltype(channels)::value>(in, out, width, m.omit_nan) && mixed) mixed->store(true);
-        });
+        if (cpu::pack_nan_row(in, out, width, k, m.omit_nan) && mixed) mixed->store(true);
       }
       return;
     }
@@ -311,9 +275,7 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
         const T* in = work + (y - y0) * width * wc;
         const T* orig = reinterpret_cast<const T*>(src.pixel(0, y, z));
         T* out = reinterpret_cast<T*>(dst.pixel(0, y, z));
-        with_channels(k, [&](auto channels) {
-          divide_row<decltype(channels)::value>(in, out, width, static_cast<T>(floor), empty_t);
-        });
+        cpu::divide_row(in, out, width, k, static_cast<T>(floor), empty_t);
         if (m.preserve_nan)
           for (std::int64_t i = 0; i < width * k; ++i)
             if (std::isnan(orig[i])) out[i] = nan;
@@ -353,14 +315,15 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   // (Not in place: a band's rows are written while the next band still reads them as its halo.)
   if ((!device || device->is_cpu()) && D == 1 && !std::is_same_v<T, double> && !core::views_overlap(src, dst)) {
     const Plan p = make_plan(s, View::packed(static_cast<T*>(nullptr), wt, width, H, 1, wc));
-    if (cpu::fir_rows_available(p)) {
+    if (cpu::fir_rows_available(p) || cpu::chain_rows_available(p)) {
       cpu::FloatRows rows;
       rows.width = width;
       rows.height = H;
       rows.channels = wc;
       rows.read = [&](std::int64_t y, float* row) { pack_rows(0, y, y + 1, reinterpret_cast<T*>(row)); };
       rows.write = [&](std::int64_t y, const float* row) { divide_rows(0, y, y + 1, reinterpret_cast<const T*>(row)); };
-      cpu::fir_rows_blur(p, rows);
+      if (cpu::fir_rows_available(p)) cpu::fir_rows_blur(p, rows);
+      else cpu::downsample_chain_rows(p, rows);
       return;
     }
   }

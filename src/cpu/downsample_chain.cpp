@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -166,7 +167,11 @@ void copy_pixels(const float* from, std::size_t from_step, float* to, std::size_
 
 }  // namespace
 
-void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
+namespace {
+
+// The chain over views, or over the caller's rows where `rows` is given (src and dst then only
+// describe the image's shape).
+void chain(const Plan& plan, const View& src, const View& dst, const FloatRows* rows) {
   const auto& resolved = algo::resolved_as<algo::DownsampleResolved>(plan);
   const ChainAxis ax(resolved.axes[0], src.width()), ay(resolved.axes[1], src.height());
   const std::int64_t W = src.width(), H = src.height();
@@ -195,13 +200,14 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   const int ring_rows = 2 * ay.f;
   // A packed float source is read in place; any other through read_row into a ring of rows kept
   // while the next low row needs them. Rows outside a constant border are a row of cval.
-  const bool read_direct = kDenormalsAsZeroInArithmetic && src.type == ElementType::f32 &&
+  const bool read_direct = !rows && kDenormalsAsZeroInArithmetic && src.type == ElementType::f32 &&
                            src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   // A packed float destination is written in place; any other through a row and write_row.
-  const bool write_direct = dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+  const bool write_direct = !rows && dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
   // Packed 8- and 16-bit sources are converted as the tent reads them (no float ring between).
-  const bool convert_source = src.type != ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(src.type));
-  const bool convert_direct = !write_direct && dst.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(dst.type));
+  const bool convert_source =
+      !rows && src.type != ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(src.type));
+  const bool convert_direct = !rows && !write_direct && dst.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(dst.type));
   // The plan's choice for a destination larger than the caches (Schedule::stream_destination).
   const bool stream = write_direct && plan.schedule.stream_destination;
   const std::vector<float> cval_row(by == Border::constant ? row : 0, cval);
@@ -243,7 +249,7 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
   // reflecting border), and rows that it reads itself through the border after writing them. Those
   // rows are copied, as floats, before anything is written: the stash. Every other row a worker reads
   // is in its own band and read before it writes it (its reads run (r + 1) f rows ahead of its writes).
-  const bool in_place = core::views_overlap(src, dst);
+  const bool in_place = !rows && core::views_overlap(src, dst);
   std::vector<std::int64_t> stash_slot(in_place ? static_cast<std::size_t>(H) : 0, -1);
   std::vector<std::int64_t> stashed;
   if (in_place) {
@@ -302,7 +308,8 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
         float* ring = s.ring + slot * ring_stride;
         if (s.ring_row[slot] != Y) {
           s.ring_row[slot] = Y;
-          read_row(src, 0, y, z, W, ring, s.bytes);
+          if (rows) rows->read(y, ring);
+          else read_row(src, 0, y, z, W, ring, s.bytes);
         }
         return ring;
       };
@@ -403,11 +410,28 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) {
           float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * up_stride;
           if (stream) weighted_pair_stream(pair, wy, out, row);
           else weighted_rows(pair, wy, 2, out, row);
-          if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
+          if (rows) rows->write(y, out);
+          else if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
         }
       }
     }
   }
+}
+
+}  // namespace
+
+void downsample_chain_blur(const Plan& plan, const View& src, const View& dst) { chain(plan, src, dst, nullptr); }
+
+bool chain_rows_available(const Plan& plan) {
+  return plan.algorithm == Algorithm::downsample && plan.schedule.driver == CpuDriver::chain && plan.extent[2] == 1;
+}
+
+void downsample_chain_rows(const Plan& plan, const FloatRows& rows) {
+  if (!chain_rows_available(plan) || rows.width != plan.extent[0] || rows.height != plan.extent[1] ||
+      rows.channels != plan.channels)
+    throw std::logic_error("internal: downsample_chain_rows runs a 2D chain plan of the rows' shape");
+  const View shape = View::packed(static_cast<float*>(nullptr), ElementType::f32, rows.width, rows.height, 1, rows.channels);
+  chain(plan, shape, shape, &rows);
 }
 
 }  // namespace fastblur::cpu

@@ -52,5 +52,8 @@ bool fir_rows_available(const Plan& plan);
 void fir_rows_blur(const Plan& plan, const FloatRows& rows);
 // downsample's 2D chain driver (CpuDriver::chain; downsample_blur dispatches to it).
 void downsample_chain_blur(const Plan& plan, const View& src, const View& dst);
+// Whether downsample_chain_rows runs `plan` (downsample's chain, 2D); the chain over the caller's rows.
+bool chain_rows_available(const Plan& plan);
+void downsample_chain_rows(const Plan& plan, const FloatRows& rows);
 
 }  // namespace fastblur::cpu

@@ -179,3 +179,17 @@ def test_channels_share_a_weight_only_where_their_holes_agree(rng, dtype):
             for c in range(shape[2]):
                 close(got[..., c].astype(np.float64), recipe(a[..., c].astype(np.float64), sigma),
                       rtol=1e-12 if dtype == np.float64 else 2e-6)
+
+
+@pytest.mark.parametrize("sigma,tolerance", [(2.0, 0.0), (8.0, 1e-2), (30.0, 1e-2)])
+def test_rows_packed_in_the_blur_equal_the_packed_image(rng, sigma, tolerance):
+    # Apart from the output, the rows are packed as the blur reads them and divided as it writes them
+    # (fir's fused rows, downsample's chain); in place, a packed work image is blurred: the same bits.
+    a = with_holes(rng, (240, 330, 3)).astype(np.float32)
+    a[..., 1:] = np.where(np.isnan(a[..., :1]), np.nan, a[..., 1:])  # the channels share their holes
+    apart = fastblur.gaussian_filter(a, (sigma, sigma, 0), nan_policy="omit", tolerance=tolerance, threads=2)
+    inplace = a.copy()
+    fastblur.gaussian_filter(inplace, (sigma, sigma, 0), nan_policy="omit", tolerance=tolerance, threads=2, output=inplace)
+    assert np.array_equal(apart, inplace, equal_nan=True)
+    plan = fastblur.plan((240, 330), (sigma, sigma), channels=4, dtype="float32", rounding="nearest", tolerance=tolerance)
+    assert plan["schedule"]["driver"] in ("fused-rows", "chain"), plan["schedule"]["driver"]

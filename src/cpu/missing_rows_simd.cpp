@@ -1,0 +1,118 @@
+// Highway kernels of missing_rows_simd.hpp.
+#include <cstddef>
+#include <cstdint>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/missing_rows_simd.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "cpu/missing_rows_simd.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace fastblur::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// One pixel as the vectors do it (the tail).
+template <int K, class T>
+bool PackOne(const T* in, T* out, bool omit_nan) {
+  const bool hole = omit_nan && in[0] != in[0];
+  bool mixed = false;
+  for (int c = 1; c < K; ++c) mixed |= omit_nan && ((in[c] != in[c]) != hole);
+  for (int c = 0; c < K; ++c) out[c] = hole ? T(0) : in[c];
+  out[K] = hole ? T(0) : T(1);
+  return mixed;
+}
+
+template <int K, class T>
+bool PackK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, bool omit_nan) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto one = hn::Set(d, T(1));
+  auto mixed = hn::FirstN(d, 0);
+  int64_t x = 0;
+  for (; x + N <= width; x += N) {
+    hn::Vec<decltype(d)> v[3];
+    if constexpr (K == 1) v[0] = hn::LoadU(d, in + x);
+    if constexpr (K == 2) hn::LoadInterleaved2(d, in + 2 * x, v[0], v[1]);
+    if constexpr (K == 3) hn::LoadInterleaved3(d, in + 3 * x, v[0], v[1], v[2]);
+    const auto hole = omit_nan ? hn::IsNaN(v[0]) : hn::FirstN(d, 0);
+    for (int c = 1; c < K; ++c)
+      if (omit_nan) mixed = hn::Or(mixed, hn::Xor(hn::IsNaN(v[c]), hole));
+    for (int c = 0; c < K; ++c) v[c] = hn::IfThenZeroElse(hole, v[c]);
+    const auto w = hn::IfThenZeroElse(hole, one);
+    if constexpr (K == 1) hn::StoreInterleaved2(v[0], w, d, out + 2 * x);
+    if constexpr (K == 2) hn::StoreInterleaved3(v[0], v[1], w, d, out + 3 * x);
+    if constexpr (K == 3) hn::StoreInterleaved4(v[0], v[1], v[2], w, d, out + 4 * x);
+  }
+  bool any = !hn::AllFalse(d, mixed);
+  for (; x < width; ++x) any |= PackOne<K>(in + K * x, out + (K + 1) * x, omit_nan);
+  return any;
+}
+
+template <int K, class T>
+void DivideK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
+  int64_t x = 0;
+  for (; x + N <= width; x += N) {
+    hn::Vec<decltype(d)> v[3], w;
+    if constexpr (K == 1) hn::LoadInterleaved2(d, in + 2 * x, v[0], w);
+    if constexpr (K == 2) hn::LoadInterleaved3(d, in + 3 * x, v[0], v[1], w);
+    if constexpr (K == 3) hn::LoadInterleaved4(d, in + 4 * x, v[0], v[1], v[2], w);
+    const auto valid = hn::Gt(w, floor_v);
+    for (int c = 0; c < K; ++c) v[c] = hn::IfThenElse(valid, hn::Div(v[c], w), empty_v);
+    if constexpr (K == 1) hn::StoreU(v[0], d, out + x);
+    if constexpr (K == 2) hn::StoreInterleaved2(v[0], v[1], d, out + 2 * x);
+    if constexpr (K == 3) hn::StoreInterleaved3(v[0], v[1], v[2], d, out + 3 * x);
+  }
+  for (; x < width; ++x) {
+    const T den = in[(K + 1) * x + K];
+    for (int c = 0; c < K; ++c) out[K * x + c] = den > floor ? in[(K + 1) * x + c] / den : empty;
+  }
+}
+
+template <class T>
+bool Pack(const T* in, T* out, int64_t width, int k, bool omit_nan) {
+  return k == 1 ? PackK<1>(in, out, width, omit_nan) : k == 2 ? PackK<2>(in, out, width, omit_nan) : PackK<3>(in, out, width, omit_nan);
+}
+template <class T>
+void Divide(const T* in, T* out, int64_t width, int k, T floor, T empty) {
+  if (k == 1) DivideK<1>(in, out, width, floor, empty);
+  else if (k == 2) DivideK<2>(in, out, width, floor, empty);
+  else DivideK<3>(in, out, width, floor, empty);
+}
+bool PackF(const float* in, float* out, int64_t width, int k, bool omit_nan) { return Pack(in, out, width, k, omit_nan); }
+bool PackD(const double* in, double* out, int64_t width, int k, bool omit_nan) { return Pack(in, out, width, k, omit_nan); }
+void DivideF(const float* in, float* out, int64_t width, int k, float floor, float empty) { Divide(in, out, width, k, floor, empty); }
+void DivideD(const double* in, double* out, int64_t width, int k, double floor, double empty) {
+  Divide(in, out, width, k, floor, empty);
+}
+
+}  // namespace fastblur::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+
+namespace fastblur::cpu {
+HWY_EXPORT(PackF);
+HWY_EXPORT(PackD);
+HWY_EXPORT(DivideF);
+HWY_EXPORT(DivideD);
+
+bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool omit_nan) {
+  return HWY_DYNAMIC_DISPATCH(PackF)(in, out, width, k, omit_nan);
+}
+bool pack_nan_row(const double* in, double* out, std::int64_t width, int k, bool omit_nan) {
+  return HWY_DYNAMIC_DISPATCH(PackD)(in, out, width, k, omit_nan);
+}
+void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty) {
+  HWY_DYNAMIC_DISPATCH(DivideF)(in, out, width, k, floor, empty);
+}
+void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty) {
+  HWY_DYNAMIC_DISPATCH(DivideD)(in, out, width, k, floor, empty);
+}
+}  // namespace fastblur::cpu
+
+#endif  // HWY_ONCE

@@ -1,0 +1,21 @@
+#pragma once
+// The normalized convolution's rows (src/missing_data.cpp) in SIMD (Highway, dispatched at run
+// time): packed values with NaN for missing into weighted values and their weight, and the blurred
+// weighted values divided by their blurred weight back. Exact: a selection and a correctly rounded
+// division per value, the same bits as one value at a time.
+#include <cstdint>
+
+namespace fastblur::cpu {
+
+/// `width` pixels of k (1 to 3) packed values into k weighted values then the weight a pixel: 0 and 0
+/// where the pixel's first value is NaN (and omit_nan), else the values and 1. Returns whether some
+/// pixel's values disagree on being NaN (then they cannot share one weight).
+bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool omit_nan);
+bool pack_nan_row(const double* in, double* out, std::int64_t width, int k, bool omit_nan);
+
+/// `width` pixels of k weighted values and their weight into k values: each over the weight where
+/// the weight exceeds `floor`, else `empty`.
+void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty);
+void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty);
+
+}  // namespace fastblur::cpu
