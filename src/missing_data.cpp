@@ -192,6 +192,15 @@ std::vector<Group> groups_of(const View& src, const MissingData& m, int threads)
   return groups;
 }
 
+// Whether a group of k channels takes the plain loops (which the compiler and Highway vectorise):
+// packed data of the work's type T in and out, every channel in the group, NaN the only weights.
+template <class T>
+bool nan_only_packed(const View& src, const View& dst, const MissingData& m, bool shifted, int k) {
+  constexpr ElementType wt = sizeof(T) == 8 ? ElementType::f64 : ElementType::f32;
+  return !m.mask.data && !m.alpha && !shifted && k == src.channels && src.type == wt && dst.type == wt &&
+         packed_rows<T>(src) && packed_rows<T>(dst);
+}
+
 // Integers' alpha as a fraction of their maximum.
 double alpha_scale(ElementType t) {
   switch (t) {
@@ -222,10 +231,7 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   const double a_scale = alpha_scale(src.type);
   const int alpha_c = src.channels - 1;
   const bool has_mask = m.mask.data != nullptr;
-  // The common case in plain loops the compiler vectorises: packed float data of the work's type,
-  // NaN the only weights, every channel in this group.
-  const bool fast = !has_mask && !m.alpha && !shifted && k == src.channels && src.type == wt && dst.type == wt &&
-                    packed_rows<T>(src) && packed_rows<T>(dst);
+  const bool fast = nan_only_packed<T>(src, dst, m, shifted, k);
   // Source rows [y0, y1) of plane z into `work` (packed rows of width x wc).
   const auto pack_rows = [&](std::int64_t z, std::int64_t y0, std::int64_t y1, T* work) {
     if (fast) {
@@ -312,19 +318,23 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   s.rounding = Rounding::nearest;  // SciPy's bits are not defined for it: the exact result, rounded once
   s.cval = 0.0;                    // missing outside (cval NaN), or values about cval with weights about 1
   const std::int64_t row_values = width * wc;
-  // (Not in place: a band's rows are written while the next band still reads them as its halo.)
-  if ((!device || device->is_cpu()) && D == 1 && !std::is_same_v<T, double> && !core::views_overlap(src, dst)) {
-    const Plan p = make_plan(s, View::packed(static_cast<T*>(nullptr), wt, width, H, 1, wc));
-    if (cpu::fir_rows_available(p) || cpu::chain_rows_available(p)) {
-      cpu::FloatRows rows;
-      rows.width = width;
-      rows.height = H;
-      rows.channels = wc;
-      rows.read = [&](std::int64_t y, float* row) { pack_rows(0, y, y + 1, reinterpret_cast<T*>(row)); };
-      rows.write = [&](std::int64_t y, const float* row) { divide_rows(0, y, y + 1, reinterpret_cast<const T*>(row)); };
-      if (cpu::fir_rows_available(p)) cpu::fir_rows_blur(p, rows);
-      else cpu::downsample_chain_rows(p, rows);
-      return;
+  // The row drivers work in float. (Not in place: a band's rows are written while the next band
+  // still reads them as its halo.)
+  if constexpr (std::is_same_v<T, float>) {
+    if ((!device || device->is_cpu()) && D == 1 && !core::views_overlap(src, dst)) {
+      const Plan p = make_plan(s, View::packed(static_cast<float*>(nullptr), wt, width, H, 1, wc));
+      const bool fir = cpu::fir_rows_available(p);
+      if (fir || cpu::chain_rows_available(p)) {
+        cpu::FloatRows rows;
+        rows.width = width;
+        rows.height = H;
+        rows.channels = wc;
+        rows.read = [&](std::int64_t y, float* row) { pack_rows(0, y, y + 1, row); };
+        rows.write = [&](std::int64_t y, const float* row) { divide_rows(0, y, y + 1, row); };
+        if (fir) cpu::fir_rows_blur(p, rows);
+        else cpu::downsample_chain_rows(p, rows);
+        return;
+      }
     }
   }
   // Kept by the calling thread from call to call: a fresh 33 MB image paid its page faults on every
@@ -371,10 +381,9 @@ void blur_missing(const View& src, const View& dst, const BlurSpec& spec, const 
     // sharing a weight, checked while it is packed instead of by a scan first (a read of the
     // whole source: 14% of a 1080p RGB call); where some pixel's channels disagree, each channel
     // again with its own weight (the source is intact, dst is written whole again).
-    const bool packed_float = (source.type == ElementType::f32 && packed_rows<float>(source) && packed_rows<float>(dst)) ||
-                              (source.type == ElementType::f64 && packed_rows<double>(source) && packed_rows<double>(dst));
-    if (m.omit_nan && !m.mask.data && !m.alpha && !shifted && source.channels > 1 && source.channels <= 3 && packed_float &&
-        source.type == dst.type && !core::views_overlap(source, dst)) {
+    const int k = source.channels;
+    const bool packed = wide ? nan_only_packed<double>(source, dst, m, shifted, k) : nan_only_packed<float>(source, dst, m, shifted, k);
+    if (m.omit_nan && k > 1 && k <= 3 && packed && !core::views_overlap(source, dst)) {
       std::atomic<bool> mixed{false};
       Group all;
       for (int c = 0; c < source.channels; ++c) all.channels.push_back(c);

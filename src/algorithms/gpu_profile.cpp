@@ -80,7 +80,7 @@ std::optional<double> GpuProfile::correction(Algorithm algorithm, std::string_vi
   // The closest group (type, channels, size) among the cases of this algorithm, variant and dimensionality.
   const GpuProfileCase* nearest = nullptr;
   double best = 0;
-  const double want = std::log(values(shape.extent, shape.channels));
+  const double want = std::log(static_cast<double>(shape.elements()));
   for (const GpuProfileCase& c : cases) {
     if (c.algorithm != algorithm || c.variant != variant || (c.extent[2] > 1 ? 3 : 2) != dims) continue;
     const double score = (c.type == type ? 0 : 100) + (c.channels == shape.channels ? 0 : 10) +

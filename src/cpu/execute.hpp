@@ -1,7 +1,7 @@
 #pragma once
-#include <functional>
 // The CPU backend's side of the registry: an executor per algorithm id (algorithm_list.def), each
 // running a resolved plan (src/algorithms/ resolves, the CPU only executes).
+#include <functional>
 #include <span>
 
 #include "fastblur/derivative_step.hpp"
@@ -36,16 +36,18 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, i
 // packed and apart from src.
 void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
                             int workers);
-// A 2D float image's rows given and taken by the caller instead of views: `read(y, row)` fills row y
-// of the image (W x C floats, packed), `write(y, row)` takes output row y; called from several
-// threads at once, each row read about once and written once (the normalized convolution packs and
-// divides rows there, so its weighted image never goes to memory).
-struct FloatRows {
+// A 2D image's rows given and taken by the caller instead of views: `read(y, row)` fills row y of
+// the image (W x C values, packed), `write(y, row)` takes output row y; called from several threads
+// at once, each row read about once and written once (the normalized convolution packs and divides
+// rows there, so its weighted image never goes to memory). The drivers that take them work in float.
+template <class T>
+struct Rows {
   std::int64_t width = 0, height = 0;
   int channels = 1;
-  std::function<void(std::int64_t y, float* row)> read;
-  std::function<void(std::int64_t y, const float* row)> write;
+  std::function<void(std::int64_t y, T* row)> read;
+  std::function<void(std::int64_t y, const T* row)> write;
 };
+using FloatRows = Rows<float>;
 // Whether fir_rows_blur runs `plan` (fir on fused rows, float, 2D: CpuDriver::fused_rows).
 bool fir_rows_available(const Plan& plan);
 // fir's fused 2D driver over the caller's rows.

@@ -308,7 +308,7 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
 // ring stays in cache; src and dst must not overlap.
 template <class T>
 void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& plan, int rx, int ry,
-                  const std::vector<T>& wx, const std::vector<T>& wy, int threads, const FloatRows* rows = nullptr) {
+                  const std::vector<T>& wx, const std::vector<T>& wy, int threads, const Rows<T>* rows = nullptr) {
   const std::size_t C = static_cast<std::size_t>(s.C);
   const std::size_t L = s.row_len();
   const T cval = static_cast<T>(plan.spec.cval);
@@ -351,12 +351,8 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
         std::fill(slot, slot + L, cval);
         return;
       }
-      if constexpr (std::is_same_v<T, float>) {
-        if (rows) rows->read(sy, P + static_cast<std::size_t>(rx) * C);
-        else read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
-      } else {
-        read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
-      }
+      if (rows) rows->read(sy, P + static_cast<std::size_t>(rx) * C);
+      else read_row(src, 0, sy, z, s.W, P + static_cast<std::size_t>(rx) * C, sc.bytes.data());
       core::extend_line(P, s.W, rx, rx, C, bx, cval);
       convolve_line(P, slot, L, wx.data(), rx, C);
     };
@@ -374,13 +370,8 @@ void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& 
       for (std::int64_t q = 0; q < kB; ++q) o[q] = sc.out.data() + static_cast<std::size_t>(q) * L;
       convolve_row_group(sc.ptrs.data(), o, count, L, wy.data(), ry);
       for (std::int64_t q = 0; q < count; ++q) {
-        if constexpr (std::is_same_v<T, float>) {
-          if (rows) {
-            rows->write(j + q, o[q]);
-            continue;
-          }
-        }
-        write_row(o[q], dst, 0, j + q, z, s.W, sc.bytes.data());
+        if (rows) rows->write(j + q, o[q]);
+        else write_row(o[q], dst, 0, j + q, z, s.W, sc.bytes.data());
       }
     }
   }

@@ -44,15 +44,8 @@ struct StoredImage {
   int channels = 0;                ///< 1 to 4 (the first four of the original's)
   std::vector<float> preview;      ///< packed; integer images divided by their maximum (values in [0, 1])
   View preview_view() const;
-  /// What it holds in memory (the original, the preview and the cached exact blur).
-  std::uint64_t bytes() const { return original.pixels.size() + 2 * preview.size() * sizeof(float); }
-
-  /// The exact blur of the preview for the last sigma/border asked (slider moves change the algorithm
-  /// more often than sigma, and the exact blur is the reference of every metric).
-  std::mutex exact_mutex;
-  std::string exact_key;
-  std::vector<float> exact;
-  double exact_ms = 0.0;
+  /// What it holds in memory (the original and the preview).
+  std::uint64_t bytes() const { return original.pixels.size() + preview.size() * sizeof(float); }
 };
 
 /// Builds the preview of an image (the scene or an upload).
