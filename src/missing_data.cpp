@@ -318,23 +318,21 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   s.rounding = Rounding::nearest;  // SciPy's bits are not defined for it: the exact result, rounded once
   s.cval = 0.0;                    // missing outside (cval NaN), or values about cval with weights about 1
   const std::int64_t row_values = width * wc;
-  // The row drivers work in float. (Not in place: a band's rows are written while the next band
-  // still reads them as its halo.)
-  if constexpr (std::is_same_v<T, float>) {
-    if ((!device || device->is_cpu()) && D == 1 && !core::views_overlap(src, dst)) {
-      const Plan p = make_plan(s, View::packed(static_cast<float*>(nullptr), wt, width, H, 1, wc));
-      const bool fir = cpu::fir_rows_available(p);
-      if (fir || cpu::chain_rows_available(p)) {
-        cpu::FloatRows rows;
-        rows.width = width;
-        rows.height = H;
-        rows.channels = wc;
-        rows.read = [&](std::int64_t y, float* row) { pack_rows(0, y, y + 1, row); };
-        rows.write = [&](std::int64_t y, const float* row) { divide_rows(0, y, y + 1, row); };
-        if (fir) cpu::fir_rows_blur(p, rows);
-        else cpu::downsample_chain_rows(p, rows);
-        return;
-      }
+  // The row drivers: fir's and downsample's in float, SciPy's order (float64's exact driver) in double.
+  // (Not in place: a band's rows are written while the next band still reads them as its halo.)
+  if ((!device || device->is_cpu()) && D == 1 && !core::views_overlap(src, dst)) {
+    const Plan p = make_plan(s, View::packed(static_cast<T*>(nullptr), wt, width, H, 1, wc));
+    cpu::Rows<T> rows;
+    rows.width = width;
+    rows.height = H;
+    rows.channels = wc;
+    rows.read = [&](std::int64_t y, T* row) { pack_rows(0, y, y + 1, row); };
+    rows.write = [&](std::int64_t y, const T* row) { divide_rows(0, y, y + 1, row); };
+    if constexpr (std::is_same_v<T, float>) {
+      if (cpu::fir_rows_available(p)) return cpu::fir_rows_blur(p, rows);
+      if (cpu::chain_rows_available(p)) return cpu::downsample_chain_rows(p, rows);
+    } else {
+      if (cpu::scipy_rows_available(p)) return cpu::scipy_order_rows_blur(p, rows);
     }
   }
   // Kept by the calling thread from call to call: a fresh 33 MB image paid its page faults on every

@@ -57,5 +57,9 @@ void downsample_chain_blur(const Plan& plan, const View& src, const View& dst);
 // Whether downsample_chain_rows runs `plan` (downsample's chain, 2D); the chain over the caller's rows.
 bool chain_rows_available(const Plan& plan);
 void downsample_chain_rows(const Plan& plan, const FloatRows& rows);
+// Whether scipy_order_rows_blur runs `plan` over rows (scipy-order fused, 2D: float64 work's
+// driver); scipy-order's fused driver over the caller's rows of doubles, the plan's threads.
+bool scipy_rows_available(const Plan& plan);
+void scipy_order_rows_blur(const Plan& plan, const Rows<double>& rows);
 
 }  // namespace fastblur::cpu

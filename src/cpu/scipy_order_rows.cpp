@@ -7,6 +7,9 @@
 // written once - the per-axis passes read and wrote it twice, the second in place through buffered
 // lines - with the arithmetic, and so the bits, of those passes.
 //
+// The rows may also come from the caller and go back to it (Rows<double>: the normalized convolution
+// packs and divides rows there, in float64, so its weighted image never goes to memory).
+//
 // In place, a band reads some rows after they are written: its neighbours' rows within its kernel's
 // reach, and rows its own border folds back onto after their turn. Those are converted into a stash
 // before any worker writes (the downsample chain does the same).
@@ -16,7 +19,9 @@
 #include <cmath>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "hwy/aligned_allocator.h"
@@ -100,17 +105,20 @@ thread_local Buffers t_buffers;
 constexpr std::int64_t kGroup = 8;     // output rows whose y passes share a sweep of the ring
 constexpr std::int64_t kStrip = 1024;  // values of a row a sweep takes at a time (8 KiB of doubles)
 
-}  // namespace
+// Where the rows come from and go: views (read_row, write_row; dst also takes the terms after the
+// first, and `in_place` says src is dst), or the caller's Rows<double>.
+struct RowsIo {
+  std::int64_t width, height, channels;
+  ElementType destination;  // the type each axis's result goes through
+  std::function<void(std::int64_t y, double* row)> read;
+  std::function<void(std::int64_t y, const double* row)> write;
+  bool in_place = false;
+  const View* dst = nullptr;
+};
 
-void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers) {
-  const Plan* plans[] = {&plan};
-  scipy_order_rows_terms(plans, DerivativeSum::laplace, src, dst, workers);
-}
-
-void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
-                            int workers) {
+void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const RowsIo& io, int workers) {
   const Plan& plan = *plans[0];
-  const std::int64_t W = src.width(), H = src.height(), C = src.channels;
+  const std::int64_t W = io.width, H = io.height, C = io.channels;
   const std::int64_t row = W * C;
   const std::size_t terms = plans.size();
   // The terms share y's ring (their y kernels are as long, their y borders alike: the caller's rule);
@@ -120,7 +128,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
   const Axis& y = ys[0];
   const int taps = y.taps();
   const double cval = plan.spec.cval;
-  const ElementType dt = dst.type;
+  const ElementType dt = io.destination;
   const std::size_t dst_item = element_size(dt);
   const int threads = std::max(1, std::min<int>(workers, static_cast<int>(H)));
   // Bands of output rows, one per worker.
@@ -132,7 +140,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
   // Extended row e (0 <= e < H + taps - 1, position e - size1) enters band b's ring when output row
   // max(start, e - taps + 1) is made; in place, the rows read after their own band or another one
   // writes them are stashed first.
-  const bool in_place = src.data == dst.data;
+  const bool in_place = io.in_place;
   std::vector<std::int64_t> stash_slot(in_place ? static_cast<std::size_t>(H) : 0, -1);
   std::vector<std::int64_t> stashed;
   if (in_place) {
@@ -164,7 +172,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
   // Every stashed row is read before any worker writes.
 #pragma omp parallel for schedule(static) num_threads(threads)
   for (std::int64_t i = 0; i < static_cast<std::int64_t>(stashed.size()); ++i)
-    read_row(src, stashed[static_cast<std::size_t>(i)], stash.get() + i * row);
+    io.read(stashed[static_cast<std::size_t>(i)], stash.get() + i * row);
   std::exception_ptr failure;
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
   for (int b = 0; b < threads; ++b) {
@@ -184,7 +192,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
         if (r < 0) std::fill(to, to + row, cval);
         else if (in_place && stash_slot[static_cast<std::size_t>(r)] >= 0)
           std::memcpy(to, stash.get() + stash_slot[static_cast<std::size_t>(r)] * row, static_cast<std::size_t>(row) * sizeof(double));
-        else read_row(src, r, to);
+        else io.read(r, to);
       };
       for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);
       for (std::int64_t g0 = y0; g0 < y1; g0 += group) {
@@ -224,10 +232,10 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
             ordered_correlate(centre, out, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
                               static_cast<std::size_t>(C));
             if (k == 0) {
-              write_row(out, dst, out_y);
+              io.write(out_y, out);
             } else {  // the term in the output's type, folded into the row as NumPy folds it
               from_doubles(dt, out, static_cast<std::size_t>(row), term_row.data());
-              derivative_sum_step(kind, dt, dst.pixel(0, out_y), term_row.data(), static_cast<std::size_t>(row), k == 1,
+              derivative_sum_step(kind, dt, io.dst->pixel(0, out_y), term_row.data(), static_cast<std::size_t>(row), k == 1,
                                   k + 1 == terms, 1);
             }
           }
@@ -239,6 +247,34 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
     }
   }
   if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers) {
+  const Plan* plans[] = {&plan};
+  scipy_order_rows_terms(plans, DerivativeSum::laplace, src, dst, workers);
+}
+
+void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
+                            int workers) {
+  RowsIo io{src.width(), src.height(), src.channels, dst.type, [&](std::int64_t y, double* row) { read_row(src, y, row); },
+            [&](std::int64_t y, const double* row) { write_row(row, dst, y); }, src.data == dst.data, &dst};
+  rows_terms(plans, kind, io, workers);
+}
+
+bool scipy_rows_available(const Plan& plan) {
+  return plan.schedule.driver == CpuDriver::scipy_order && plan.schedule.fused_axes && plan.extent[2] == 1 &&
+         !(plan.axes[2].sigma > 0.0);
+}
+
+void scipy_order_rows_blur(const Plan& plan, const Rows<double>& rows) {
+  if (!scipy_rows_available(plan) || rows.width != plan.extent[0] || rows.height != plan.extent[1] ||
+      rows.channels != plan.channels)
+    throw std::logic_error("internal: scipy_order_rows_blur runs a 2D fused scipy-order plan of the rows' shape");
+  const Plan* plans[] = {&plan};
+  RowsIo io{rows.width, rows.height, rows.channels, plan.destination, rows.read, rows.write};
+  rows_terms(plans, DerivativeSum::laplace, io, plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads());
 }
 
 }  // namespace fastblur::cpu

@@ -193,3 +193,19 @@ def test_rows_packed_in_the_blur_equal_the_packed_image(rng, sigma, tolerance):
     assert np.array_equal(apart, inplace, equal_nan=True)
     plan = fastblur.plan((240, 330), (sigma, sigma), channels=4, dtype="float32", rounding="nearest", tolerance=tolerance)
     assert plan["schedule"]["driver"] in ("fused-rows", "chain"), plan["schedule"]["driver"]
+
+
+@pytest.mark.parametrize("sigma", [1.5, 6.0])
+def test_float64_rows_packed_in_scipys_order_equal_the_packed_image(rng, sigma):
+    # float64's exact driver (SciPy's order, both axes through a ring of rows) takes the rows packed
+    # and divides them as it writes; in place a packed work image is blurred: the same bits.
+    a = with_holes(rng, (173, 251, 3))
+    a[..., 1:] = np.where(np.isnan(a[..., :1]), np.nan, a[..., 1:])
+    apart = fastblur.gaussian_filter(a, (sigma, sigma, 0), nan_policy="omit", threads=2)
+    inplace = a.copy()
+    fastblur.gaussian_filter(inplace, (sigma, sigma, 0), nan_policy="omit", threads=2, output=inplace)
+    assert np.array_equal(apart, inplace, equal_nan=True)
+    for c in range(3):
+        close(apart[..., c], recipe(a[..., c], sigma))
+    plan = fastblur.plan((173, 251), (sigma, sigma), channels=4, dtype="float64", rounding="nearest")
+    assert plan["schedule"]["driver"] == "scipy-order" and plan["schedule"]["fused_axes"], plan["schedule"]
