@@ -147,7 +147,8 @@ struct Schedule {
   /// source and the write of the destination), and the caches could not keep such an output anyway.
   /// Below that the output stays in the cache for whoever reads it next (bench/RESULTS.md,
   /// 2026-11-27: the crossover measured at 16 MiB of a 32 MiB cache). Applies where the driver
-  /// writes float32 rows of packed pixels itself.
+  /// writes float32 rows of packed pixels itself (the chain; SciPy's order fused, whose float32 rows
+  /// are converted from double as they are streamed).
   bool stream_destination = false;
   /// CpuDriver::scipy_order: a 2D image's y and x passes in one pass through a ring of rows - the
   /// image read once and written once, SciPy's arithmetic unchanged - where the axes run y then x and

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "core/cache_size.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 
@@ -336,5 +337,13 @@ double padded_ratio(const Shape& shape, int axis, double pad) {
 namespace fastblur::algo {
 bool float_lanes_allowed(const BlurSpec& spec, const Shape& shape) {
   return !shape.wants_double() || spec.tolerance >= kFloatLanesTolerance;
+}
+
+// Measured for downsample's chain: the crossover at 16 MiB of a 32 MiB cache (bench/RESULTS.md,
+// 2026-11-27); for SciPy's fused rows, issue 43's entry.
+bool streams_float_destination(const Shape& shape) {
+  const auto bytes = static_cast<std::uint64_t>(shape.elements()) * sizeof(float);
+  return shape.backend == Backend::cpu && shape.destination == ElementType::f32 &&
+         bytes >= core::last_level_cache_bytes() / 2;
 }
 }  // namespace fastblur::algo

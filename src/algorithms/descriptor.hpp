@@ -230,5 +230,10 @@ inline constexpr double kFloatLanesTolerance = 1e-5;
 /// promises float64 data a double computation.
 bool float_lanes_allowed(const BlurSpec& spec, const Shape& shape);
 
+/// Whether a CPU driver that writes float32 rows itself streams them past the caches
+/// (Schedule::stream_destination): a float32 destination of at least half the last-level cache - a
+/// cached store first reads each line from memory, and the caches could not keep such an output.
+bool streams_float_destination(const Shape& shape);
+
 }  // namespace algo
 }  // namespace fastblur

@@ -115,9 +115,7 @@ class Downsample final : public Descriptor {
     // On the GPU, the same design for images and volumes (GpuDownsample::chain: coalesced, one read
     // and one write at full resolution).
     plan.schedule.gpu_downsample = GpuDownsample::chain;
-    const auto bytes = static_cast<std::uint64_t>(shape.elements()) * sizeof(float);
-    plan.schedule.stream_destination =
-        chain && shape.destination == ElementType::f32 && bytes >= core::last_level_cache_bytes() / 2;
+    plan.schedule.stream_destination = chain && streams_float_destination(shape);
   }
 
   // Not shift-invariant: the response of the phase farthest from the Gaussian.

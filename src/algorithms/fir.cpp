@@ -120,6 +120,8 @@ class Fir final : public Descriptor {
       plan.schedule.driver = CpuDriver::scipy_order;
       plan.schedule.intermediate = ElementType::f64;
       plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
+      // The fused rows write float32 output rows themselves (cpu/scipy_order_rows.cpp).
+      plan.schedule.stream_destination = plan.schedule.fused_axes && streams_float_destination(shape);
       return;
     }
     // float64 out in double arithmetic: SciPy's order is the faster double driver (a ring of rows, the

@@ -10,6 +10,7 @@
 #define HWY_TARGET_INCLUDE "src/cpu/scipy_convert.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "hwy/cache_control.h"
 
 #include "core/element.hpp"
 #include "cpu/scipy_convert.hpp"
@@ -117,6 +118,22 @@ void ThroughTypeOf(double* HWY_RESTRICT v, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
 }
 
+// Rounded to nearest as static_cast<float> rounds; streamed from where `to` is aligned to a vector of
+// floats (the head and tail stored plainly). A `to` not aligned to a float never is: plain stores.
+void FromDoublesStreamed(const double* HWY_RESTRICT from, std::size_t count, float* to) {
+  const hn::ScalableTag<double> d;
+  const hn::Rebind<float, decltype(d)> df;
+  const std::size_t N = hn::Lanes(d);
+  const auto address = reinterpret_cast<std::uintptr_t>(to);
+  const std::size_t head =
+      address % sizeof(float) != 0 ? count : (N - address / sizeof(float) % N) % N;
+  std::size_t i = 0;
+  for (; i < head && i < count; ++i) to[i] = static_cast<float>(from[i]);
+  for (; i + N <= count; i += N) hn::Stream(hn::DemoteTo(df, hn::LoadU(d, from + i)), df, to + i);
+  for (; i < count; ++i) to[i] = static_cast<float>(from[i]);
+  hwy::FlushStream();  // weakly ordered stores, fenced before another thread may read the row
+}
+
 template <class F>
 void WithType(ElementType t, F&& f) {
   switch (t) {
@@ -175,6 +192,11 @@ namespace fastblur::cpu {
 HWY_EXPORT(ToDoubles);
 HWY_EXPORT(FromDoubles);
 HWY_EXPORT(ThroughType);
+HWY_EXPORT(FromDoublesStreamed);
+
+void from_doubles_streamed(const double* from, std::size_t count, float* to) {
+  HWY_DYNAMIC_DISPATCH(FromDoublesStreamed)(from, count, to);
+}
 
 void to_doubles(ElementType type, const void* from, std::size_t count, double* to) {
   HWY_DYNAMIC_DISPATCH(ToDoubles)(type, from, count, to);

@@ -17,6 +17,10 @@ void to_doubles(ElementType type, const void* from, std::size_t count, double* t
 /// and fewer, wrapping; core::c_convert's x86 answer out of range), float32 rounded to nearest.
 void from_doubles(ElementType type, const double* from, std::size_t count, void* to);
 
+/// from_doubles into float32, written past the caches with streaming stores (Schedule::
+/// stream_destination) and fenced before it returns: the same values.
+void from_doubles_streamed(const double* from, std::size_t count, float* to);
+
 /// from_doubles then to_doubles, in place: what a value becomes when SciPy's first axis stores it
 /// in the output array and its next axis reads it back.
 void through_type(ElementType type, double* values, std::size_t count);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/border.hpp"
+#include "core/cache_size.hpp"
 #include "core/element.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
@@ -243,6 +244,46 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
   spec.sigma[1] = 0.0;
   spec.rounding = Rounding::scipy;
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
+}
+
+// A float32 destination past the caches is streamed (Schedule::stream_destination, the plan's
+// choice from the last-level cache's size): the same bits as stored rows, rows aligned or not to a
+// vector (a destination one float off), in place and not; the planner streams float32 only.
+TEST(ScipyOrder, StreamedFloatRowsGiveTheStoredRowsBits) {
+  auto rng = test::rng_for_test();
+  for (const auto& [w, h, c] : {std::array<std::int64_t, 3>{97, 61, 4}, {130, 40, 3}, {45, 33, 1}})
+    for (std::int64_t offset : {0, 1}) {
+      BlurSpec spec = BlurSpec::isotropic_2d(1.7);
+      spec.rounding = Rounding::scipy;
+      spec.threads = 2;
+      auto src = test::make_buffer(ElementType::f32, w, h, 1, static_cast<int>(c));
+      fill(src.view, rng);
+      std::vector<float> stored(static_cast<std::size_t>(w * h * c + 1)), streamed(stored.size());
+      const View a = View::packed(stored.data() + offset, ElementType::f32, w, h, 1, static_cast<int>(c));
+      const View b = View::packed(streamed.data() + offset, ElementType::f32, w, h, 1, static_cast<int>(c));
+      Plan plan = make_plan(spec, src.view, Backend::cpu);
+      ASSERT_TRUE(plan.schedule.fused_axes);
+      plan.schedule.stream_destination = false;
+      blur(src.view, a, plan);
+      plan.schedule.stream_destination = true;
+      blur(src.view, b, plan);
+      ASSERT_TRUE(last_run()->schedule.stream_destination);
+      std::string where;
+      EXPECT_TRUE(same_bytes(a, b, &where)) << w << "x" << h << "x" << c << " offset " << offset << " at " << where;
+      blur(src.view, src.view, plan);  // in place
+      EXPECT_TRUE(same_bytes(src.view, a, &where)) << "in place " << w << "x" << h << "x" << c << " at " << where;
+    }
+  // The planner: a float32 image of half the last-level cache or more is streamed; float64 is not.
+  const std::int64_t width = 4096;
+  const std::int64_t height = static_cast<std::int64_t>(core::last_level_cache_bytes() / 2 / (width * 4 * sizeof(float))) + 2;
+  BlurSpec spec = BlurSpec::isotropic_2d(1.0);
+  spec.rounding = Rounding::scipy;
+  EXPECT_TRUE(make_plan(spec, View::packed(static_cast<float*>(nullptr), ElementType::f32, width, height, 1, 4), Backend::cpu)
+                  .schedule.stream_destination);
+  EXPECT_FALSE(make_plan(spec, View::packed(static_cast<float*>(nullptr), ElementType::f32, width, 8, 1, 4), Backend::cpu)
+                   .schedule.stream_destination);
+  EXPECT_FALSE(make_plan(spec, View::packed(static_cast<double*>(nullptr), ElementType::f64, width, height, 1, 4), Backend::cpu)
+                   .schedule.stream_destination);
 }
 
 TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
