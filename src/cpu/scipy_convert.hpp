@@ -17,9 +17,11 @@ void to_doubles(ElementType type, const void* from, std::size_t count, double* t
 /// and fewer, wrapping; core::c_convert's x86 answer out of range), float32 rounded to nearest.
 void from_doubles(ElementType type, const double* from, std::size_t count, void* to);
 
-/// from_doubles into float32, written past the caches with streaming stores (Schedule::
-/// stream_destination) and fenced before it returns: the same values.
+/// from_doubles into float32, the whole cache lines written past the caches with streaming stores
+/// (Schedule::stream_destination): the same values. Weakly ordered: the writing thread calls
+/// fence_streamed before another may read them.
 void from_doubles_streamed(const double* from, std::size_t count, float* to);
+void fence_streamed();
 
 /// from_doubles then to_doubles, in place: what a value becomes when SciPy's first axis stores it
 /// in the output array and its next axis reads it back.

@@ -114,6 +114,7 @@ struct RowsIo {
   std::function<void(std::int64_t y, const double* row)> write;
   bool in_place = false;
   const View* dst = nullptr;
+  bool streamed = false;  // write streams: each worker fences its stores when its band is done
 };
 
 void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const RowsIo& io, int workers) {
@@ -241,6 +242,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
           }
         }
       }
+      if (io.streamed) fence_streamed();
     } catch (...) {
 #pragma omp critical(fastblur_scipy_rows_failure)
       if (!failure) failure = std::current_exception();
@@ -269,7 +271,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
               else
                 write_row(row, dst, y);
             },
-            src.data == dst.data, &dst};
+            src.data == dst.data, &dst, stream};
   rows_terms(plans, kind, io, workers);
 }
 
