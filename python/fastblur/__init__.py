@@ -715,8 +715,9 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     three's). A dict with ``algorithm``; its resolved parameters by key (those of the whole plan as
     values, e.g. ``box_passes`` or ``iir_variant``; per-axis ones, e.g. ``kawase_offsets`` or
     ``box_radius``, as lists in NumPy order); per axis its ``radius`` (of the algorithms with a
-    kernel, else 0), ``support`` (how far an output reaches: the halo a chunk needs),
-    ``achieved_sigma`` and ``weights`` (the kernel the plan correlates with: a list up to 64 taps,
+    kernel, else 0), ``support`` (how far an output reaches: the halo a chunk needs), ``align``
+    (pieces of the data start on multiples of it: the block grid of an algorithm that is not
+    shift-invariant, downsample's factor; else 1), ``achieved_sigma`` and ``weights`` (the kernel the plan correlates with: a list up to 64 taps,
     else its length; None for the algorithms without one); ``schedule`` (backend, driver,
     threads, intermediate type, rounding, and the CPU strips, ``stream_destination`` (the output
     written past the caches, for one larger than half the last-level cache), the Vulkan tiles and pieces, box's
@@ -726,8 +727,8 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     candidate weighed) and ``description`` (all of it as text)."""
     spatial = tuple(int(s) for s in shape)
     channels = int(channels)
-    if any(s < 1 for s in spatial) or not spatial or not 1 <= channels <= 4:
-        raise ValueError(f"plan: shape {spatial} needs at least one axis, all >= 1, and 1 to 4 channels")
+    if any(s < 1 for s in spatial) or not spatial or channels < 1:
+        raise ValueError(f"plan: shape {spatial} needs at least one axis, all >= 1, and at least 1 channel")
     full = spatial + ((channels,) if channels > 1 else ())
     src_type = np.dtype(dtype)
     dst_type = src_type if output is None else np.dtype(output)
@@ -756,7 +757,7 @@ def _plan_dict(p):
     order = list(range(naxes - 1, -1, -1))
     d = {key: p[key] for key in ("algorithm", "predicted_cost", "cost_profile", "reason", "considered", "description")}
     d["predicted_max_error"] = float("nan") if p["predicted_max_error"] is None else p["predicted_max_error"]
-    for key in ("radius", "support", "achieved_sigma", "weights"):
+    for key in ("radius", "support", "align", "achieved_sigma", "weights"):
         d[key] = [axes[a][key] for a in order]
     for key, value in p["parameters"].items():
         if key != "radius":

@@ -118,16 +118,16 @@ def _plan_halo(x, active, truncate, algorithm, tolerance, options, out_dtype, ro
             raise RuntimeError(f"the axes plan to different algorithms ({chosen}, {name}); pass algorithm= explicitly")
         chosen, chosen_options = name, opts
         h.rounding = p["schedule"]["rounding"]
-        # Downsampling is not shift-invariant: pieces start on the grid of its blocks (the largest
-        # factor, as src/tiling's piece grid does; the plan's align is not in the Python dict).
-        factors = [f for f in (p.get("downsample_factor") or []) if f]
-        align = max(factors, default=1)
+        # Algorithms that are not shift-invariant (downsampling's blocks) start pieces on the plan's
+        # grid: the largest align of its axes, as the core's piece grid (fastblur::piece_grid) takes it.
+        align = max(int(a) for a in p["align"])
         for i, ((ax, *_), support) in enumerate(zip(group, p["support"])):
             # Planar algorithms size their levels from the whole image: no piece equals it but the whole.
             h.reach[ax] = None if info["planar"] else int(support)
-            h.align[ax] = int(align)
-            if name in ("fir", "fft"):
-                # auto with a tolerance may shorten fir's kernel: every chunk takes the planned radius.
+            h.align[ax] = align
+            if info["exact"]:
+                # The exact algorithms' kernel is the plan's radius (auto with a tolerance may shorten
+                # fir's): every chunk takes the planned radius.
                 h.radius[ax] = int(p["radius"][i])
     h.algorithm, h.options = chosen, chosen_options
     return h

@@ -128,6 +128,8 @@ def test_a_tolerances_factor_8_keeps_every_chunk_on_its_block_grid(rng):
     a = random_array(rng, (300, 263), "float32")
     p = fastblur.plan(a.shape, 50.0, tolerance=1e-2)
     assert p["algorithm"] == "downsample" and p["options"]["downsample_factor"] == 8, p["description"]
+    assert p["align"] == [8, 8]  # the plan's block grid, which the chunks read from it
+    assert fastblur.plan(a.shape, 2.0)["align"] == [1, 1]
     x = chunked(rng, a, 40, 130)
     for mode in MODES:
         want = fastblur.gaussian_filter(a, 50.0, tolerance=1e-2, mode=mode)
