@@ -13,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <cstdlib>
 #include <map>
@@ -559,6 +560,51 @@ void blur(const DeviceView& src, const DeviceView& dst, const Plan& given, int o
            stream, start);
 }
 
+namespace {
+// What the device's normalized convolution takes (cuda.hpp says why the rest is refused).
+void check_missing(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& m) {
+  if (m.mask.data) throw Unsupported("a mask with CUDA arrays is not supported (NumPy arrays take one; or mark the missing values NaN)");
+  if (m.alpha) throw Unsupported("alpha weights with CUDA arrays are not supported (NumPy arrays take them)");
+  const auto floating = [](ElementType t) { return t == ElementType::f16 || t == ElementType::f32; };
+  if (!floating(src.type) || !floating(dst.type))
+    throw InvalidArgument("omitting NaN needs float data: " + std::string(to_string(src.type)) + " has no NaN (pass a mask with host arrays)");
+  for (std::size_t a = 0; a < 3; ++a)
+    if (spec.border[a] == Border::constant && spec.sigma[a] > kSigmaCutoff && std::isfinite(spec.cval))
+      throw Unsupported("missing data with a constant border of a finite cval is not supported on CUDA arrays (cval=NaN: the outside is missing)");
+  if (!std::isnan(m.empty_value)) throw Unsupported("an empty value other than NaN is not supported on CUDA arrays");
+}
+}  // namespace
+
+Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal) {
+  if (!missing.any()) return plan(src, dst, spec, ordinal);
+  check_view(src, "source");
+  check_view(dst, "destination");
+  if (src.extent != dst.extent || src.channels != dst.channels)
+    throw InvalidArgument("source and destination differ in shape");
+  check_missing(src, dst, spec, missing);
+  DeviceState& st = ready_state(ordinal);
+  const auto [in, out] = buffer_images(VK_NULL_HANDLE, src, dst.type);
+  return vulkan::plan_missing(st.device, in, spec, st.handoff);
+}
+
+void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
+          std::uintptr_t stream) {
+  if (!missing.any()) return blur(src, dst, spec, ordinal, stream);
+  const auto start = vk::Clock::now();
+  const Plan pairs = plan(src, dst, spec, missing, ordinal);  // refused here, before anything is queued
+  const double plan_ms = vk::ms_since(start);
+  DeviceState& st = ready_state(ordinal);
+  front_door::record_run(pairs);
+  const bool preserve = missing.preserve_nan;
+  run_call(st, src, dst, pairs.schedule.cuda_handoff,
+           [&](vk::Job& job, const vulkan::BufferImage& in, const vulkan::BufferImage& out) {
+             vulkan::record_missing_timed(job, in, out, pairs, preserve);
+           },
+           stream, start);
+  last_call->timing.plan_ms = plan_ms;
+  last_call->timing.total_ms = vk::ms_since(start);
+}
+
 SlicedPlan plan_slices(const DeviceView& src, const DeviceView& dst, const std::vector<BlurSpec>& specs, int ordinal) {
   check_view(src, "source");
   check_view(dst, "destination");
@@ -612,6 +658,8 @@ Plan plan(const DeviceView&, ElementType, const BlurSpec&, int) { no_backend(); 
 Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, int) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const BlurSpec&, int, std::uintptr_t) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const Plan&, int, std::uintptr_t) { no_backend(); }
+Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, const MissingData&, int) { no_backend(); }
+void blur(const DeviceView&, const DeviceView&, const BlurSpec&, const MissingData&, int, std::uintptr_t) { no_backend(); }
 SlicedPlan plan_slices(const DeviceView&, const DeviceView&, const std::vector<BlurSpec>&, int) { no_backend(); }
 void blur_slices(const DeviceView&, const DeviceView&, const std::vector<BlurSpec>&, int, std::uintptr_t) { no_backend(); }
 std::uint64_t imports() { return 0; }

@@ -25,6 +25,7 @@
 
 #include "fastblur/blur.hpp"
 #include "fastblur/device.hpp"
+#include "fastblur/missing_data.hpp"
 #include "fastblur/plan.hpp"
 #include "fastblur/view.hpp"
 
@@ -66,6 +67,18 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
 /// call keeps it: no planning per call). A plan made before the device was set up afresh with
 /// another handoff is planned again from its spec.
 void blur(const DeviceView& src, const DeviceView& dst, const Plan& plan, int ordinal, std::uintptr_t stream);
+
+/// Data with holes in CUDA memory: missing.omit_nan - NaN samples are missing - with preserve_nan,
+/// fastblur/missing_data.hpp's normalized convolution run on the device as the CPU runs it in float32
+/// (each channel packed with its weight, the pairs blurred, divided back; NaN where no valid sample
+/// lies under the kernel), ordered with `stream` as blur() is. float16 and float32 arrays. Refused in
+/// one line before anything is queued: a mask or alpha (Unsupported: host arrays take them), integer
+/// data (InvalidArgument: no NaN to omit), and a constant border with a finite cval (Unsupported: the
+/// CPU computes that case in float64; cval NaN, the outside missing, is taken). With no weights
+/// requested, the plain blur. The plan is that of the pairs' blur (2 channels, float32).
+Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal);
+void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
+          std::uintptr_t stream);
 
 /// A stack of 2D images in CUDA memory (slice k at z = k: a batch, each sample's channels
 /// interleaved, or each channel a slice of its own) blurred slice by slice, slice k with specs[k] - a

@@ -13,6 +13,7 @@
 #include "vulkan/context.hpp"
 #include "vulkan/interop_timed.hpp"
 #include "vulkan/job.hpp"
+#include "vulkan/missing_passes.hpp"
 #include "vulkan/shaders.hpp"
 #include "vulkan/stopwatch.hpp"
 #include "vulkan/work.hpp"
@@ -150,6 +151,49 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
   job.release(dst.buffer, dst.owner_family);
   stamp("end");
+}
+
+// Missing data: a channel at a time packed into (value x weight, weight) pairs, blurred, divided back
+// (vulkan/missing_passes.hpp), between the conversions of record_buffers.
+void record_missing(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
+                    bool preserve_nan) {
+  vk::Context& ctx = job.context();
+  if (!src.buffer) throw InvalidArgument("source: the buffer is null");
+  if (!dst.buffer) throw InvalidArgument("destination: the buffer is null");
+  check_buffers(ctx, src, dst);
+  if (pairs_plan.schedule.backend != Backend::vulkan || pairs_plan.channels != 2 ||
+      pairs_plan.extent != std::array<std::int64_t, 3>{src.width, src.height, src.depth})
+    throw InvalidArgument("internal: the missing-data plan is made for the pairs of these buffers");
+  const vk::Work image = shape_of(src);
+  vk::Work pair_shape = image;
+  pair_shape.channels = 2;
+  if (static_cast<double>(pair_shape.bytes()) > static_cast<double>(ctx.piece_limit()))
+    throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
+                      std::to_string(ctx.piece_limit()) + " bytes as float32)");
+  const std::uint64_t count = static_cast<std::uint64_t>(image.pixels() * image.channels);
+  const vk::Work in = vk::work_like(job, image), out = vk::work_like(job, image);
+  const vk::Work pairs = vk::work_like(job, pair_shape), blurred = vk::work_like(job, pair_shape);
+  // The CPU's float32 rule: a pixel whose weight under the kernel is at most 4 float epsilons is empty.
+  constexpr float kFloorWeight = 4.0f * 1.1920929e-7f;
+  job.timestamp("begin");
+  job.barrier_from_outside();
+  job.acquire(src.buffer, src.owner_family);
+  if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
+  job.timestamp("start");
+  convert_caller(job, src, in.buffer, count, false);
+  job.timestamp("converted in");
+  for (int c = 0; c < image.channels; ++c) {
+    vk::record_missing_pack(job, in, pairs, c);
+    vk::record_algorithm(job, pairs, blurred, pairs_plan);
+    vk::record_missing_divide(job, blurred, in, out, c, preserve_nan, kFloorWeight);
+  }
+  job.timestamp("blurred");
+  convert_caller(job, dst, out.buffer, count, true);
+  job.timestamp("converted out");
+  job.barrier_to_outside();
+  if (dst.buffer != src.buffer) job.release(src.buffer, src.owner_family);
+  job.release(dst.buffer, dst.owner_family);
+  job.timestamp("end");
 }
 
 // The slice of a stack at z = k, as a buffer image of its own.
@@ -316,6 +360,22 @@ void run_buffers(const Device& device, const BufferImage& src, const BufferImage
 
 void record_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& plan) {
   record_buffers(job, src, dst, plan, true);
+}
+
+Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff) {
+  BufferImage pairs = src;
+  pairs.channels = 2;
+  pairs.type = ElementType::f32;
+  pairs.offset = 0;
+  BlurSpec s = spec;
+  s.rounding = Rounding::nearest;  // SciPy's bits are not defined for it (the CPU's rule)
+  s.cval = 0.0;                    // a constant border's outside: missing (cval NaN; a present cval is refused)
+  return plan_buffers(*context_of(device), pairs, pairs, s, handoff);
+}
+
+void record_missing_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
+                          bool preserve_nan) {
+  record_missing(job, src, dst, pairs_plan, preserve_nan);
 }
 
 SlicedPlan plan_slices(const Device& device, const BufferImage& src, const BufferImage& dst,

@@ -42,6 +42,16 @@ SlicedPlan plan_slices(const Device& device, const BufferImage& src, const Buffe
 /// stacked, else each slice's plan in turn, every slice converted where the plan says so.
 void record_slices_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const SlicedPlan& plan);
 
+/// Missing data on a CUDA array's buffers (NaN omitted: fastblur/missing_data.hpp's normalized
+/// convolution): the plan of its blur, `spec` rounded to nearest with cval 0 (outside is missing
+/// where the border is constant), for 2-channel float32 pairs of src's extents.
+Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff);
+/// Records it into `job` with record_timed's timestamps: each channel of `src` packed with its
+/// weight, blurred with `pairs_plan`, divided back into `dst` - NaN where no valid sample lies under
+/// the kernel, and with `preserve_nan` where src was NaN.
+void record_missing_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
+                          bool preserve_nan);
+
 /// The device spans of a job record_timed recorded, once it has run.
 void device_timing(const vk::Job& job, BufferBlurTiming& timing);
 

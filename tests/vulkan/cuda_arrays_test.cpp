@@ -8,7 +8,9 @@
 // layer), NVIDIA's driver on a GPU (cuda_memory.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -322,6 +324,111 @@ TEST_F(VulkanTest, CudaSlicesEachGetTheBitsOfBlurringItAlone) {
   const cuda::DeviceView v = cuda.upload(a);
   EXPECT_THROW(cuda::blur_slices(v, v, std::vector<BlurSpec>(2, BlurSpec::isotropic_2d(1.0)), 0, 0), InvalidArgument);
   EXPECT_THROW(cuda::blur_slices(v, v, std::vector<BlurSpec>(3, BlurSpec::isotropic_3d(1.0)), 0, 0), InvalidArgument);
+}
+
+// Data with holes in CUDA memory (NaN omitted, preserve_nan): the device's normalized convolution
+// (each channel packed with its weight, blurred, divided back) equals the host path's on the same
+// device to float rounding - the same NaN, empty where no valid sample lies under the kernel - for
+// channels whose holes disagree, float16, volumes, every border that extends data (and a constant
+// one with cval NaN), in place; without holes, the plain blur; and what it does not take is refused
+// in one line with nothing written.
+TEST_F(VulkanTest, CudaViewsWithHolesGiveTheHostPathsNormalizedConvolution) {
+  test::CudaMemory cuda(device_);
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  struct Case {
+    ElementType type;
+    std::int64_t w, h, d;
+    int c;
+    Border border;
+    bool preserve;
+  };
+  const Case cases[] = {{ElementType::f32, 37, 23, 1, 1, Border::reflect, false},
+                        {ElementType::f32, 41, 19, 1, 3, Border::mirror, true},   // each channel its own holes
+                        {ElementType::f16, 30, 26, 1, 2, Border::nearest, false},
+                        {ElementType::f32, 17, 13, 6, 1, Border::wrap, true},     // a volume
+                        {ElementType::f32, 33, 29, 1, 4, Border::constant, false}};  // cval NaN: outside missing
+  for (const Case& k : cases) {
+    SCOPED_TRACE(std::string(to_string(k.type)) + " " + std::to_string(k.w) + "x" + std::to_string(k.h) + "x" +
+                 std::to_string(k.d) + "x" + std::to_string(k.c) + " " + std::string(to_string(k.border)));
+    BlurSpec spec = k.d > 1 ? BlurSpec::isotropic_3d(1.3) : BlurSpec::isotropic_2d(2.2);
+    spec.with_border(k.border);
+    spec.cval = std::nan("");
+    MissingData m;
+    m.omit_nan = true;
+    m.preserve_nan = k.preserve;
+    test::Buffer src = test::make_buffer(k.type, k.w, k.h, k.d, k.c), got = test::make_buffer(k.type, k.w, k.h, k.d, k.c);
+    test::Buffer want = test::make_buffer(k.type, k.w, k.h, k.d, k.c);
+    test::fill_random(src.view, rng);
+    for (std::int64_t z = 0; z < k.d; ++z)
+      for (std::int64_t y = 0; y < k.h; ++y)
+        for (std::int64_t x = 0; x < k.w; ++x)
+          for (int c = 0; c < k.c; ++c)  // scattered holes, and a block missing whole in channel 0
+            if (u(rng) < 0.15 || (c == 0 && x >= 4 && x < 12 && y >= 3 && y < 11))
+              test::set(src.view, x, y, z, c, std::nan(""));
+    blur(src.view, want.view, spec, m, device_);
+    const cuda::DeviceView s = cuda.upload(src), d = cuda.upload(got);
+    cuda::blur(s, d, spec, m, 0, 0);
+    cuda.download(d, got);
+    const double tol = k.type == ElementType::f16 ? 2e-3 : 2e-6;
+    int empty = 0;
+    for (std::int64_t z = 0; z < k.d; ++z)
+      for (std::int64_t y = 0; y < k.h; ++y)
+        for (std::int64_t x = 0; x < k.w; ++x)
+          for (int c = 0; c < k.c; ++c) {
+            const double g = test::get(got.view, x, y, z, c), w = test::get(want.view, x, y, z, c);
+            ASSERT_EQ(std::isnan(g), std::isnan(w)) << x << "," << y << "," << z << " c" << c << ": " << g << " vs " << w;
+            if (std::isnan(w)) ++empty;
+            else ASSERT_LE(std::fabs(g - w), tol * std::max(1.0, std::fabs(w))) << x << "," << y << "," << z << " c" << c;
+          }
+    if (k.preserve) EXPECT_GT(empty, 0);
+    // The plan printed is the pairs' blur, and the plan run.
+    const Plan planned = cuda::plan(s, d, spec, m, 0);
+    EXPECT_EQ(planned.channels, 2);
+    EXPECT_EQ(last_run()->algorithm, planned.algorithm);
+    if (k.type == ElementType::f32) {  // in place
+      cuda::blur(s, s, spec, m, 0, 0);
+      cuda.download(s, src);
+      for (std::int64_t y = 0; y < k.h; ++y)
+        for (int c = 0; c < k.c; ++c) {
+          const double g = test::get(src.view, k.w / 2, y, 0, c), w = test::get(want.view, k.w / 2, y, 0, c);
+          ASSERT_EQ(std::isnan(g), std::isnan(w));
+          if (!std::isnan(w)) ASSERT_LE(std::fabs(g - w), tol * std::max(1.0, std::fabs(w)));
+        }
+    }
+  }
+  // No holes: the plain blur's values.
+  test::Buffer full = test::make_buffer(ElementType::f32, 29, 21, 1, 2), plain = test::make_buffer(ElementType::f32, 29, 21, 1, 2);
+  test::Buffer omitted = test::make_buffer(ElementType::f32, 29, 21, 1, 2);
+  test::fill_random(full.view, rng);
+  const BlurSpec spec = BlurSpec::isotropic_2d(1.7);
+  MissingData omit;
+  omit.omit_nan = true;
+  blur(full.view, plain.view, spec, device_);
+  const cuda::DeviceView f = cuda.upload(full), o = cuda.upload(omitted);
+  cuda::blur(f, o, spec, omit, 0, 0);
+  cuda.download(o, omitted);
+  for (std::int64_t y = 0; y < 21; ++y)
+    for (std::int64_t x = 0; x < 29; ++x)
+      ASSERT_NEAR(test::get(omitted.view, x, y, 0, 1), test::get(plain.view, x, y, 0, 1), 2e-6 * std::max(1.0, std::fabs(test::get(plain.view, x, y, 0, 1))));
+  // Refused in one line, nothing written.
+  test::Buffer bytes = test::make_buffer(ElementType::u8, 16, 12, 1, 1);
+  const cuda::DeviceView b = cuda.upload(bytes);
+  EXPECT_THROW(cuda::blur(b, b, spec, omit, 0, 0), InvalidArgument);
+  MissingData with_alpha;
+  with_alpha.alpha = true;
+  EXPECT_THROW(cuda::blur(f, o, spec, with_alpha, 0, 0), Unsupported);
+  MissingData with_mask = omit;
+  with_mask.mask = full.view;
+  EXPECT_THROW(cuda::blur(f, o, spec, with_mask, 0, 0), Unsupported);
+  BlurSpec present = spec;
+  present.with_border(Border::constant);
+  present.cval = 3.0;
+  test::Buffer untouched = test::make_buffer(ElementType::f32, 29, 21, 1, 2);
+  cuda.download(o, untouched);
+  EXPECT_THROW(cuda::blur(f, o, present, omit, 0, 0), Unsupported);
+  cuda.download(o, omitted);
+  EXPECT_TRUE(same_values(omitted.view, untouched.view));
 }
 
 TEST_F(VulkanTest, CudaViewsTheCopiesCannotTakeAreRefused) {

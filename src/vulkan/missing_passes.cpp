@@ -1,0 +1,58 @@
+#include "vulkan/missing_passes.hpp"
+
+#include <cstdint>
+#include <string>
+
+#include "fastblur/error.hpp"
+#include "vulkan/compute_pipeline.hpp"
+#include "vulkan/context.hpp"
+#include "vulkan/job.hpp"
+#include "vulkan/shaders.hpp"
+
+namespace fastblur::vk {
+namespace {
+
+struct PackParams {
+  std::uint32_t pixels, channels, channel;
+};
+struct DivideParams {
+  std::uint32_t pixels, channels, channel, preserve_nan;
+  float floor_weight;
+};
+
+std::uint32_t pixels_of(const Work& w) {
+  if (static_cast<std::uint64_t>(w.pixels()) * static_cast<std::uint64_t>(w.channels) > 0xffffffffull)
+    throw Unsupported("an image of more than 2^32 values on the Vulkan backend");
+  return static_cast<std::uint32_t>(w.pixels());
+}
+
+}  // namespace
+
+void record_missing_pack(Job& job, const Work& image, const Work& pairs, int channel) {
+  if (pairs.channels != 2 || pairs.pixels() != image.pixels() || channel < 0 || channel >= image.channels)
+    throw InvalidArgument("internal: missing_pack takes a channel of an image into pairs of its extents");
+  const ComputePipeline& p = job.context().pipeline(
+      "missing_pack", shaders::words("missing_pack"), {},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(PackParams));
+  const std::uint32_t n = pixels_of(image);
+  const PackParams pp{n, static_cast<std::uint32_t>(image.channels), static_cast<std::uint32_t>(channel)};
+  job.dispatch(p, {Binding::storage(image), Binding::storage(pairs)}, pp, spread_groups((n + 255) / 256));
+}
+
+void record_missing_divide(Job& job, const Work& pairs, const Work& source, const Work& out, int channel,
+                           bool preserve_nan, float floor_weight) {
+  if (pairs.channels != 2 || pairs.pixels() != out.pixels() || source.pixels() != out.pixels() ||
+      source.channels != out.channels || channel < 0 || channel >= out.channels)
+    throw InvalidArgument("internal: missing_divide takes pairs back into a channel of an image of their extents");
+  const ComputePipeline& p = job.context().pipeline(
+      "missing_divide", shaders::words("missing_divide"), {},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+      sizeof(DivideParams));
+  const std::uint32_t n = pixels_of(out);
+  const DivideParams dp{n, static_cast<std::uint32_t>(out.channels), static_cast<std::uint32_t>(channel),
+                        preserve_nan ? 1u : 0u, floor_weight};
+  job.dispatch(p, {Binding::storage(pairs), Binding::storage(source), Binding::storage(out)}, dp,
+               spread_groups((n + 255) / 256));
+}
+
+}  // namespace fastblur::vk
