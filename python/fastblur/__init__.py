@@ -198,10 +198,19 @@ def _missing_request(input, nan_policy, mask, preserve_nan):
     return data, mask, nan_policy == "omit", bool(preserve_nan)
 
 
-def _no_missing_on_cuda(nan_policy, mask, preserve_nan):
-    if nan_policy != "propagate" or mask is not None or preserve_nan:
-        raise NotImplementedError("missing data (nan_policy='omit', mask, preserve_nan) is not blurred on CUDA arrays "
-                                  "yet: blur a host copy (device='cpu' or 'vulkan')")
+def _cuda_missing(nan_policy, mask, preserve_nan):
+    """What a call on CUDA arrays says of missing data: None for a plain blur, else (omit_nan,
+    preserve_nan) for the core's normalized convolution on the device (fastblur/cuda.hpp)."""
+    if nan_policy not in _NAN_POLICIES:
+        raise ValueError(f"nan_policy must be 'propagate' or 'omit', got {nan_policy!r}")
+    if mask is not None:
+        raise NotImplementedError("mask= is not taken with CUDA arrays: mark the missing values NaN with "
+                                  "nan_policy='omit', or blur host arrays")
+    if nan_policy == "propagate":
+        if preserve_nan:
+            raise ValueError("preserve_nan needs nan_policy='omit' or a mask")
+        return None
+    return True, bool(preserve_nan)
 
 
 def _filter_missing(input, output, active, missing, cval, algorithm, tolerance, threads, options, device):
@@ -228,7 +237,7 @@ def _filter_missing(input, output, active, missing, cval, algorithm, tolerance, 
 
 
 def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, device, threads, rounding, options,
-               signature=None):
+               signature=None, missing=None):
     """A filter call on CUDA arrays: the common checks, those a CUDA call adds (the input itself in
     CUDA memory, a device that does not name another GPU: it runs on the array's own), the active
     axes (active_of(ndim), SciPy's argument rules) and the blur on the array's GPU. A call whose
@@ -244,7 +253,7 @@ def _cuda_call(input, output, active_of, cval, truncate, algorithm, tolerance, d
         raise ValueError(f"device={device!r}: a CUDA array is blurred on its own GPU; leave device out")
     src = _foreign_arrays.CudaArray(input, signature[1][3] if signature is not None else None)
     return _foreign_arrays.cuda_filter(src, output, active_of(src.ndim), cval, float(truncate), algorithm, tolerance,
-                                       options, rounding, _vulkan_requests, signature)
+                                       options, rounding, _vulkan_requests, signature, missing)
 
 
 def _as_array(input):
@@ -353,12 +362,12 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
     ``fastblur.plan()`` with the same arguments returns the plan this call runs.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
-        _no_missing_on_cuda(nan_policy, mask, preserve_nan)
-        signature = None if options else _foreign_arrays.signature_of(
+        missing = _cuda_missing(nan_policy, mask, preserve_nan)
+        signature = None if options or missing else _foreign_arrays.signature_of(
             input, output, ("gaussian_filter", sigma, order, mode, cval, truncate, radius, axes, algorithm, tolerance,
                             device, threads, rounding))
         return _cuda_call(input, output, lambda ndim: active_axes(ndim, sigma, order, mode, truncate, radius, axes),
-                          cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature)
+                          cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature, missing)
     like, given_output = input, output
     missing = _missing_request(input, nan_policy, mask, preserve_nan)
     if missing is not None:
@@ -399,12 +408,12 @@ def gaussian_filter1d(input, sigma, axis=-1, order=0, output=None, mode="reflect
         The output array.
     """
     if _foreign_arrays.on_cuda(input) or _foreign_arrays.on_cuda(output):
-        _no_missing_on_cuda(nan_policy, mask, preserve_nan)
-        signature = None if options else _foreign_arrays.signature_of(
+        missing = _cuda_missing(nan_policy, mask, preserve_nan)
+        signature = None if options or missing else _foreign_arrays.signature_of(
             input, output, ("gaussian_filter1d", sigma, axis, order, mode, cval, truncate, radius, algorithm, tolerance,
                             device, threads, rounding))
         return _cuda_call(input, output, lambda ndim: axis_1d(ndim, sigma, axis, order, mode, truncate, radius),
-                          cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature)
+                          cval, truncate, algorithm, tolerance, device, threads, rounding, options, signature, missing)
     like, given_output = input, output
     missing = _missing_request(input, nan_policy, mask, preserve_nan)
     if missing is not None:

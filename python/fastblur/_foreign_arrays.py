@@ -181,10 +181,12 @@ class CudaArray:
         return out
 
 
-def cuda_filter(src, output, active, cval, truncate, algorithm, tolerance, options, rounding, requests, signature=None):
+def cuda_filter(src, output, active, cval, truncate, algorithm, tolerance, options, rounding, requests, signature=None,
+                missing=None):
     """Blurs the CudaArray `src` into `output` (None, or a CUDA array of a library) along the
     active axes, as __init__._filter does for NumPy arrays; returns the output array. A call the
-    core runs in one prepared call is remembered under `signature` (repeat_call's key)."""
+    core runs in one prepared call is remembered under `signature` (repeat_call's key). `missing`:
+    (omit_nan, preserve_nan) for data with holes, the core's normalized convolution on the device."""
     if output is not None and is_foreign(output):
         dst = CudaArray(output, signature[2][3] if signature is not None else None)
     else:
@@ -198,6 +200,8 @@ def cuda_filter(src, output, active, cval, truncate, algorithm, tolerance, optio
             _core.check_axes(*requests(active, with_weights=False)[:5])
         dst.obj[...] = src.obj
         return dst.obj
+    if missing is not None:
+        return _cuda_filter_missing(src, dst, active, cval, truncate, algorithm, tolerance, options, requests, missing)
     work = dst
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         args = (*requests(active[start:start + 3]), cval, truncate, algorithm, tolerance, options, rounding)
@@ -214,6 +218,27 @@ def cuda_filter(src, output, active, cval, truncate, algorithm, tolerance, optio
                  int(work.interface["data"][0]), src.stream)
         if signature is not None and len(active) <= 3 and work is dst:
             _remember(signature[0], call)
+    if work is not dst:
+        dst.obj[...] = work.obj
+    return dst.obj
+
+
+def _cuda_filter_missing(src, dst, active, cval, truncate, algorithm, tolerance, options, requests, missing):
+    """Data with holes: one core call over up to three axes (the weights cannot be split across
+    calls), C-ordered copies where the core's copies cannot take the layout."""
+    if len(active) > 3:
+        raise NotImplementedError("missing data (nan_policy='omit') is blurred over at most three axes a call")
+    omit_nan, preserve_nan = missing
+    args = (*requests(active), float(cval), truncate, algorithm, tolerance, options)
+    work = dst
+    try:
+        _core.blur_cuda_axes_missing(src.interface, work.interface, src.ordinal, omit_nan, preserve_nan, *args, src.stream)
+    except ValueError as e:
+        if _LAYOUT_REFUSED not in str(e):
+            raise
+        src = src if src.c_ordered() else src.contiguous()
+        work = dst if dst.c_ordered() else CudaArray(dst.empty_like())
+        _core.blur_cuda_axes_missing(src.interface, work.interface, src.ordinal, omit_nan, preserve_nan, *args, src.stream)
     if work is not dst:
         dst.obj[...] = work.obj
     return dst.obj

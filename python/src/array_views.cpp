@@ -362,6 +362,23 @@ Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vec
   return PreparedCudaCall(src, dst, axes, base, ordinal).plan();
 }
 
+void blur_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                       const BlurSpec& base, const MissingData& missing, int ordinal, std::uintptr_t stream) {
+  const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
+  py::gil_scoped_release release;
+  for_each_blur(c.l.batch, c.s, c.d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) {
+    cuda::blur(device_view(c.l.sv, src.data + static_cast<std::uint64_t>(so)),
+               device_view(c.l.dv, dst.data + static_cast<std::uint64_t>(d_o)), c.l.spec, missing, ordinal, stream);
+  });
+}
+
+Plan plan_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                       const BlurSpec& base, const MissingData& missing, int ordinal) {
+  const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
+  py::gil_scoped_release release;
+  return cuda::plan(device_view(c.l.sv, src.data), device_view(c.l.dv, dst.data), c.l.spec, missing, ordinal);
+}
+
 namespace {
 
 // A batch of samples laid out as a stack of 2D slices: the two blurred axes are x and y (the smaller

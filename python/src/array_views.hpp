@@ -86,6 +86,13 @@ class PreparedCudaCall {
 Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
                       const BlurSpec& base, int ordinal);
 
+/// Data with holes in CUDA arrays, laid out as PreparedCudaCall lays them out: fastblur::cuda::blur
+/// with `missing` for each blur of the batch, its copies on `stream`; its plan (the pairs' blur).
+void blur_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                       const BlurSpec& base, const MissingData& missing, int ordinal, std::uintptr_t stream);
+Plan plan_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+                       const BlurSpec& base, const MissingData& missing, int ordinal);
+
 /// A batch with a sigma per sample: axis 0 of the arrays indexes the samples, and sample i is
 /// blurred along two axes with samples[i]'s requests (the same two axes for every sample; the
 /// other axes are channels or slices of their own). One core call: fastblur::blur_slices on the

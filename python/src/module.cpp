@@ -294,6 +294,44 @@ PYBIND11_MODULE(_core, m) {
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"),
       py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
       py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
+  // Data with holes in CUDA arrays (NaN omitted): each blur of the call on `stream` (cuda.hpp).
+  const auto cuda_missing = [](bool omit_nan, bool preserve_nan) {
+    MissingData m;
+    m.omit_nan = omit_nan;
+    m.preserve_nan = preserve_nan;
+    return m;
+  };
+  m.def(
+      "blur_cuda_axes_missing",
+      [requests, cuda_missing](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
+                               const std::vector<int>& axes, const std::vector<double>& sigmas,
+                               const std::vector<std::string>& modes, const std::vector<double>& radii,
+                               const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
+                               double truncate, const std::string& algorithm, double tolerance, const py::dict& options,
+                               std::uintptr_t stream) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, "nearest");
+        python::blur_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                  requests(axes, sigmas, modes, radii, orders, weights), base,
+                                  cuda_missing(omit_nan, preserve_nan), ordinal, stream);
+      },
+      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("omit_nan"), py::arg("preserve_nan"), py::arg("axes"),
+      py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"),
+      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("stream"));
+  m.def(
+      "plan_cuda_axes_missing",
+      [requests, cuda_missing](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
+                               const std::vector<int>& axes, const std::vector<double>& sigmas,
+                               const std::vector<std::string>& modes, const std::vector<double>& radii,
+                               const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
+                               double truncate, const std::string& algorithm, double tolerance, const py::dict& options) {
+        const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, "nearest");
+        return from_json(plan_json(python::plan_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                                             requests(axes, sigmas, modes, radii, orders, weights), base,
+                                                             cuda_missing(omit_nan, preserve_nan), ordinal)));
+      },
+      py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("omit_nan"), py::arg("preserve_nan"), py::arg("axes"),
+      py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"),
+      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"));
   m.def(
       "plan_cuda_axes",
       [requests](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,

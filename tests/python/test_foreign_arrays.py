@@ -368,6 +368,49 @@ def test_the_cuda_plan_is_the_plan_run():
 
 
 @needs_fake
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("shape,sigma,mode", [((37, 53), 2.0, "reflect"), ((29, 41, 3), (3.0, 1.5, 0), "mirror"),
+                                              ((11, 13, 17), 1.5, "wrap"), ((40, 31), 2.5, "constant")])
+def test_cuda_arrays_with_holes_equal_the_host_paths_normalized_convolution(dtype, shape, sigma, mode):
+    # nan_policy='omit' (and preserve_nan) on the array's GPU: the host path's normalized convolution
+    # on the same device to float rounding, the same NaN (mode='constant' with cval NaN: the outside
+    # is missing); gaussian_filter1d too.
+    g = rng()
+    a = (g.random(shape) * 10).astype(dtype)
+    a[g.random(shape) < 0.12] = np.nan
+    a[(slice(2, 9),) * 2] = np.nan  # a block with no valid sample under a small kernel
+    kw = dict(mode=mode, cval=np.nan, nan_policy="omit")
+    tol = 2e-3 if dtype == np.float16 else 2e-6
+    for preserve in (False, True):
+        want = on_gpu(a, sigma, preserve_nan=preserve, **kw)
+        r = fastblur.gaussian_filter(CudaArray(a.copy()), sigma, preserve_nan=preserve, **kw)
+        assert isinstance(r, CudaArray) and r.a.dtype == dtype
+        assert np.array_equal(np.isnan(r.a), np.isnan(want))
+        ok = ~np.isnan(want)
+        np.testing.assert_allclose(r.a[ok].astype(np.float64), want[ok].astype(np.float64), rtol=tol, atol=tol)
+    line = fastblur.gaussian_filter1d(CudaArray(a.copy()), 2.0, axis=0, nan_policy="omit")
+    want = fastblur.gaussian_filter1d(a, 2.0, axis=0, nan_policy="omit", device="vulkan")
+    assert np.array_equal(np.isnan(line.a), np.isnan(want))
+    np.testing.assert_allclose(line.a[~np.isnan(want)].astype(np.float64), want[~np.isnan(want)].astype(np.float64),
+                               rtol=tol, atol=tol)
+
+
+@needs_fake
+def test_cuda_arrays_with_holes_refuse_what_the_device_does_not_take():
+    a = np.ones((20, 20), np.float32)
+    out = np.full((20, 20), 7, np.float32)
+    with pytest.raises(NotImplementedError, match="mask= is not taken with CUDA arrays"):
+        fastblur.gaussian_filter(CudaArray(a), 1.0, mask=np.zeros((20, 20), bool), output=CudaArray(out))
+    with pytest.raises(NotImplementedError, match="constant border of a finite cval"):
+        fastblur.gaussian_filter(CudaArray(a), 1.0, mode="constant", cval=2.0, nan_policy="omit", output=CudaArray(out))
+    with pytest.raises(ValueError, match="float data"):
+        fastblur.gaussian_filter(CudaArray(np.ones((20, 20), np.uint8)), 1.0, nan_policy="omit")
+    with pytest.raises(ValueError, match="preserve_nan needs"):
+        fastblur.gaussian_filter(CudaArray(a), 1.0, preserve_nan=True)
+    assert (out == 7).all()
+
+
+@needs_fake
 def test_cuda_refusals_are_one_line_and_write_nothing():
     a = np.ones((20, 20), np.float64)
     with pytest.raises(NotImplementedError, match="float64 CUDA arrays are not supported .* float32"):
