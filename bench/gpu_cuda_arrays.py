@@ -14,6 +14,9 @@ imports nothing; repeated calls run their prepared call; the handoff is the shar
 and float32 is read and written where it lies; a run under the Khronos validation layer prints no
 message.
 
+Data with holes (issue 45): torch float32 and float16 tensors with NaN, nan_policy='omit' with and
+without preserve_nan, against the host path on the same device (float rounding, the same NaN).
+
 Part 2, figures (medians of CUDA-event times on the caller's stream, after a warm-up until the clock
 is steady): issue 46's targets - against the separable conv2d a PyTorch user writes (SciPy's kernel,
 reflect padding: fastblur's mode='mirror') at 1x3x256x256, 16x3x256x256 and 1x3x1080x1920 sigma 2
@@ -22,7 +25,8 @@ and 1080p sigma 10, with where a small call's time goes (Python's share, the C++
 fastblur_gpu_bench's device time where --bench-jsonl has it); against torchvision's gaussian_blur at
 k7 and sigma 50; against CuPy's gaussian_filter on 1080p RGBA and a 256^3 volume at k7/k35/k127; a
 64x3x512x512 batch at sigma 2 in float16 and float32 against torchvision. Each figure is also one
-JSON line (--jsonl)."""
+JSON line (--jsonl). Issue 45: 1080p grey and RGB with 10% NaN at sigma 2 and 8, nan_policy='omit'
+against the plain blur and the recipe a PyTorch user writes."""
 import argparse
 import json
 import os
@@ -234,6 +238,22 @@ def checks(quick):
     messages = [l for l in p.stderr.splitlines() if l.startswith("[validation")]
     check("validation: no messages", p.returncode == 0 and "ran" in p.stdout and not messages,
           (p.stderr[-600:] if p.returncode else "; ".join(messages[:3])))
+    # Issue 45: data with holes on the device (nan_policy='omit', preserve_nan) against the host
+    # path's normalized convolution on the same Vulkan device, to float rounding, the same NaN.
+    for dtype, tol in ((torch.float32, 2e-6), (torch.float16, 2e-3)):
+        for shape, sigma in (((1, 1, 97, 131), (0, 0, 2.0, 2.0)), ((2, 3, 64, 80), (0, 0, 3.0, 1.5))):
+            for preserve in (False, True):
+                t = rand(shape, torch.float32)
+                t[torch.rand(shape, generator=g).to(dev) < 0.12] = float("nan")
+                t = t.to(dtype)
+                want = fastblur.gaussian_filter(host(t).copy(), sigma, device="vulkan", nan_policy="omit",
+                                                preserve_nan=preserve)
+                got = host(fastblur.gaussian_filter(t, sigma, nan_policy="omit", preserve_nan=preserve))
+                same_nan = np.array_equal(np.isnan(got), np.isnan(want))
+                ok = ~np.isnan(want)
+                err = float(np.abs(got[ok].astype(np.float64) - want[ok]).max() / max(1.0, np.abs(want[ok]).max()))
+                check(f"holes {dtype} {shape} preserve_nan={preserve}: the host path's", same_nan and err <= tol,
+                      f"same NaN {same_nan}, relative error {err:.2e}")
 
 
 def event_ms(fn, repeat, stream=None):
@@ -322,6 +342,23 @@ def figures(quick, bench_jsonl):
             except (ValueError, KeyError):
                 pass
     print("handoff:", _core.cuda_handoff(0), flush=True)
+    # Issue 45: data with holes on the device, against the plain blur of the same tensor and the recipe
+    # a PyTorch user writes (the separable conv2d of the data with holes at 0 and of the validity,
+    # then a division). Prediction (bench/RESULTS.md): about 2.2x the plain blur per channel.
+    for shape, sigma in (((1, 1, 1080, 1920), 2.0), ((1, 3, 1080, 1920), 8.0)):
+        if quick:
+            shape = (shape[0], shape[1], shape[2] // 4, shape[3] // 4)
+        x = torch.rand(shape, device="cuda")
+        x[torch.rand(shape, device="cuda") < 0.1] = float("nan")
+        peer = torch_separable(x, sigma)
+        zeroed = torch.nan_to_num(x, nan=0.0)
+        s = (0, 0, sigma, sigma)
+        plain = event_ms(lambda: fastblur.gaussian_filter(zeroed, s, mode="mirror"), repeat)
+        omit = event_ms(lambda: fastblur.gaussian_filter(x, s, mode="mirror", nan_policy="omit"), repeat)
+        recipe = event_ms(lambda: peer(torch.nan_to_num(x, nan=0.0)) / peer((~torch.isnan(x)).to(x.dtype)), repeat)
+        figure(f"torch {'x'.join(map(str, shape))} sigma {sigma:g} 10% NaN omit", fastblur_omit_ms=omit,
+               fastblur_plain_ms=plain, omit_over_plain=omit / plain, torch_recipe_ms=recipe, ratio=recipe / omit,
+               note="issue 45: omit within 1.5x of the plain blur (CPU target), faster than the recipe")
     # Issue 46: against the separable conv2d a PyTorch user writes, data on the device, CUDA events.
     for shape, sigma in (((1, 3, 256, 256), 2.0), ((16, 3, 256, 256), 2.0), ((1, 3, 1080, 1920), 2.0),
                          ((1, 3, 1080, 1920), 10.0)):
