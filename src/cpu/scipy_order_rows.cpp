@@ -26,70 +26,15 @@
 
 #include "hwy/aligned_allocator.h"
 
-#include "core/border.hpp"
 #include "core/element.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
+#include "cpu/scipy_ring.hpp"
 #include "fastblur/derivative_step.hpp"
 
 namespace fastblur::cpu {
 namespace {
-
-// SciPy's correlation along one axis: the weights, their split around the centre and symmetry,
-// and where each extended position of the axis comes from (border_map: -1 for cval).
-struct Axis {
-  const double* centre;  // the centre weight
-  int size1, size2, symmetry;
-  std::vector<std::int64_t> map;
-  int taps() const { return size1 + size2 + 1; }
-};
-
-int symmetry_of(const std::vector<double>& w);
-
-Axis axis_of(const Plan& plan, int a, std::int64_t n) {
-  const std::vector<double>& w = *plan.axes[static_cast<std::size_t>(a)].weights;
-  Axis ax;
-  ax.size1 = static_cast<int>(w.size() / 2);
-  ax.size2 = static_cast<int>(w.size()) - ax.size1 - 1;
-  ax.centre = w.data() + ax.size1;
-  ax.symmetry = symmetry_of(w);
-  ax.map = core::border_map(-ax.size1, n + ax.size1 + ax.size2, n, plan.spec.border[static_cast<std::size_t>(a)]);
-  return ax;
-}
-
-// 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test, to DBL_EPSILON).
-int symmetry_of(const std::vector<double>& w) {
-  const std::size_t n = w.size(), c = n / 2;
-  if (n % 2 == 0) return 0;
-  bool sym = true, anti = true;
-  for (std::size_t k = 1; k <= c; ++k) {
-    sym = sym && std::fabs(w[c + k] - w[c - k]) <= 2.220446049250313e-16;
-    anti = anti && std::fabs(w[c + k] + w[c - k]) <= 2.220446049250313e-16;
-  }
-  return sym ? 1 : anti ? -1 : 0;
-}
-
-// Row y of a view as doubles, or doubles into row y: packed rows in one run, others value by value.
-void read_row(const View& v, std::int64_t y, double* to) {
-  const std::size_t es = element_size(v.type);
-  const std::int64_t W = v.width(), C = v.channels;
-  if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
-    to_doubles(v.type, v.pixel(0, y), static_cast<std::size_t>(W * C), to);
-    return;
-  }
-  for (std::int64_t x = 0; x < W; ++x) to_doubles(v.type, v.pixel(x, y), static_cast<std::size_t>(C), to + x * C);
-}
-
-void write_row(const double* from, const View& v, std::int64_t y) {
-  const std::size_t es = element_size(v.type);
-  const std::int64_t W = v.width(), C = v.channels;
-  if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
-    from_doubles(v.type, from, static_cast<std::size_t>(W * C), v.pixel(0, y));
-    return;
-  }
-  for (std::int64_t x = 0; x < W; ++x) from_doubles(v.type, from + x * C, static_cast<std::size_t>(C), v.pixel(x, y));
-}
 
 // A worker's buffers, kept from call to call (fresh pages cost a fault per 4 KiB every call).
 struct Buffers {
@@ -124,44 +69,28 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
   const std::size_t terms = plans.size();
   // The terms share y's ring (their y kernels are as long, their y borders alike: the caller's rule);
   // each has its own weights and x border.
-  std::vector<Axis> ys, xs;
-  for (const Plan* p : plans) ys.push_back(axis_of(*p, 1, H)), xs.push_back(axis_of(*p, 0, W));
-  const Axis& y = ys[0];
+  std::vector<ScipyAxis> ys, xs;
+  for (const Plan* p : plans) ys.push_back(scipy_axis(*p, 1, H)), xs.push_back(scipy_axis(*p, 0, W));
+  const ScipyAxis& y = ys[0];
   const int taps = y.taps();
   const double cval = plan.spec.cval;
   const ElementType dt = io.destination;
   const std::size_t dst_item = element_size(dt);
-  const int threads = std::max(1, std::min<int>(workers, static_cast<int>(H)));
-  // Bands of output rows, one per worker.
-  std::vector<std::int64_t> band_start(static_cast<std::size_t>(threads) + 1);
-  for (int b = 0; b <= threads; ++b) band_start[static_cast<std::size_t>(b)] = H * b / threads;
-  const auto band_of = [&](std::int64_t r) {
-    return static_cast<int>(std::upper_bound(band_start.begin(), band_start.end(), r) - band_start.begin()) - 1;
-  };
-  // Extended row e (0 <= e < H + taps - 1, position e - size1) enters band b's ring when output row
-  // max(start, e - taps + 1) is made; in place, the rows read after their own band or another one
-  // writes them are stashed first.
+  // Bands of output rows, one per worker. Extended row e (0 <= e < H + taps - 1, position e - size1)
+  // enters band b's ring when output row max(start, e - taps + 1) is made; in place, the rows read
+  // after their own band or another one writes them are stashed first.
+  const Bands bands(H, workers);
+  const int threads = bands.workers();
+  const std::vector<std::int64_t>& band_start = bands.start;
   const bool in_place = io.in_place;
-  std::vector<std::int64_t> stash_slot(in_place ? static_cast<std::size_t>(H) : 0, -1);
-  std::vector<std::int64_t> stashed;
-  if (in_place) {
-    for (int b = 0; b < threads; ++b) {
-      const std::int64_t y0 = band_start[static_cast<std::size_t>(b)], y1 = band_start[static_cast<std::size_t>(b) + 1];
-      for (std::int64_t e = y0; e < y1 + taps - 1; ++e) {
-        const std::int64_t r = y.map[static_cast<std::size_t>(e)];
-        const std::int64_t read_at = std::max(y0, e - taps + 1);
-        if (r >= 0 && (band_of(r) != b || read_at > r) && stash_slot[static_cast<std::size_t>(r)] < 0) {
-          stash_slot[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(stashed.size());
-          stashed.push_back(r);
-        }
-      }
-    }
-  }
+  const Stash stashing = in_place ? lines_read_after_written(bands, y, H) : Stash{};
+  const std::vector<std::int64_t>& stash_slot = stashing.slot;
+  const std::vector<std::int64_t>& stashed = stashing.lines;
   hwy::AlignedFreeUniquePtr<double[]> stash =
       hwy::AllocateAligned<double>(std::max<std::size_t>(1, stashed.size() * static_cast<std::size_t>(row)));
   const std::size_t pitch = static_cast<std::size_t>(row) + 8;  // ring rows a cache line apart in sets
   int x_reach = 0;  // the longest x kernel's extension, both sides
-  for (const Axis& x : xs) x_reach = std::max(x_reach, x.size1 + x.size2);
+  for (const ScipyAxis& x : xs) x_reach = std::max(x_reach, x.size1 + x.size2);
   const std::size_t line_len = static_cast<std::size_t>((W + x_reach) * C);
   const std::size_t group_lines = line_len * static_cast<std::size_t>(kGroup);
   // Output rows in groups of kGroup: the group's y passes run a strip of kStrip values at a time, so
@@ -204,7 +133,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
         const int outputs = static_cast<int>(g1 - g0);
         for (int t = 0; t < taps + outputs - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(g0 + t);
         for (std::size_t k = 0; k < terms; ++k) {
-          const Axis &yk = ys[k], &xk = xs[k];
+          const ScipyAxis &yk = ys[k], &xk = xs[k];
           for (int m = 0; m < outputs; ++m)
             centres[static_cast<std::size_t>(m)] =
                 lines + k * group_lines + static_cast<std::size_t>(m) * line_len + static_cast<std::size_t>(xk.size1 * C);
@@ -217,7 +146,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
         }
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) {
           for (std::size_t k = 0; k < terms; ++k) {
-            const Axis& x = xs[k];
+            const ScipyAxis& x = xs[k];
             double* line = lines + k * group_lines + static_cast<std::size_t>(out_y - g0) * line_len;
             double* centre = line + static_cast<std::size_t>(x.size1 * C);
             through_type(dt, centre, static_cast<std::size_t>(row));  // SciPy stores y's result, x reads it back

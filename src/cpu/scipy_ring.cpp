@@ -1,0 +1,85 @@
+#include "cpu/scipy_ring.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/border.hpp"
+#include "cpu/scipy_convert.hpp"
+
+namespace fastblur::cpu {
+namespace {
+
+// 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test, to DBL_EPSILON).
+int symmetry_of(const std::vector<double>& w) {
+  const std::size_t n = w.size(), c = n / 2;
+  if (n % 2 == 0) return 0;
+  bool sym = true, anti = true;
+  for (std::size_t k = 1; k <= c; ++k) {
+    sym = sym && std::fabs(w[c + k] - w[c - k]) <= 2.220446049250313e-16;
+    anti = anti && std::fabs(w[c + k] + w[c - k]) <= 2.220446049250313e-16;
+  }
+  return sym ? 1 : anti ? -1 : 0;
+}
+
+}  // namespace
+
+ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n) {
+  const std::vector<double>& w = *plan.axes[static_cast<std::size_t>(a)].weights;
+  ScipyAxis ax;
+  ax.size1 = static_cast<int>(w.size() / 2);
+  ax.size2 = static_cast<int>(w.size()) - ax.size1 - 1;
+  ax.centre = w.data() + ax.size1;
+  ax.symmetry = symmetry_of(w);
+  ax.map = core::border_map(-ax.size1, n + ax.size1 + ax.size2, n, plan.spec.border[static_cast<std::size_t>(a)]);
+  return ax;
+}
+
+Bands::Bands(std::int64_t n, int workers) {
+  const int w = std::max(1, static_cast<int>(std::min<std::int64_t>(workers, std::max<std::int64_t>(n, 1))));
+  start.resize(static_cast<std::size_t>(w) + 1);
+  for (int b = 0; b <= w; ++b) start[static_cast<std::size_t>(b)] = n * b / w;
+}
+
+int Bands::of(std::int64_t line) const {
+  return static_cast<int>(std::upper_bound(start.begin(), start.end(), line) - start.begin()) - 1;
+}
+
+Stash lines_read_after_written(const Bands& bands, const ScipyAxis& axis, std::int64_t n) {
+  Stash s;
+  s.slot.assign(static_cast<std::size_t>(n), -1);
+  const int taps = axis.taps();
+  for (int b = 0; b < bands.workers(); ++b) {
+    const std::int64_t y0 = bands.start[static_cast<std::size_t>(b)], y1 = bands.start[static_cast<std::size_t>(b) + 1];
+    for (std::int64_t e = y0; e < y1 + taps - 1; ++e) {
+      const std::int64_t r = axis.map[static_cast<std::size_t>(e)];
+      const std::int64_t read_at = std::max(y0, e - taps + 1);
+      if (r >= 0 && (bands.of(r) != b || read_at > r) && s.slot[static_cast<std::size_t>(r)] < 0) {
+        s.slot[static_cast<std::size_t>(r)] = static_cast<std::int64_t>(s.lines.size());
+        s.lines.push_back(r);
+      }
+    }
+  }
+  return s;
+}
+
+void read_row(const View& v, std::int64_t y, double* to) {
+  const std::size_t es = element_size(v.type);
+  const std::int64_t W = v.width(), C = v.channels;
+  if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
+    to_doubles(v.type, v.pixel(0, y), static_cast<std::size_t>(W * C), to);
+    return;
+  }
+  for (std::int64_t x = 0; x < W; ++x) to_doubles(v.type, v.pixel(x, y), static_cast<std::size_t>(C), to + x * C);
+}
+
+void write_row(const double* from, const View& v, std::int64_t y) {
+  const std::size_t es = element_size(v.type);
+  const std::int64_t W = v.width(), C = v.channels;
+  if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
+    from_doubles(v.type, from, static_cast<std::size_t>(W * C), v.pixel(0, y));
+    return;
+  }
+  for (std::int64_t x = 0; x < W; ++x) from_doubles(v.type, from + x * C, static_cast<std::size_t>(C), v.pixel(x, y));
+}
+
+}  // namespace fastblur::cpu

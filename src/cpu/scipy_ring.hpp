@@ -1,0 +1,47 @@
+#pragma once
+// What SciPy's fused drivers share (scipy_order_rows.cpp: a 2D image's rows; scipy_order_planes.cpp:
+// a volume's planes): an axis's correlation as SciPy runs it, the bands of lines the workers make,
+// the lines a band reads after they are written in place, and rows of views as doubles.
+#include <cstdint>
+#include <vector>
+
+#include "fastblur/plan.hpp"
+#include "fastblur/view.hpp"
+
+namespace fastblur::cpu {
+
+/// SciPy's correlation along one axis: the weights, their split around the centre and symmetry,
+/// and where each extended position of the axis comes from (core::border_map: -1 for cval).
+struct ScipyAxis {
+  const double* centre = nullptr;  // the centre weight
+  int size1 = 0, size2 = 0, symmetry = 0;
+  std::vector<std::int64_t> map;
+  int taps() const { return size1 + size2 + 1; }
+};
+
+/// Plan axis `a` (of `n` samples) as SciPy correlates along it.
+ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
+
+/// Consecutive bands of `n` lines, one per worker: band b is [start[b], start[b + 1]).
+struct Bands {
+  std::vector<std::int64_t> start;
+  Bands(std::int64_t n, int workers);
+  int workers() const { return static_cast<int>(start.size()) - 1; }
+  int of(std::int64_t line) const;
+};
+
+/// In place, the lines some band reads after they are written - a neighbour's within the kernel's
+/// reach, or its own that the border folds back onto after their turn - given that band b reads
+/// extended line e (0 <= e < its end + taps - 1) when it makes output line max(b's start, e - taps + 1).
+/// They are read into a stash before any worker writes: slot[line] is a line's place there (-1:
+/// none), `lines` the stash's lines in order.
+struct Stash {
+  std::vector<std::int64_t> slot, lines;
+};
+Stash lines_read_after_written(const Bands& bands, const ScipyAxis& axis, std::int64_t n);
+
+/// Row y of a view as doubles, or doubles into row y (packed rows in one run, others a pixel at a time).
+void read_row(const View& v, std::int64_t y, double* to);
+void write_row(const double* from, const View& v, std::int64_t y);
+
+}  // namespace fastblur::cpu
