@@ -154,6 +154,11 @@ struct Schedule {
   /// image read once and written once, SciPy's arithmetic unchanged - where the axes run y then x and
   /// the ring fits the budget (fir's schedule); else a pass per axis.
   bool fused_axes = false;
+  /// CpuDriver::scipy_order fused on a volume filtered z, y, x whose ring of z's planes fits half the
+  /// last-level cache over the threads (fir's schedule): z's pass through that ring, each output
+  /// plane filtered in y and x while in cache - the volume read once and written once, not z's result
+  /// written and read back (cpu/scipy_order_planes.cpp). SciPy's arithmetic unchanged.
+  bool fused_z = false;
   /// CPU fir (axis passes and scipy-order): x rows shorter than a vector (an RGB array's channel axis
   /// given one sigma, SciPy's rule) are filtered across rows - a block of rows transposed so that each
   /// x position is a row of lanes - instead of one short row at a time, which is all tail and

@@ -6,6 +6,8 @@
 #include "algorithms/descriptor.hpp"
 #include "algorithms/gpu_passes.hpp"
 #include "fastblur/kernel.hpp"
+#include "core/cache_size.hpp"
+#include "core/threads.hpp"
 #include "kernel/fixed_point.hpp"
 
 namespace fastblur::algo {
@@ -105,6 +107,24 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
+  // A volume filtered z, then y and x fused (SciPy's order), whose ring of z's planes (its taps and a
+  // group of 3 more, in double) over the most threads the plan may get fits half the last-level
+  // cache, and whose output does not (below that z's result stays in the cache for the planes: 128^3
+  // float32 0.99x): z's pass plane by plane, each output plane's y and x while in cache
+  // (Schedule::fused_z). Measured in bench/RESULTS.md (issue 43, "z fused with the planes").
+  static bool scipy_fused_z(const Plan& plan, const Shape& shape) {
+    const auto& ax = plan.axes;
+    if (!plan.schedule.fused_axes || !(ax[2].sigma > kSigmaCutoff) || shape.extent[2] < 2 || !ax[2].weights) return false;
+    const auto& order = plan.spec.axis_order;
+    if (order[0] != 2) return false;  // z first (fused_axes has y then x last)
+    const double plane = static_cast<double>(shape.extent[0] * shape.extent[1] * shape.channels) * sizeof(double);
+    const double ring = static_cast<double>(ax[2].weights->size() + 3 + 4) * plane;  // the ring and the group's planes
+    const int workers = core::threads_for(1e300, plan.spec.threads);  // the most the planner may give
+    const double half_cache = static_cast<double>(core::last_level_cache_bytes()) / 2;
+    const double output = static_cast<double>(shape.elements()) * static_cast<double>(element_size(shape.destination));
+    return ring * workers <= half_cache && output >= half_cache;
+  }
+
   // x rows shorter than a vector are filtered across rows (Schedule::x_across_rows); the ring of
   // rows of the fused drivers would walk such rows one at a time, so they run a pass per axis.
   static bool x_across_rows(const Plan& plan, const Shape& shape) {
@@ -120,6 +140,7 @@ class Fir final : public Descriptor {
       plan.schedule.driver = CpuDriver::scipy_order;
       plan.schedule.intermediate = ElementType::f64;
       plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
+      plan.schedule.fused_z = shape.backend == Backend::cpu && scipy_fused_z(plan, shape);
       // A 2D image's fused rows write float32 output rows themselves (cpu/scipy_order_rows.cpp):
       // streamed 1.10-1.12x at 1080p-4K. Not a volume's planes: after z's pass they are read back in
       // place, their lines in cache (streamed 0.91x), and planes alone streamed 0.94x (230x200x180).

@@ -30,6 +30,12 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
 // scipy_order with Schedule::fused_axes: a 2D image's y and x passes through a ring of rows, made by
 // `workers` threads (bands of rows).
 void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers);
+// The same for one plane given as doubles already through the output type (the planes driver's z
+// result, `dst`'s extents), on the calling thread.
+void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& dst);
+// scipy_order with Schedule::fused_z: a volume's z pass through a ring of planes, each output
+// plane then filtered in y and x while in cache (scipy_order_planes.cpp), by `workers` threads.
+void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst, int workers);
 // The same for several terms read from one ring of source rows (derivative_sum's fused case): each
 // plan's y and x passes, the first term written to dst's row and the others folded into it as
 // derivative_sum_step folds them. The plans share y's kernel length and border; dst's rows are

@@ -383,6 +383,10 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();
   const Array s = array_of(src), d = array_of(dst);
   bool first = true;
+  if (plan.schedule.fused_z) {  // z, y and x plane by plane (Schedule::fused_z)
+    scipy_order_planes_blur(plan, src, dst, threads);
+    return;
+  }
   for (int axis : plan.spec.axis_order) {
     // Fused (Schedule::fused_axes: y then x are the last axes SciPy filters): each plane's y and x in
     // one pass through a ring of rows, from the source, or in place after z's pass.

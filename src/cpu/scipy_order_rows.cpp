@@ -204,6 +204,15 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
   rows_terms(plans, kind, io, workers);
 }
 
+void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& dst) {
+  const Plan* plans[] = {&plan};
+  const std::int64_t row = dst.width() * dst.channels;
+  RowsIo io{dst.width(), dst.height(), dst.channels, dst.type,
+            [&](std::int64_t y, double* to) { std::memcpy(to, plane + y * row, static_cast<std::size_t>(row) * sizeof(double)); },
+            [&](std::int64_t y, const double* from) { write_row(from, dst, y); }, false, &dst};
+  rows_terms(plans, DerivativeSum::laplace, io, 1);
+}
+
 bool scipy_rows_available(const Plan& plan) {
   return plan.schedule.driver == CpuDriver::scipy_order && plan.schedule.fused_axes && plan.extent[2] == 1 &&
          !(plan.axes[2].sigma > 0.0);

@@ -117,6 +117,7 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("strip"), j.numbers(s.strip);
   j.key("stream_destination"), j.boolean(s.stream_destination);
   j.key("fused_axes"), j.boolean(s.fused_axes);
+  j.key("fused_z"), j.boolean(s.fused_z);
   j.key("x_across_rows"), j.boolean(s.x_across_rows);
   j.key("box"), j.array(s.box, [&](BoxSchedule b) { j.text(to_string(b)); });
   j.key("gpu_downsample"), j.text(to_string(s.gpu_downsample));

@@ -286,6 +286,62 @@ TEST(ScipyOrder, StreamedFloatRowsGiveTheStoredRowsBits) {
                    .schedule.stream_destination);
 }
 
+// A volume filtered z, y, x with z's pass through a ring of planes and each output plane's y and x
+// while in cache (Schedule::fused_z, cpu/scipy_order_planes.cpp): SciPy's bits for every type and
+// border, bands of any count (more workers than planes too), padded pixels, kernels longer than the
+// volume, and in place - where a band reads planes its neighbours, or its own border, write first.
+TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
+  auto rng = test::rng_for_test();
+  struct Case { std::int64_t w, h, d; int c; double s; int threads; int pad_px; };
+  const Case cases[] = {{33, 13, 9, 1, 1.1, 2, 0}, {35, 11, 5, 2, 1.7, 7, 1},  // 7 workers on 5 planes
+                        {40, 9, 13, 3, 0.8, 3, 0}, {36, 10, 3, 1, 2.5, 2, 0}};  // z's kernel longer than the volume
+  int checked = 0;
+  for (std::size_t ti = 0; ti < kEveryType.size(); ++ti)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (std::size_t ci = 0; ci < std::size(cases); ++ci) {
+        if (test::small_scale() && !test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), static_cast<int>(ci))) continue;
+        const Case& cs = cases[ci];
+        const ElementType t = kEveryType[ti];
+        BlurSpec spec = BlurSpec::isotropic_3d(cs.s);
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = -1.5;
+        spec.rounding = Rounding::scipy;
+        spec.threads = cs.threads;
+        auto src = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
+        fill(src.view, rng);
+        auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c), want = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
+        Plan plan = make_plan(spec, src.view, t, Backend::cpu);
+        ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
+        plan.schedule.fused_z = true;  // the planner keeps it for volumes past the cache; the bits are the same
+        ASSERT_NE(describe(plan).find("ring of planes"), std::string::npos);
+        scipy_reference(src.view, want.view, spec);
+        blur(src.view, got.view, plan);
+        ASSERT_TRUE(last_run()->schedule.fused_z);
+        std::string where;
+        EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << to_string(t) << " " << to_string(spec.border[0]) << " case " << ci
+                                                             << " at " << where;
+        blur(src.view, src.view, plan);  // in place
+        EXPECT_TRUE(same_bytes(src.view, want.view, &where)) << "in place " << to_string(t) << " " << to_string(spec.border[0])
+                                                             << " case " << ci << " at " << where;
+        ++checked;
+      }
+  EXPECT_GT(checked, 20);
+  // The planner: a volume larger than half the cache whose ring fits is fused; a small one and a
+  // long z kernel on large planes are not.
+  BlurSpec spec = BlurSpec::isotropic_3d(1.0);
+  spec.rounding = Rounding::scipy;
+  spec.threads = 2;
+  const std::int64_t side = 160;  // planes of 160x160 doubles: 200 KiB
+  const std::int64_t depth = static_cast<std::int64_t>(core::last_level_cache_bytes() / 2 / (side * side * 4)) + 2;
+  const auto planned = [&](const BlurSpec& s, std::int64_t w, std::int64_t d) {
+    return make_plan(s, View::packed(static_cast<float*>(nullptr), ElementType::f32, w, w, d, 1), Backend::cpu).schedule.fused_z;
+  };
+  EXPECT_TRUE(planned(spec, side, depth));
+  EXPECT_FALSE(planned(spec, side, 8));
+  spec.sigma = {1.0, 1.0, 400.0};  // z's ring of 3203 planes
+  EXPECT_FALSE(planned(spec, side, depth));
+}
+
 TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
   std::vector<float> px(64 * 48);
   const View v = View::packed(px.data(), ElementType::f32, 64, 48);
