@@ -2,6 +2,7 @@
 // taps, planar (x and y together). Levels and the taps' offset are solved so the variance is exactly
 // sigma^2 (kernel_dual_kawase.hpp). Not shift-invariant: blocks of 2^levels pixels from pixel 0.
 #include "algorithms/dual_kawase.hpp"
+#include "algorithms/gpu_passes.hpp"
 
 #include <algorithm>
 #include <array>
@@ -92,7 +93,10 @@ class DualKawase final : public Descriptor {
     plan.resolved = std::move(r);
   }
 
-  void schedule(Plan& plan, const Shape&) const override { plan.schedule.driver = CpuDriver::planar; }
+  void schedule(Plan& plan, const Shape& shape) const override {
+    plan.schedule.driver = CpuDriver::planar;
+    schedule_image_gpu(plan, shape, "dual_kawase");
+  }
 
   // The 2D max error of the response to an impulse (its chain has no closed form), computed in the
   // kernel layer at the executor's coordinates (the image at its padding's start, which sets the

@@ -2,6 +2,7 @@
 // w1 + w2 at offset (o1 w1 + o2 w2) / (w1 + w2)): half the fetches. Vulkan only, 2D images; exact up
 // to the sampler's sub-texel precision.
 #include "algorithms/descriptor.hpp"
+#include "algorithms/gpu_passes.hpp"
 
 namespace fastblur::algo {
 namespace {
@@ -21,6 +22,12 @@ class FirLinear final : public Descriptor {
                    {}) {}
 
   void resolve(const BlurSpec& spec, const Shape&, Plan& plan) const override { resolve_gaussian_radii(spec, plan); }
+
+  // The Vulkan backend only (Capabilities::cpu false): the line driver is never run.
+  void schedule(Plan& plan, const Shape& shape) const override {
+    plan.schedule.driver = CpuDriver::lines;
+    schedule_image_gpu(plan, shape, "fir_linear");
+  }
 
   // The same kernel as fir up to the sampler's sub-texel precision.
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -54,6 +54,37 @@ void schedule_fir_gpu(Plan& plan, const Shape& shape, int outputs) {
   }
 }
 
+const char* box_shader(BoxSchedule schedule) noexcept {
+  switch (schedule) {
+    case BoxSchedule::prefix_sums: return "box_scan";
+    case BoxSchedule::fused: return "box_fused";
+    case BoxSchedule::running_sums: break;
+  }
+  return "box_chunk";
+}
+
+const char* downsample_shader(GpuDownsample design) noexcept {
+  return design == GpuDownsample::per_axis ? "downsample_line" : "downsample_chain";
+}
+
+std::vector<std::string> planned_shaders(const Plan& plan) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string& s) {
+    if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  };
+  for (const GpuPass& g : plan.schedule.gpu) add(g.shader);
+  for (std::size_t a = 0; a < 3; ++a)
+    if (plan.algorithm == Algorithm::box && plan.axes[a].active) add(box_shader(plan.schedule.box[a]));
+  if (plan.algorithm == Algorithm::downsample) add(downsample_shader(plan.schedule.gpu_downsample));
+  return out;
+}
+
+void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base) {
+  if (shape.backend != Backend::vulkan) return;
+  for (GpuPass& g : plan.schedule.gpu) g = GpuPass{};
+  plan.schedule.gpu[0].shader = std::string(base) + "_c" + std::to_string(image_channels(shape.channels));
+}
+
 ElementType wire_type(ElementType t) noexcept {
   return t == ElementType::u8 || t == ElementType::u16 || t == ElementType::f16 ? t : ElementType::f32;
 }

@@ -3,6 +3,8 @@
 // memory a fir tile needs, how many lines a scratch batch holds, how many parts of rows an image
 // travels in. The descriptors put the choices in the plan's schedule; the recorders run them.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "algorithms/descriptor.hpp"
 
@@ -34,6 +36,24 @@ inline int fir_outputs(const GpuPass& g) noexcept { return g.block > 0 ? static_
 /// its tile, fir_across along y and z; `outputs` a thread: 4, or 8 (the register-blocked variants
 /// fir_line_o8 and fir_across_o8, GpuPass::block 8).
 void schedule_fir_gpu(Plan& plan, const Shape& shape, int outputs = 4);
+
+/// The channels an image pass's images hold for an image of `channels` (1, 2 or 4: three travel as
+/// four, the formats a sampler filters).
+inline int image_channels(int channels) noexcept { return channels <= 2 ? channels : 4; }
+/// The pass of an algorithm that runs on images (kawase, fir-linear, dual-kawase, mip-poisson): its
+/// shader's variant for the image's channels, `base` + "_c1", "_c2" or "_c4", named in the plan
+/// (GpuPass::shader of axis x), which the recorder runs.
+void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base);
+
+/// The shader of a box pass as the plan's BoxSchedule names it (running sums: box_chunk, prefix
+/// sums: box_scan, fused: box_fused), and of downsample's design (chain: downsample_chain, per axis:
+/// downsample_line): the recorders run these, the plan holds the choice.
+const char* box_shader(BoxSchedule schedule) noexcept;
+const char* downsample_shader(GpuDownsample design) noexcept;
+/// Every shader a plan's algorithm passes run on the device, as the plan names them (GpuPass::shader
+/// of its axes, box's schedules, downsample's design); the recorders create no other (but for the
+/// conversions and padding around every algorithm: convert, pad_image, image_to_work, work_to_image).
+std::vector<std::string> planned_shaders(const Plan& plan);
 
 /// The type a host view travels as: u8, u16, f16 and f32 as they are, every other type as f32.
 ElementType wire_type(ElementType type) noexcept;

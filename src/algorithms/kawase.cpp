@@ -3,6 +3,7 @@
 // 2D passes on textures. The schedule's offsets are solved so the variances sum to sigma^2 exactly
 // (the seed's open problem), or given.
 #include "algorithms/kawase.hpp"
+#include "algorithms/gpu_passes.hpp"
 
 #include <cmath>
 #include <memory>
@@ -68,6 +69,7 @@ class Kawase final : public Descriptor {
 
   void schedule(Plan& plan, const Shape& shape) const override {
     plan.schedule.driver = float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes : CpuDriver::lines;
+    schedule_image_gpu(plan, shape, "kawase_pass");
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -3,6 +3,7 @@
 // level matching its share of the disk. Planar (x and y together); a noisy approximation for
 // real-time use; the variance is solved to sigma^2 (kernel_mip_poisson.hpp).
 #include "algorithms/mip_poisson.hpp"
+#include "algorithms/gpu_passes.hpp"
 
 #include <algorithm>
 #include <array>
@@ -72,7 +73,10 @@ class MipPoisson final : public Descriptor {
     plan.resolved = std::move(r);
   }
 
-  void schedule(Plan& plan, const Shape&) const override { plan.schedule.driver = CpuDriver::planar; }
+  void schedule(Plan& plan, const Shape& shape) const override {
+    plan.schedule.driver = CpuDriver::planar;
+    schedule_image_gpu(plan, shape, "mip_poisson");
+  }
 
   // The 2D max error of one frame's response to an impulse (the rotation noise has no closed form),
   // computed in the kernel layer at the executor's coordinates (the image at its padding's start).

@@ -171,6 +171,12 @@ class Context {
   const ComputePipeline& pipeline(const std::string& name, const std::vector<std::uint32_t>& spirv,
                                   const std::vector<std::uint32_t>& specialization,
                                   const std::vector<VkDescriptorType>& bindings, std::uint32_t push_bytes);
+  /// Tests: while `into` is set, the name of every pipeline asked for (built or found) is appended
+  /// there - what a recorder runs, to hold against what its plan names.
+  void log_pipelines(std::vector<std::string>* into) {
+    std::lock_guard<std::mutex> lock(pipelines_mutex_);
+    pipeline_log_ = into;
+  }
 
  private:
   void create_own_objects();
@@ -198,6 +204,7 @@ class Context {
   PFN_vkGetSemaphoreFdKHR get_semaphore_fd_ = nullptr;
   std::mutex mutex_;            // the sampler and the free lists
   std::mutex pipelines_mutex_;  // pipelines_ (held while one compiles)
+  std::vector<std::string>* pipeline_log_ = nullptr;  // log_pipelines
   std::mutex queue_mutex_;  // vkQueueSubmit (Vulkan's rule: a queue is used by one thread at a time)
   std::map<std::string, std::unique_ptr<ComputePipeline>> pipelines_;
   std::vector<std::unique_ptr<Frame>> free_frames_;

@@ -94,6 +94,7 @@ const ComputePipeline& Context::pipeline(const std::string& name, const std::vec
   key += "|";
   for (VkDescriptorType t : bindings) key += std::to_string(static_cast<int>(t)) + ",";
   std::lock_guard<std::mutex> lock(pipelines_mutex_);  // not the free lists': a compile stalls no other job
+  if (pipeline_log_) pipeline_log_->push_back(name);
   auto it = pipelines_.find(key);
   if (it == pipelines_.end()) {
     it = pipelines_.emplace(key, std::make_unique<ComputePipeline>(device_, cache_, spirv, spec, bindings, push_bytes)).first;

@@ -53,7 +53,7 @@ void record_fused(Job& job, const Work& in, const Work& out, const Plan& plan, i
   const std::uint64_t per_lane = static_cast<std::uint64_t>(chunks * slots) * sizeof(float);
   const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
   Buffer& rings = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-  const ComputePipeline& p = ctx.pipeline("box_fused", shaders::words("box_fused"), {static_cast<std::uint32_t>(C)},
+  const ComputePipeline& p = ctx.pipeline(algo::box_shader(BoxSchedule::fused), shaders::words(algo::box_shader(BoxSchedule::fused)), {static_cast<std::uint32_t>(C)},
                                           std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                           sizeof(FusedParams));
   for (std::int64_t first = 0; first < lanes; first += batch) {
@@ -105,7 +105,8 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), 2 * per_lane, lanes);
       Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
       Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-      const ComputePipeline& p = ctx.pipeline("box_chunk", shaders::words("box_chunk"), {static_cast<std::uint32_t>(C)},
+      const ComputePipeline& p = ctx.pipeline(algo::box_shader(BoxSchedule::running_sums),
+                                              shaders::words(algo::box_shader(BoxSchedule::running_sums)), {static_cast<std::uint32_t>(C)},
                                               std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                               sizeof(ChunkParams));
       for (std::int64_t first = 0; first < lanes; first += batch) {
@@ -149,7 +150,7 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_line, lines);
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
-        ctx.pipeline("box_scan", shaders::words("box_scan"),
+        ctx.pipeline(algo::box_shader(BoxSchedule::prefix_sums), shaders::words(algo::box_shader(BoxSchedule::prefix_sums)),
                      {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                      sizeof(BoxParams));
     for (std::int64_t first = 0; first < lines; first += batch) {

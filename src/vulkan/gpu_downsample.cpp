@@ -49,7 +49,7 @@ void record_downsample(Job& job, const Work& src, const Work& dst, const Plan& p
     const std::vector<VkDescriptorType> types(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     for (std::uint32_t mode = 0; mode < 3; ++mode) {
       const ComputePipeline& p =
-          ctx.pipeline("downsample_line", shaders::words("downsample_line"), {static_cast<std::uint32_t>(C), mode}, types,
+          ctx.pipeline(algo::downsample_shader(GpuDownsample::per_axis), shaders::words(algo::downsample_shader(GpuDownsample::per_axis)), {static_cast<std::uint32_t>(C), mode}, types,
                        sizeof(DownsampleParams));
       const Binding from = mode == 0 ? Binding::storage(in) : Binding::storage(mode == 1 ? low : blurred);
       const Binding to = mode == 2 ? Binding::storage(out) : Binding::storage(mode == 0 ? low : blurred);

@@ -59,7 +59,7 @@ void record_downsample_chain(Job& job, const Work& src, const Work& dst, const P
   Buffer* other = &job.buffer(block_bytes, Buffer::Kind::device);
   const std::vector<VkDescriptorType> types(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
   const auto pipeline = [&](Mode mode) -> const ComputePipeline& {
-    return ctx.pipeline("downsample_chain", shaders::words("downsample_chain"), {static_cast<std::uint32_t>(C), mode}, types,
+    return ctx.pipeline(algo::downsample_shader(GpuDownsample::chain), shaders::words(algo::downsample_shader(GpuDownsample::chain)), {static_cast<std::uint32_t>(C), mode}, types,
                         sizeof(ChainParams));
   };
   const auto groups = [](std::uint64_t threads) { return spread_groups((threads + 255) / 256); };

@@ -25,7 +25,8 @@ struct DualParams {
 void record_dual_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   const kernel::DualKawaseSchedule& s = algo::resolved_as<algo::DualKawaseResolved>(plan).schedule;
   Context& ctx = job.context();
-  const int C = src.channels, ic = stored_channels(C), L = s.levels;
+  const int C = src.channels, L = s.levels;
+  const std::string& shader = planned_image_shader(plan, src);
   const algo::DualKawasePadding px = algo::dual_kawase_padding(src.extent[0], L, s.offset[0]);
   const algo::DualKawasePadding py = algo::dual_kawase_padding(src.extent[1], L, s.offset[1]);
   std::vector<Image*> level;
@@ -34,7 +35,7 @@ void record_dual_kawase(Job& job, const Work& src, const Work& dst, const Plan& 
   const std::vector<VkDescriptorType> types{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
                                             VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
   const auto pass = [&](std::uint32_t mode, const Image& from, const Image& to, std::int64_t w, std::int64_t h) {
-    const ComputePipeline& p = ctx.pipeline("dual_kawase_c" + std::to_string(ic), shaders::words("dual_kawase_c" + std::to_string(ic)),
+    const ComputePipeline& p = ctx.pipeline(shader, shaders::words(shader),
                                             {static_cast<std::uint32_t>(C), mode}, types, sizeof(DualParams));
     const DualParams dp{{static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)},
                         {static_cast<std::int32_t>(from.width()), static_cast<std::int32_t>(from.height())},

@@ -24,7 +24,8 @@ struct LinearParams {
 
 void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   Context& ctx = job.context();
-  const int C = src.channels, ic = stored_channels(C);
+  const int C = src.channels;
+  const std::string& shader = planned_image_shader(plan, src);
   const auto axes = active_axes(plan, src);
   if (axes.empty()) {
     copy_work(job, src, dst);
@@ -49,7 +50,7 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
     Buffer& table = upload(job, taps.data(), taps.size() * sizeof(float));
     const Image* out = last ? in : &float_image(job, C, iw, ih, 1, "fir-linear");
     const ComputePipeline& p = ctx.pipeline(
-        "fir_linear_c" + std::to_string(ic), shaders::words("fir_linear_c" + std::to_string(ic)),
+        shader, shaders::words(shader),
         {static_cast<std::uint32_t>(C), static_cast<std::uint32_t>(axis), last ? 1u : 0u},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},

@@ -36,16 +36,21 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
   Context& ctx = job.context();
   const int C = src.channels;
   const auto axes = active_axes(plan, src);
-  const bool float64 = plan.schedule.gpu_float64 && ctx.has_float64();
   const bool deriche = resolved.variant == IirVariant::deriche;
-  const bool parallel = deriche && !float64;  // VARIANT 2
-  const std::size_t real = float64 ? sizeof(double) : sizeof(float);
   run_separable(job, src, dst, axes, [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
-    if (plan.schedule.gpu[ax].shader == "iir_chunks") {
+    const GpuPass& g = plan.schedule.gpu[ax];
+    if (g.shader == "iir_chunks") {
       record_iir_chunks(job, in, out, plan, axis);
       return;
     }
+    // The plan's precision is its shader's (algorithms/iir.cpp); a device without float64 was not
+    // the one the plan was made for.
+    const bool float64 = g.shader == "iir_line_f64";
+    if (float64 && !ctx.has_float64())
+      throw Unsupported("this plan runs iir in float64, which " + ctx.info().name + " lacks: plan for this device");
+    const bool parallel = deriche && !float64;  // VARIANT 2
+    const std::size_t real = float64 ? sizeof(double) : sizeof(float);
     const algo::IirAxis& r = resolved.axes[ax];
     const std::int64_t n = src.extent[ax], lanes = src.lines(axis) * C;  // a lane: one channel of a line
     std::vector<double> k;
@@ -77,7 +82,6 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // The plan's pass (algorithms/iir.cpp): along x, whole lines per workgroup in shared memory
     // (iir_line.comp's TILED, `tile` lanes a workgroup), else a lane per thread; `block` samples a
     // thread's shared-memory block (kept within this device's shared memory, whatever the precision).
-    const GpuPass& g = plan.schedule.gpu[ax];
     const bool tiled = g.tile > 0;
     const std::int64_t group_lanes = tiled ? g.tile : 64;
     const std::uint64_t slot_bytes = 64 * (sizeof(float) + real + (tiled ? sizeof(float) : 0));
@@ -92,7 +96,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const bool interleave = plan.schedule.gpu_interleave_scratch;
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
-        ctx.pipeline(float64 ? "iir_line_f64" : "iir_line_f32", shaders::words(float64 ? "iir_line_f64" : "iir_line_f32"),
+        ctx.pipeline(g.shader, shaders::words(g.shader),
                      {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u, tiled ? 1u : 0u,
                       static_cast<std::uint32_t>(tiled ? 64 / C : 1), block, tiled ? block * 64 : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));

@@ -53,7 +53,8 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   Buffer& carry = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
   const ComputePipeline* phases[3];
   for (std::uint32_t phase = 0; phase < 3; ++phase)
-    phases[phase] = &ctx.pipeline("iir_chunks", shaders::words("iir_chunks"),
+    phases[phase] = &ctx.pipeline(plan.schedule.gpu[static_cast<std::size_t>(axis)].shader,
+                                  shaders::words(plan.schedule.gpu[static_cast<std::size_t>(axis)].shader),
                                   {static_cast<std::uint32_t>(C), phase, static_cast<std::uint32_t>(chunk)},
                                   std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(ChunkParams));
   for (std::int64_t first = 0; first < lanes; first += batch) {

@@ -27,7 +27,8 @@ struct KawaseParams {
 void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   const auto& resolved = algo::resolved_as<algo::KawaseResolved>(plan);
   Context& ctx = job.context();
-  const int C = src.channels, ic = stored_channels(C);
+  const int C = src.channels;
+  const std::string& shader = planned_image_shader(plan, src);
   std::array<std::vector<double>, 2> offsets;
   for (int a : active_axes(plan, src)) offsets[static_cast<std::size_t>(a)] = resolved.offsets[static_cast<std::size_t>(a)];
   const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());
@@ -44,7 +45,7 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   const ComputePipeline* pipelines[2];
   for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer)
     pipelines[to_buffer] = &ctx.pipeline(
-        "kawase_pass_c" + std::to_string(ic), shaders::words("kawase_pass_c" + std::to_string(ic)), {static_cast<std::uint32_t>(C), to_buffer},
+        shader, shaders::words(shader), {static_cast<std::uint32_t>(C), to_buffer},
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
         sizeof(KawaseParams));
   for (std::size_t i = 0; i < passes; ++i) {

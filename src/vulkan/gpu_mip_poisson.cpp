@@ -27,7 +27,8 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
                         std::array<std::int64_t, 2> noise_origin) {
   const kernel::MipPoissonSchedule& s = algo::resolved_as<algo::MipPoissonResolved>(plan).schedule;
   Context& ctx = job.context();
-  const int C = src.channels, ic = stored_channels(C), L = s.max_level;
+  const int C = src.channels, L = s.max_level;
+  const std::string& shader = planned_image_shader(plan, src);
   const algo::MipPoissonPadding px = algo::mip_poisson_padding(src.extent[0], s);
   const algo::MipPoissonPadding py = algo::mip_poisson_padding(src.extent[1], s);
   Image& image = float_image(job, C, px.size, py.size, static_cast<std::uint32_t>(L + 1), "mip-poisson");
@@ -46,8 +47,7 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
                      {static_cast<std::int32_t>(noise_origin[0]), static_cast<std::int32_t>(noise_origin[1])},
                      level, static_cast<std::int32_t>(s.samples.size()), algo::option_int(plan.spec, "mip_poisson_frame")};
   };
-  const ComputePipeline& build = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::words("mip_poisson_c" + std::to_string(ic)),
-                                              {static_cast<std::uint32_t>(C), 0u}, types, sizeof(MipParams));
+  const ComputePipeline& build = ctx.pipeline(shader, shaders::words(shader), {static_cast<std::uint32_t>(C), 0u}, types, sizeof(MipParams));
   for (int l = 0; l < L; ++l) {
     const std::uint32_t next = static_cast<std::uint32_t>(l) + 1;
     job.dispatch(build, {Binding::sampled(image.view(), ctx.linear_sampler()), Binding::image(image.level_view(next)),
@@ -55,8 +55,7 @@ void record_mip_poisson(Job& job, const Work& src, const Work& dst, const Plan& 
                  params(image.width(next), image.height(next), l),
                  {(image.width(next) + 15) / 16, (image.height(next) + 15) / 16, 1});
   }
-  const ComputePipeline& blur = ctx.pipeline("mip_poisson_c" + std::to_string(ic), shaders::words("mip_poisson_c" + std::to_string(ic)),
-                                             {static_cast<std::uint32_t>(C), 1u}, types, sizeof(MipParams));
+  const ComputePipeline& blur = ctx.pipeline(shader, shaders::words(shader), {static_cast<std::uint32_t>(C), 1u}, types, sizeof(MipParams));
   job.dispatch(blur, {Binding::sampled(image.view(), ctx.linear_sampler()), Binding::image(image.level_view(0)),
                       Binding::storage(dst), Binding::storage(table)},
                params(src.extent[0], src.extent[1], 0),

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/error.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/vk_error.hpp"
@@ -12,7 +13,7 @@ VkFormat float_format(int channels) noexcept {
   return channels == 1 ? VK_FORMAT_R32_SFLOAT : channels == 2 ? VK_FORMAT_R32G32_SFLOAT : VK_FORMAT_R32G32B32A32_SFLOAT;
 }
 
-int stored_channels(int channels) noexcept { return channels <= 2 ? channels : 4; }
+int stored_channels(int channels) noexcept { return algo::image_channels(channels); }  // the plan's rule
 
 Image::Image(std::shared_ptr<Context> context, VkFormat format, std::uint32_t width, std::uint32_t height,
              std::uint32_t levels)

@@ -103,6 +103,15 @@ void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floa
                spread_groups((word_count + 255) / 256));
 }
 
+const std::string& planned_image_shader(const Plan& plan, const Work& image) {
+  const std::string& s = plan.schedule.gpu[0].shader;
+  const std::string suffix = "_c" + std::to_string(stored_channels(image.channels));
+  if (s.size() <= suffix.size() || s.compare(s.size() - suffix.size(), suffix.size(), suffix) != 0)
+    throw InvalidArgument("internal: the plan names no image pass for " + std::to_string(image.channels) +
+                          " channels (GpuPass::shader '" + s + "')");
+  return s;
+}
+
 namespace {
 struct PadParams {
   std::int32_t size[2], origin[2], image[2];

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "algorithms/descriptor.hpp"
@@ -59,6 +60,10 @@ std::vector<int> active_axes(const Plan& plan, const Work& w);
 /// Outputs per thread of a box pass of radius r in box_chunk.comp: each chunk starts its sum
 /// afresh over 2 r + 1 samples, so chunks of twice that keep the fresh sums under half the reads.
 inline std::int64_t box_chunk_length(std::int64_t radius) { return std::max<std::int64_t>(32, 2 * (2 * radius + 1)); }
+
+/// The shader variant the plan names for an image-based algorithm's pass (GpuPass::shader of axis x,
+/// algo::schedule_image_gpu), checked against the image's channels; InvalidArgument where it names none.
+const std::string& planned_image_shader(const Plan& plan, const Work& image);
 
 /// Records a copy of src's image into dst's (same shape).
 void copy_work(Job& job, const Work& src, const Work& dst);
