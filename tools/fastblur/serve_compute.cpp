@@ -34,9 +34,11 @@ std::string png_bytes(PrivateTempDir& temp, const float* pixels, std::int64_t w,
   io::Image im;
   im.width = w, im.height = h, im.channels = channels, im.type = ElementType::u8;
   im.pixels.resize(static_cast<std::size_t>(w * h * channels));
+  // Rounded half up, as lround rounds these non-negative values; a loop the compiler vectorises
+  // (lround's call per sample was 6% of a preview's time).
   for (std::size_t i = 0; i < im.pixels.size(); ++i) {
     const float v = std::isfinite(pixels[i]) ? std::clamp(pixels[i], 0.0f, 1.0f) : 0.0f;
-    im.pixels[i] = static_cast<std::byte>(static_cast<int>(std::lround(v * 255.0f)));
+    im.pixels[i] = static_cast<std::byte>(static_cast<int>(v * 255.0f + 0.5f));
   }
   const auto path = temp.fresh("preview", ".png");
   try {
