@@ -7,7 +7,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -24,21 +23,10 @@
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
+#include "cpu/scipy_ring.hpp"
 
 namespace fastblur::cpu {
 namespace {
-
-// 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test, to DBL_EPSILON).
-int symmetry(const std::vector<double>& w) {
-  const std::size_t n = w.size(), c = n / 2;
-  if (n % 2 == 0) return 0;
-  bool sym = true, anti = true;
-  for (std::size_t k = 1; k <= c; ++k) {
-    sym = sym && std::fabs(w[c + k] - w[c - k]) <= DBL_EPSILON;
-    anti = anti && std::fabs(w[c + k] + w[c - k]) <= DBL_EPSILON;
-  }
-  return sym ? 1 : anti ? -1 : 0;
-}
 
 struct Half {};  // float16, through core's conversion
 
@@ -219,7 +207,7 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
   const std::int64_t n = src.shape[static_cast<std::size_t>(axis)];
   const int size1 = static_cast<int>(weights.size() / 2);
   const int size2 = static_cast<int>(weights.size()) - size1 - 1;
-  const int sym = symmetry(weights);
+  const int sym = scipy_symmetry(weights);
   const auto sh = [&](int d) { return src.shape[static_cast<std::size_t>(d)]; };
   const auto ss = [&](int d) { return src.strides[static_cast<std::size_t>(d)]; };
   const auto ds = [&](int d) { return dst.strides[static_cast<std::size_t>(d)]; };

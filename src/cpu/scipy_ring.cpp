@@ -7,10 +7,8 @@
 #include "cpu/scipy_convert.hpp"
 
 namespace fastblur::cpu {
-namespace {
 
-// 1: symmetric, -1: antisymmetric, 0: neither (SciPy's test, to DBL_EPSILON).
-int symmetry_of(const std::vector<double>& w) {
+int scipy_symmetry(const std::vector<double>& w) {
   const std::size_t n = w.size(), c = n / 2;
   if (n % 2 == 0) return 0;
   bool sym = true, anti = true;
@@ -21,15 +19,13 @@ int symmetry_of(const std::vector<double>& w) {
   return sym ? 1 : anti ? -1 : 0;
 }
 
-}  // namespace
-
 ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n) {
   const std::vector<double>& w = *plan.axes[static_cast<std::size_t>(a)].weights;
   ScipyAxis ax;
   ax.size1 = static_cast<int>(w.size() / 2);
   ax.size2 = static_cast<int>(w.size()) - ax.size1 - 1;
   ax.centre = w.data() + ax.size1;
-  ax.symmetry = symmetry_of(w);
+  ax.symmetry = scipy_symmetry(w);
   ax.map = core::border_map(-ax.size1, n + ax.size1 + ax.size2, n, plan.spec.border[static_cast<std::size_t>(a)]);
   return ax;
 }

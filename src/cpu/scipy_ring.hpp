@@ -19,6 +19,10 @@ struct ScipyAxis {
   int taps() const { return size1 + size2 + 1; }
 };
 
+/// 1: symmetric, -1: antisymmetric, 0: neither - SciPy's test of correlation weights (to DBL_EPSILON),
+/// which picks its pair-symmetric form.
+int scipy_symmetry(const std::vector<double>& w);
+
 /// Plan axis `a` (of `n` samples) as SciPy correlates along it.
 ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
 
