@@ -357,14 +357,6 @@ const std::vector<double>& scipy_weights(const Plan& plan, int axis) {
   return *plan.axes[static_cast<std::size_t>(axis)].weights;
 }
 
-// Plane z of a view, as a 2D image.
-View plane_of(const View& v, std::int64_t z) {
-  View p = v;
-  p.data = v.pixel(0, 0, z);
-  p.extent[2] = 1;
-  return p;
-}
-
 }  // namespace
 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {

@@ -28,13 +28,6 @@ namespace {
 constexpr std::int64_t kGroup = 4;      // output planes whose z sums share a sweep of the ring
 constexpr std::int64_t kStrip = 1024;   // values of a plane a sweep takes at a time (taps + 3 strips in L2)
 
-View plane_of(const View& v, std::int64_t z) {
-  View p = v;
-  p.data = v.pixel(0, 0, z);
-  p.extent[2] = 1;
-  return p;
-}
-
 // Plane z of a view as doubles, rows packed.
 void read_plane(const View& v, std::int64_t z, double* to) {
   const View p = plane_of(v, z);

@@ -58,6 +58,13 @@ Stash lines_read_after_written(const Bands& bands, const ScipyAxis& axis, std::i
   return s;
 }
 
+View plane_of(const View& v, std::int64_t z) {
+  View p = v;
+  p.data = v.pixel(0, 0, z);
+  p.extent[2] = 1;
+  return p;
+}
+
 void read_row(const View& v, std::int64_t y, double* to) {
   const std::size_t es = element_size(v.type);
   const std::int64_t W = v.width(), C = v.channels;

@@ -44,6 +44,9 @@ struct Stash {
 };
 Stash lines_read_after_written(const Bands& bands, const ScipyAxis& axis, std::int64_t n);
 
+/// Plane z of a view, as a 2D image.
+View plane_of(const View& v, std::int64_t z);
+
 /// Row y of a view as doubles, or doubles into row y (packed rows in one run, others a pixel at a time).
 void read_row(const View& v, std::int64_t y, double* to);
 void write_row(const double* from, const View& v, std::int64_t y);
