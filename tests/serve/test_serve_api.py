@@ -1,6 +1,5 @@
 """`fastblur serve`'s JSON API without a browser: every endpoint, the CLI's texts and numbers,
 limits, bad and hostile requests, sessions and concurrent clients. Run by ctest (serve_api)."""
-import base64
 import concurrent.futures
 import json
 import os
@@ -75,8 +74,15 @@ def test_blur_of_the_scene_matches_analyze(server):
     c = Client(server)
     status, r = c.json("POST", "/api/blur", {"sigma": 5, "algorithm": "box", "options": {"passes": 4}})
     assert status == 200, r
-    for key in ("result", "exact", "diff"):
-        assert base64.b64decode(r["images"][key].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    # The pictures by URL, fetched as the page shows them: PNGs of the preview's size, the result
+    # RGBA as the scene, the difference RGB.
+    for key, colour_type in (("result", 6), ("exact", 6), ("diff", 2)):
+        assert r["images"][key].startswith("/api/preview/") and r["images"][key].endswith(f"/{key}.png")
+        status, headers, data = c.request("GET", r["images"][key])
+        assert status == 200 and headers["Content-Type"] == "image/png", (status, data[:200])
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[25] == colour_type
+        w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        assert (w, h) == (r["image"]["preview_width"], r["image"]["preview_height"])
     assert r["image"]["scale"] == 1 and r["sigma_run"] == [5, 5]
     assert r["time_ms"] > 0 and r["exact_ms"] > 0 and r["device"] == "cpu"
     assert r["plan"]["algorithm"] == "box" and r["plan"]["description"].startswith("plan: box")
@@ -115,7 +121,9 @@ def test_a_preview_reply_is_compressed_fast_and_within_its_budget(server):
         assert status == 200 and headers.get("Content-Encoding") == "gzip", headers
         assert headers["Content-Type"].startswith("application/json"), headers
         reply = json.loads(gzip.decompress(data))
-        assert reply["images"]["result"].startswith("data:image/png;base64,")
+        assert len(data) < 20000, len(data)  # the pictures are fetched by URL, not carried in the JSON
+        status, headers, picture = c.request("GET", reply["images"]["result"])
+        assert status == 200 and picture[:4] == b"\x89PNG"
     print(f"/api/blur of the scene: {', '.join(f'{t * 1e3:.0f} ms' for t in times)}")
     sanitized = "ASAN_OPTIONS" in os.environ or "TSAN_OPTIONS" in os.environ  # sanitizers: about 4x slower
     assert min(times) < 1.5 * (4 if sanitized else 1), times
@@ -199,6 +207,16 @@ def test_sessions_do_not_see_each_others_images(server):
     status, body = b.json("POST", "/api/blur", {"image": up["id"], "sigma": 1})
     assert status == 404 and "no image" in body["error"]
     assert b.request("GET", "/api/source?image=" + up["id"])[0] == 404
+    # A preview's pictures belong to the session that blurred them; ids are not guessable paths.
+    status, r = a.json("POST", "/api/blur", {"image": up["id"], "sigma": 2})
+    assert status == 200 and a.request("GET", r["images"]["exact"])[0] == 200
+    status, _, data = b.request("GET", r["images"]["exact"])
+    assert status == 404 and "no such preview" in one_line_error(data)
+    for path in ("/api/preview/" + "0" * 32 + "/result.png", r["images"]["exact"].replace("exact", "source"),
+                 r["images"]["exact"].replace("/api/preview/", "/api/preview/../"), "/api/preview/abc/diff.png"):
+        status, _, data = a.request("GET", path)
+        assert status == 404, (path, status)
+        one_line_error(data)
     assert b.request("GET", "/api/download?params=" + query({"image": up["id"], "sigma": 1}))[0] == 404
     # A forged cookie is a new session, not someone else's.
     forged = Client(server)

@@ -81,7 +81,7 @@ def test_page_loads_with_the_scene(browser):
     assert browser.title == "fastblur explorer"
     wait_until(lambda: updates(browser) >= 1 and idle(browser), 120, "the first result")
     wait_until(lambda: "<svg" in el(browser, "plot-impulse").get_attribute("innerHTML"), 30, "the plots")
-    assert el(browser, "img-result").get_attribute("src").startswith("data:image/png;base64,")
+    assert "/api/preview/" in el(browser, "img-result").get_attribute("src")
     assert el(browser, "img-result").get_property("naturalWidth") == 1024
     assert metric(browser, "time").endswith(" ms") and metric(browser, "exact-time").endswith(" ms")
     assert float(metric(browser, "effective-sigma")) == pytest.approx(4, abs=0.1)
@@ -126,8 +126,15 @@ def test_switching_algorithm_changes_the_plot(browser):
     n = updates(browser)
     passes.send_keys("5")
     wait_until(lambda: updates(browser) > n and idle(browser) and "box_passes: 5" in text(browser, "explain"), 120, "passes 5")
+    # The difference picture is fetched only when its view is shown.
+    diff_url = browser.execute_script("return fastblurState.last.images.diff")
+    assert el(browser, "img-diff").get_attribute("src") != browser.execute_script("return location.origin") + diff_url
     browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=diff]").click()
     assert el(browser, "frame-diff").is_displayed() and not el(browser, "frame-a").is_displayed()
+    wait_until(lambda: el(browser, "img-diff").get_attribute("src").endswith(diff_url)
+               and el(browser, "img-diff").get_property("complete")
+               and el(browser, "img-diff").get_property("naturalWidth") == el(browser, "img-result").get_property("naturalWidth"),
+               30, "the difference picture")
     assert float(text(browser, "diff-max").split()[0]) > 0
     shot(browser, "03_box_difference")
     browser.find_element(By.CSS_SELECTOR, "input[name=mode][value=split]").click()

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -29,17 +30,24 @@ std::string read_and_remove(const std::filesystem::path& path) {
   return bytes;
 }
 
-// 8-bit PNG bytes of packed float pixels in [0, 1] (1 to 4 channels), through the CLI's writer.
-std::string png_bytes(PrivateTempDir& temp, const float* pixels, std::int64_t w, std::int64_t h, int channels) {
+// Packed float pixels in [0, 1] as 8 bits, rounded half up (as lround rounds these non-negative
+// values); a loop the compiler vectorises (lround's call per sample was 6% of a preview's time).
+std::vector<std::uint8_t> to_8bit(const std::vector<float>& pixels) {
+  std::vector<std::uint8_t> out(pixels.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const float v = std::isfinite(pixels[i]) ? std::clamp(pixels[i], 0.0f, 1.0f) : 0.0f;
+    out[i] = static_cast<std::uint8_t>(static_cast<int>(v * 255.0f + 0.5f));
+  }
+  return out;
+}
+
+// PNG bytes of packed 8-bit pixels (1 to 4 channels), through the CLI's writer.
+std::string png_bytes(PrivateTempDir& temp, const std::vector<std::uint8_t>& pixels, std::int64_t w, std::int64_t h,
+                      int channels) {
   io::Image im;
   im.width = w, im.height = h, im.channels = channels, im.type = ElementType::u8;
-  im.pixels.resize(static_cast<std::size_t>(w * h * channels));
-  // Rounded half up, as lround rounds these non-negative values; a loop the compiler vectorises
-  // (lround's call per sample was 6% of a preview's time).
-  for (std::size_t i = 0; i < im.pixels.size(); ++i) {
-    const float v = std::isfinite(pixels[i]) ? std::clamp(pixels[i], 0.0f, 1.0f) : 0.0f;
-    im.pixels[i] = static_cast<std::byte>(static_cast<int>(v * 255.0f + 0.5f));
-  }
+  im.pixels.resize(pixels.size());
+  std::memcpy(im.pixels.data(), pixels.data(), pixels.size());
   const auto path = temp.fresh("preview", ".png");
   try {
     io::write_image(path, im);
@@ -50,25 +58,6 @@ std::string png_bytes(PrivateTempDir& temp, const float* pixels, std::int64_t w,
   }
   return read_and_remove(path);
 }
-
-std::string base64(const std::string& bytes) {
-  static const char* table = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  for (std::size_t i = 0; i < bytes.size(); i += 3) {
-    const std::uint32_t b0 = static_cast<unsigned char>(bytes[i]);
-    const std::uint32_t b1 = i + 1 < bytes.size() ? static_cast<unsigned char>(bytes[i + 1]) : 0;
-    const std::uint32_t b2 = i + 2 < bytes.size() ? static_cast<unsigned char>(bytes[i + 2]) : 0;
-    const std::uint32_t v = (b0 << 16) | (b1 << 8) | b2;
-    out += table[(v >> 18) & 63];
-    out += table[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? table[(v >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? table[v & 63] : '=';
-  }
-  return out;
-}
-
-std::string png_data_url(const std::string& png) { return "data:image/png;base64," + base64(png); }
 
 // The difference view's colour scale (black, purple, orange, yellow: dark where the result is exact).
 const float kColormap[][3] = {{0, 0, 0}, {0.34f, 0.06f, 0.43f}, {0.73f, 0.21f, 0.33f}, {0.98f, 0.55f, 0.04f},
@@ -109,8 +98,8 @@ json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 }  // namespace
 
-nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, const Device& device, PrivateTempDir& temp,
-                            const std::function<bool()>& superseded) {
+Preview blur_preview(const BlurRequest& request, StoredImage& image, const Device& device,
+                     const std::function<bool()>& superseded) {
   const auto check = [&] {
     if (superseded()) throw Superseded{};
   };
@@ -218,10 +207,20 @@ nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, cons
   out["metrics"] = metrics;
   out["diff"] = {{"max", top}, {"scale_max", scale_top}, {"colormap", colormap}};
   check();
-  out["images"] = {{"result", png_data_url(png_bytes(temp, result.data(), image.width, image.height, c))},
-                   {"exact", png_data_url(png_bytes(temp, exact.data(), image.width, image.height, c))},
-                   {"diff", png_data_url(png_bytes(temp, diff_rgb.data(), image.width, image.height, 3))}};
-  return out;
+  auto pictures = std::make_shared<PreviewPictures>();
+  pictures->width = image.width, pictures->height = image.height, pictures->channels = c;
+  pictures->result = to_8bit(result), pictures->exact = to_8bit(exact), pictures->diff = to_8bit(diff_rgb);
+  return {std::move(out), std::move(pictures)};
+}
+
+std::string preview_picture_png(const PreviewPictures& pictures, const std::string& which, PrivateTempDir& temp) {
+  const auto png = [&](const std::vector<std::uint8_t>& pixels, int channels) {
+    return png_bytes(temp, pixels, pictures.width, pictures.height, channels);
+  };
+  if (which == "result") return png(pictures.result, pictures.channels);
+  if (which == "exact") return png(pictures.exact, pictures.channels);
+  if (which == "diff") return png(pictures.diff, 3);
+  throw InvalidArgument("a preview's pictures are result, exact and diff");
 }
 
 std::string blur_for_download(const BlurRequest& request, const StoredImage& image, const Device& device,
@@ -260,7 +259,7 @@ std::string plot_svg(const BlurRequest& request, const std::string& kind) {
 }
 
 std::string preview_png(const StoredImage& image, PrivateTempDir& temp) {
-  return png_bytes(temp, image.preview.data(), image.width, image.height, image.channels);
+  return png_bytes(temp, to_8bit(image.preview), image.width, image.height, image.channels);
 }
 
 }  // namespace fastblur::cli

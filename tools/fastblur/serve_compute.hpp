@@ -16,11 +16,20 @@ namespace fastblur::cli {
 /// Thrown when a newer request of the same page made this one pointless.
 struct Superseded {};
 
+/// A preview's reply (the timings, metrics, plan and explanation; the server adds the pictures'
+/// URLs) and its pictures, which the page fetches as PNGs when it shows them.
+struct Preview {
+  nlohmann::json reply;
+  std::shared_ptr<const PreviewPictures> pictures;
+};
+
 /// Blurs the image's preview as asked and measures it. `superseded` is asked between the stages;
-/// when it returns true the work stops by throwing Superseded. The JSON holds the images as PNG
-/// data URLs ("result", "exact", "diff", "source"), the timings, metrics, plan and explanation.
-nlohmann::json blur_preview(const BlurRequest& request, StoredImage& image, const Device& device,
-                            PrivateTempDir& temp, const std::function<bool()>& superseded);
+/// when it returns true the work stops by throwing Superseded.
+Preview blur_preview(const BlurRequest& request, StoredImage& image, const Device& device,
+                     const std::function<bool()>& superseded);
+
+/// One of a preview's pictures ("result", "exact" or "diff") as PNG bytes.
+std::string preview_picture_png(const PreviewPictures& pictures, const std::string& which, PrivateTempDir& temp);
 
 /// The full-resolution result in the input's format (the scene: PNG), as the file's bytes.
 std::string blur_for_download(const BlurRequest& request, const StoredImage& image, const Device& device,

@@ -229,7 +229,21 @@ void ExplorerServer::Impl::routes() {
       const Device d = device(r.device);
       Slot slot(compute);
       if (superseded()) throw Superseded{};
-      reply_json(req, res, blur_preview(r, *im, d, temp, superseded));
+      Preview preview = blur_preview(r, *im, d, superseded);
+      // The pictures by URL, each encoded when the page asks for it: the reply is its few KB of
+      // JSON, the two pictures the page shows come in parallel, the difference only when shown.
+      const std::string id = sessions.keep_preview(token, preview.pictures);
+      for (const char* which : {"result", "exact", "diff"})
+        preview.reply["images"][which] = "/api/preview/" + id + "/" + which + ".png";
+      reply_json(req, res, preview.reply);
+    });
+  });
+  http.Get(R"(/api/preview/([0-9a-f]{32})/(result|exact|diff)\.png)", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const auto pictures = sessions.find_preview(session(req, res), req.matches[1].str());
+      if (!pictures) throw NotFound{"no such preview in this session (the page keeps its last few): blur again"};
+      res.set_header("Cache-Control", "private, max-age=3600");  // an id's pictures never change
+      res.set_content(preview_picture_png(*pictures, req.matches[2].str(), temp), "image/png");
     });
   });
   http.Get("/api/plot", [this](const httplib::Request& req, httplib::Response& res) {

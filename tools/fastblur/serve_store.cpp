@@ -132,10 +132,39 @@ std::string SessionStore::add(const std::string& session, std::shared_ptr<Stored
   return id;
 }
 
+std::string SessionStore::keep_preview(const std::string& session, std::shared_ptr<const PreviewPictures> pictures) {
+  std::string id = random_token();
+  const std::lock_guard<std::mutex> lock(mutex_);
+  Session* s = touch(session);
+  if (!s) throw InvalidArgument("unknown session: reload the page");
+  s->previews.emplace_back(id, std::move(pictures));
+  while (s->previews.size() > kPreviewsKept) s->previews.pop_front();
+  trim_memory();
+  return id;
+}
+
+std::shared_ptr<const PreviewPictures> SessionStore::find_preview(const std::string& session, const std::string& id) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  Session* s = touch(session);
+  if (!s) return nullptr;
+  for (const auto& [key, pictures] : s->previews)
+    if (key == id) return pictures;
+  return nullptr;
+}
+
 void SessionStore::trim_memory() {
   std::uint64_t total = 0;
-  for (const auto& [token, s] : sessions_)
+  for (const auto& [token, s] : sessions_) {
     for (const auto& [id, image] : s.images) total += image->bytes();
+    for (const auto& [id, pictures] : s.previews) total += pictures->bytes();
+  }
+  // Pictures first (a page asks again for a preview it lost), the newest session's newest kept.
+  for (auto it = sessions_.rbegin(); it != sessions_.rend() && total > limits_.memory_bytes; ++it)
+    while (!it->second.previews.empty() && total > limits_.memory_bytes &&
+           !(it == std::prev(sessions_.rend()) && it->second.previews.size() == 1)) {
+      total -= it->second.previews.front().second->bytes();
+      it->second.previews.pop_front();
+    }
   // The least recently used sessions' oldest images first; the newest image (just added) stays.
   for (auto it = sessions_.rbegin(); it != sessions_.rend() && total > limits_.memory_bytes; ++it)
     while (!it->second.images.empty() && total > limits_.memory_bytes &&

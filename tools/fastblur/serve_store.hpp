@@ -48,6 +48,15 @@ struct StoredImage {
   std::uint64_t bytes() const { return original.pixels.size() + preview.size() * sizeof(float); }
 };
 
+/// A preview's pictures, 8-bit and packed, kept by the session until the page fetches them as PNGs
+/// (the reply names them by URL; the page fetches the difference only when it shows it).
+struct PreviewPictures {
+  std::int64_t width = 0, height = 0;
+  int channels = 0;                              ///< of result and exact; the difference is RGB
+  std::vector<std::uint8_t> result, exact, diff;  ///< packed rows
+  std::uint64_t bytes() const { return result.size() + exact.size() + diff.size(); }
+};
+
 /// Builds the preview of an image (the scene or an upload).
 std::shared_ptr<StoredImage> make_stored_image(io::Image original, std::string name, std::string extension,
                                                const ServeLimits& limits);
@@ -64,6 +73,11 @@ class SessionStore {
   std::string add(const std::string& session, std::shared_ptr<StoredImage> image);
   /// The session's image, or the bundled scene for "scene"; null when the id is not this session's.
   std::shared_ptr<StoredImage> find(const std::string& session, const std::string& id);
+  /// Keeps a preview's pictures under a new id (hex); the session keeps its last kPreviewsKept, and
+  /// they count against the memory limit (forgotten before any image).
+  std::string keep_preview(const std::string& session, std::shared_ptr<const PreviewPictures> pictures);
+  /// The session's preview pictures of that id, or null (unknown, or forgotten).
+  std::shared_ptr<const PreviewPictures> find_preview(const std::string& session, const std::string& id);
   /// Starts a blur of (session, client) and returns its number; a later start supersedes it.
   std::uint64_t start(const std::string& session, const std::string& client);
   bool superseded(const std::string& session, const std::string& client, std::uint64_t number);
@@ -72,7 +86,11 @@ class SessionStore {
   struct Session {
     std::list<std::pair<std::string, std::shared_ptr<StoredImage>>> images;  // oldest first
     std::map<std::string, std::uint64_t> latest;  // by client
+    std::list<std::pair<std::string, std::shared_ptr<const PreviewPictures>>> previews;  // oldest first
   };
+  // Pages show the newest reply's pictures; two more cover replies whose pictures are still loading
+  // when a newer one arrives.
+  static constexpr std::size_t kPreviewsKept = 3;
   Session* touch(const std::string& session);  // with mutex_ held; null if unknown
   void trim_memory();                           // with mutex_ held
   ServeLimits limits_;

@@ -153,10 +153,18 @@ function schedule() {
   state.timer = setTimeout(() => { state.timer = null; update(); }, 150);
 }
 
+// The reply names its pictures by URL: the browser fetches the two shown at once in parallel, and
+// the difference only while the difference view is shown.
 function setImages(r) {
   for (const [id, src] of [['img-result', r.images.result], ['img-exact', r.images.exact],
-    ['img-side-exact', r.images.exact], ['img-diff', r.images.diff]]) $(id).src = src;
+    ['img-side-exact', r.images.exact]]) $(id).src = src;
+  showDiffIfVisible();
   applyZoom();
+}
+
+function showDiffIfVisible() {
+  const want = state.last && $('stage').classList.contains('mode-diff') ? state.last.images.diff : null;
+  if (want && $('img-diff').getAttribute('src') !== want) $('img-diff').src = want;
 }
 
 // Fit: the whole image inside the window (its width and height); else the zoom in pixels. The
@@ -389,7 +397,7 @@ function wire() {
   $('zoom').addEventListener('change', applyZoom);
   $('split').addEventListener('input', applySplit);
   for (const input of document.querySelectorAll('input[name=mode]'))
-    input.addEventListener('change', () => { $('stage').className = `stage mode-${input.value}`; });
+    input.addEventListener('change', () => { $('stage').className = `stage mode-${input.value}`; showDiffIfVisible(); });
   $('file').addEventListener('change', () => { if ($('file').files[0]) upload($('file').files[0]); });
   const drop = $('drop');
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
