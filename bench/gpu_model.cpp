@@ -71,12 +71,15 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
           // box_fused.comp: each chunk's line with its margins read, the outputs written; the rings
           // stay in the cache (counted as none).
           const double reach = static_cast<double>(r.reach[static_cast<std::size_t>(a)]);
-          bytes += N * C * (4 * (1 + 2 * reach / std::max(128.0, 4 * reach)) + 4);
+          const double outputs = static_cast<double>(plan.schedule.gpu[static_cast<std::size_t>(a)].block);
+          bytes += N * C * (4 * (1 + 2 * reach / outputs) + 4);
           continue;
         }
         double per_value = 8 + 8;  // the line into the extended lanes and the centre back
-        for (const auto& q : r.passes[static_cast<std::size_t>(a)])
-          per_value += 4 * (1 + (2.0 * q.radius + 1) / static_cast<double>(vk::box_chunk_length(q.radius))) + 4;
+        const auto& passes = r.passes[static_cast<std::size_t>(a)];
+        const auto& outputs = plan.schedule.gpu[static_cast<std::size_t>(a)].pass_outputs;  // the plan's, a thread
+        for (std::size_t k = 0; k < passes.size(); ++k)
+          per_value += 4 * (1 + (2.0 * passes[k].radius + 1) / static_cast<double>(outputs.at(k))) + 4;
         bytes += N * C * per_value;
       }
       return bytes;

@@ -77,7 +77,13 @@ struct GpuPass {
   /// memory, 0 = a lane per thread.
   std::int64_t tile = 0;
   std::int64_t block = 0;           ///< iir_line: samples per thread a shared-memory block holds (1 to 32);
-                                    ///< iir_chunks: samples of a line per chunk (a thread's)
+                                    ///< iir_chunks: samples of a line per chunk (a thread's); box_fused:
+                                    ///< outputs a thread makes; fir: outputs a thread (0: 4)
+  /// Passes with per-line scratch (iir, box): how many lanes (one channel of one line; box_scan:
+  /// whole lines) one dispatch covers, its scratch within the device's budget for the plan's largest
+  /// piece; 0 = the pass keeps no scratch of its own.
+  std::int64_t batch = 0;
+  std::vector<std::int64_t> pass_outputs;  ///< box_chunk: outputs a thread makes in each box pass
 };
 
 /// Vulkan, on the caller's buffers (fastblur::vulkan::blur of BufferImages, CUDA arrays): where the

@@ -3,10 +3,12 @@
 // exactly; seed 002's integer widths only as an option.
 #include "algorithms/box.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
 #include "algorithms/cost_model.hpp"
+#include "algorithms/gpu_passes.hpp"
 
 namespace fastblur::algo {
 namespace {
@@ -32,6 +34,44 @@ std::int64_t reach(const std::vector<kernel::BoxPass>& passes) {
   std::int64_t pad = 0;
   for (const auto& p : passes) pad += p.radius + 1;
   return pad;
+}
+
+// Outputs a thread of box_chunk.comp makes in a pass of radius r: each chunk starts its sum afresh
+// over 2 r + 1 samples, so chunks of twice that keep the fresh sums under half the reads.
+std::int64_t running_sums_outputs(std::int64_t radius) { return std::max<std::int64_t>(32, 2 * (2 * radius + 1)); }
+
+// Outputs a thread of box_fused.comp makes: four times the passes' reach each side (so reading the
+// chunk's margins costs at most half again), at least 128.
+std::int64_t fused_outputs(std::int64_t reach) { return std::max<std::int64_t>(128, 4 * reach); }
+
+// Each box axis's GPU pass for lines of `n` samples, `lanes` lanes (a line's channel) a piece: the
+// schedule's shader, outputs a thread, and the lanes (box_scan: lines) a dispatch's scratch holds.
+GpuPass box_gpu_pass(BoxSchedule schedule, const std::vector<kernel::BoxPass>& passes, std::int64_t pad, std::int64_t n,
+                     std::int64_t lanes, int channels, std::uint64_t budget) {
+  GpuPass g;
+  g.shader = box_shader(schedule);
+  switch (schedule) {
+    case BoxSchedule::fused: {
+      std::int64_t slots = 0;  // ring floats a thread keeps: 2 (r + 1) + 1 a pass
+      for (const auto& q : passes) slots += 2 * (q.radius + 1) + 1;
+      g.block = fused_outputs(pad);
+      const std::int64_t chunks = (n + g.block - 1) / g.block;
+      g.batch = lines_per_batch(budget, static_cast<std::uint64_t>(chunks * slots) * sizeof(float), lanes);
+      break;
+    }
+    case BoxSchedule::prefix_sums:
+      // Per line: two value arrays and the prefix sums' two halves, (n + 2 pad) samples of every channel.
+      g.batch = lines_per_batch(budget, static_cast<std::uint64_t>(channels) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4,
+                                lanes / channels);
+      break;
+    case BoxSchedule::running_sums:
+    case BoxSchedule::automatic:
+      for (const auto& q : passes) g.pass_outputs.push_back(running_sums_outputs(q.radius));
+      // Two extended copies of each lane.
+      g.batch = lines_per_batch(budget, 2 * static_cast<std::uint64_t>(n + 2 * pad) * sizeof(float), lanes);
+      break;
+  }
+  return g;
 }
 
 class Box final : public Descriptor {
@@ -80,6 +120,17 @@ class Box final : public Descriptor {
     // prefix-sum scan (a workgroup per row) 1.5-5x on an NVIDIA H100 at 1080p RGBA8, k7 to s50, and
     // on lavapipe, where workgroup barriers are costly, 5 to 20x (bench/RESULTS.md).
     plan.schedule.box = {BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
+  }
+
+  void schedule_gpu_batches(Plan& plan, const Shape& shape, std::array<std::int64_t, 3> piece) const override {
+    const auto& r = resolved_as<BoxResolved>(plan);
+    const std::int64_t samples = piece[0] * piece[1] * piece[2];
+    for (std::size_t a = 0; a < 3; ++a) {
+      plan.schedule.gpu[a] = GpuPass{};
+      if (!plan.axes[a].active) continue;
+      plan.schedule.gpu[a] = box_gpu_pass(plan.schedule.box[a], r.passes[a], r.reach[a], piece[a],
+                                          samples / piece[a] * shape.channels, shape.channels, scratch_budget(shape));
+    }
   }
 
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {

@@ -199,6 +199,8 @@ void Descriptor::check(const BlurSpec& spec, const Shape& shape) const {
 
 void Descriptor::schedule(Plan& plan, const Shape&) const { plan.schedule.driver = CpuDriver::lines; }
 
+void Descriptor::schedule_gpu_batches(Plan&, const Shape&, std::array<std::int64_t, 3>) const {}
+
 std::optional<EquivalentKernel> Descriptor::equivalent_kernel(const BlurSpec&, int) const { return std::nullopt; }
 
 double Descriptor::planar_error(const BlurSpec&) const {

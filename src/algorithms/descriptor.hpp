@@ -144,6 +144,11 @@ class Descriptor {
   /// and the intermediate type; it sets threads and tiles afterwards. Default: the line driver.
   virtual void schedule(Plan& plan, const Shape& shape) const;
 
+  /// Vulkan, once the pieces and the GPU variant are chosen: the passes' batches (GpuPass::batch)
+  /// and what else of them depends on a piece's size, for pieces of at most `piece` samples along
+  /// each axis. Default: the algorithm's passes keep no per-line scratch.
+  virtual void schedule_gpu_batches(Plan& plan, const Shape& shape, std::array<std::int64_t, 3> piece) const;
+
   /// The exact 1D equivalent kernel along `axis` at the axis's sigma, or at kLargeSigma where the
   /// shape error no longer changes. nullopt: none (planar algorithms, or a kernel too long to be
   /// worth computing, where the truncation alone decides).

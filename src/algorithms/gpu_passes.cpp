@@ -4,6 +4,7 @@
 #include <string>
 
 #include "fastblur/error.hpp"
+#include "tiling/pieces.hpp"
 
 namespace fastblur::algo {
 
@@ -73,10 +74,15 @@ std::vector<std::string> planned_shaders(const Plan& plan) {
     if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
   for (const GpuPass& g : plan.schedule.gpu) add(g.shader);
-  for (std::size_t a = 0; a < 3; ++a)
-    if (plan.algorithm == Algorithm::box && plan.axes[a].active) add(box_shader(plan.schedule.box[a]));
   if (plan.algorithm == Algorithm::downsample) add(downsample_shader(plan.schedule.gpu_downsample));
   return out;
+}
+
+void schedule_gpu_batches(Plan& plan, const Shape& shape) {
+  const auto halo = tiling::piece_grid(plan).halo;
+  std::array<std::int64_t, 3> piece{};
+  for (std::size_t a = 0; a < 3; ++a) piece[a] = std::min(shape.extent[a], plan.schedule.tile[a] + 2 * halo[a]);
+  descriptor(plan.algorithm).schedule_gpu_batches(plan, shape, piece);
 }
 
 void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base) {

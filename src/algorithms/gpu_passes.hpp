@@ -37,6 +37,11 @@ inline int fir_outputs(const GpuPass& g) noexcept { return g.block > 0 ? static_
 /// fir_line_o8 and fir_across_o8, GpuPass::block 8).
 void schedule_fir_gpu(Plan& plan, const Shape& shape, int outputs = 4);
 
+/// The GPU passes' batches (Descriptor::schedule_gpu_batches) for the plan's largest piece (its
+/// tile and halos, within the image): the planner calls it once the pieces and the variant are chosen,
+/// and again whoever changes the plan's variant afterwards (gpu_variants.cpp, tests forcing one).
+void schedule_gpu_batches(Plan& plan, const Shape& shape);
+
 /// The channels an image pass's images hold for an image of `channels` (1, 2 or 4: three travel as
 /// four, the formats a sampler filters).
 inline int image_channels(int channels) noexcept { return channels <= 2 ? channels : 4; }
@@ -51,7 +56,7 @@ void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base);
 const char* box_shader(BoxSchedule schedule) noexcept;
 const char* downsample_shader(GpuDownsample design) noexcept;
 /// Every shader a plan's algorithm passes run on the device, as the plan names them (GpuPass::shader
-/// of its axes, box's schedules, downsample's design); the recorders create no other (but for the
+/// of its axes, downsample's design); the recorders create no other (but for the
 /// conversions and padding around every algorithm: convert, pad_image, image_to_work, work_to_image).
 std::vector<std::string> planned_shaders(const Plan& plan);
 

@@ -7,7 +7,10 @@ namespace fastblur::algo {
 namespace {
 
 template <BoxSchedule S>
-void box_as(Plan& p, const Shape&) { p.schedule.box.fill(S); }
+void box_as(Plan& p, const Shape& shape) {
+  p.schedule.box.fill(S);
+  schedule_gpu_batches(p, shape);  // the passes' shaders, outputs and batches follow the schedule
+}
 template <BoxSchedule S>
 bool box_is(const Plan& p) { return p.schedule.box[0] == S; }
 template <GpuDownsample D>

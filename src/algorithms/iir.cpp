@@ -153,6 +153,32 @@ class Iir final : public Descriptor {
     }
   }
 
+  // Lanes a dispatch covers, its scratch within the device's budget: iir_chunks keeps each chunk's
+  // state (two vec4), iir_line a lane's causal values (tiled: in whole workgroups).
+  void schedule_gpu_batches(Plan& plan, const Shape& shape, std::array<std::int64_t, 3> piece) const override {
+    const auto& r = resolved_as<IirResolved>(plan);
+    const bool deriche = r.variant == IirVariant::deriche;
+    const std::uint64_t real = plan.schedule.gpu_float64 ? sizeof(double) : sizeof(float);
+    const std::int64_t samples = piece[0] * piece[1] * piece[2];
+    for (std::size_t a = 0; a < 3; ++a) {
+      GpuPass& g = plan.schedule.gpu[a];
+      if (g.shader.empty()) continue;
+      const std::int64_t n = piece[a], pad = r.axes[a].pad, lanes = samples / n * shape.channels;
+      if (g.shader == "iir_chunks") {
+        const std::int64_t chunks = (n + 2 * pad + g.block - 1) / g.block;
+        g.batch = lines_per_batch(scratch_budget(shape), static_cast<std::uint64_t>(chunks) * 32, lanes);
+        continue;
+      }
+      const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
+      g.batch = lines_per_batch(scratch_budget(shape), per_lane, lanes);
+      const std::int64_t group = g.tile > 0 ? g.tile : 64;
+      if (g.tile > 0 && g.batch < lanes) g.batch = g.batch / group * group;
+      if (g.batch < 1)
+        throw Unsupported("iir's shared-memory rows need scratch for " + std::to_string(group) +
+                          " lines, more than this device's budget");
+    }
+  }
+
   std::optional<EquivalentKernel> equivalent_kernel(const BlurSpec& spec, int axis) const override {
     const double s = std::min(spec.sigma[static_cast<std::size_t>(axis)], kLargeSigma);
     const int half = static_cast<int>(std::ceil(12 * s)) + 8;

@@ -70,6 +70,7 @@ std::string describe_schedule(const Plan& p) {
       if (g.tile > 0) out += " tile " + std::to_string(g.tile);
       else if (a == 0 && g.shader.rfind("fir_line", 0) == 0) out += " taps from device memory";
       if (g.block > 0) out += (g.shader == "iir_chunks" ? " chunks of " : " block ") + std::to_string(g.block);
+      if (g.batch > 0) out += " batches of " + std::to_string(g.batch) + (g.shader == "box_scan" ? " lines" : " lanes");
     }
     out += s.gpu_interleave_scratch ? ", scratch interleaved" : ", scratch by line";
     if (s.transfer_parts > 1) out += ", " + std::to_string(s.transfer_parts) + " transfer parts";

@@ -266,6 +266,7 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
   } else {
     schedule_pieces(d, p, shape);
     if (shape.profile) cost_from_profile(p, shape);
+    algo::schedule_gpu_batches(p, shape);
   }
   if (predict) {
     predict_error(d, p);

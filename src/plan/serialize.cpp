@@ -130,6 +130,8 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
     j.key("shader"), j.text(g.shader);
     j.key("tile"), j.integer(g.tile);
     j.key("block"), j.integer(g.block);
+    j.key("batch"), j.integer(g.batch);
+    j.key("pass_outputs"), j.numbers(g.pass_outputs);
     j.close();
   });
   j.key("gpu_interleave_scratch"), j.boolean(s.gpu_interleave_scratch);

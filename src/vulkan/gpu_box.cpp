@@ -36,11 +36,8 @@ struct FusedParams {
   std::int32_t chunk, chunks, threads;
 };
 
-// Outputs a thread of box_fused.comp makes: four times the passes' reach each side (so reading the
-// chunk's margins costs at most half again), at least 128.
-std::int64_t fused_chunk(std::int64_t reach) { return std::max<std::int64_t>(128, 4 * reach); }
-
-// BoxSchedule::fused along one axis: one dispatch per batch of lanes (box_fused.comp).
+// BoxSchedule::fused along one axis: one dispatch per batch of lanes (box_fused.comp), each thread
+// the plan's outputs (GpuPass::block).
 void record_fused(Job& job, const Work& in, const Work& out, const Plan& plan, int axis, Buffer& passes) {
   Context& ctx = job.context();
   const auto ax = static_cast<std::size_t>(axis);
@@ -49,11 +46,12 @@ void record_fused(Job& job, const Work& in, const Work& out, const Plan& plan, i
   const std::int64_t n = in.extent[ax], lanes = in.lines(axis) * C, pad = resolved.reach[ax];
   std::int64_t slots = 0;  // ring floats a thread keeps: 2 (r + 1) + 1 a pass
   for (const auto& q : resolved.passes[ax]) slots += 2 * (q.radius + 1) + 1;
-  const std::int64_t chunk = fused_chunk(pad), chunks = (n + chunk - 1) / chunk;
+  const GpuPass& g = plan.schedule.gpu[ax];
+  const std::int64_t chunk = g.block, chunks = (n + chunk - 1) / chunk;
   const std::uint64_t per_lane = static_cast<std::uint64_t>(chunks * slots) * sizeof(float);
-  const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
+  const std::int64_t batch = planned_batch(ctx, g, per_lane);
   Buffer& rings = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-  const ComputePipeline& p = ctx.pipeline(algo::box_shader(BoxSchedule::fused), shaders::words(algo::box_shader(BoxSchedule::fused)), {static_cast<std::uint32_t>(C)},
+  const ComputePipeline& p = ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)},
                                           std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                           sizeof(FusedParams));
   for (std::int64_t first = 0; first < lanes; first += batch) {
@@ -92,21 +90,25 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       table.push_back(static_cast<float>(q.radius));
       table.push_back(static_cast<float>(q.alpha));
     }
-    if (plan.schedule.box[ax] == BoxSchedule::fused) {
+    const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
+    if (g.shader != algo::box_shader(plan.schedule.box[ax]))
+      throw InvalidArgument("internal: the plan's box schedule and its pass disagree (algo::schedule_gpu_batches after "
+                            "changing the schedule)");
+    if (g.shader == algo::box_shader(BoxSchedule::fused)) {
       record_fused(job, in, out, plan, axis, upload(job, table.data(), table.size() * sizeof(float)));
       return;
     }
-    const bool scan = plan.schedule.box[ax] == BoxSchedule::prefix_sums;
+    const bool scan = g.shader == algo::box_shader(BoxSchedule::prefix_sums);
     if (!scan) {
       const bool interleave = plan.schedule.gpu_interleave_scratch;
       // Running sums: two extended copies of a batch of lanes (one channel of one line each).
       const std::int64_t lanes = lines * C, len = n + 2 * pad;
       const std::uint64_t per_lane = static_cast<std::uint64_t>(len) * 4;
-      const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), 2 * per_lane, lanes);
+      const std::int64_t batch = planned_batch(ctx, g, 2 * per_lane);
+      if (g.pass_outputs.size() != boxes.size()) throw InvalidArgument("internal: box_chunk without its passes' outputs");
       Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
       Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-      const ComputePipeline& p = ctx.pipeline(algo::box_shader(BoxSchedule::running_sums),
-                                              shaders::words(algo::box_shader(BoxSchedule::running_sums)), {static_cast<std::uint32_t>(C)},
+      const ComputePipeline& p = ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)},
                                               std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                                               sizeof(ChunkParams));
       for (std::int64_t first = 0; first < lanes; first += batch) {
@@ -124,9 +126,10 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
         run(s1, s0, len);  // gather into s0
         Buffer *cur = &s0, *next = &s1;
         std::int64_t lo = 0, hi = len;
-        for (const auto& q : boxes) {
+        for (std::size_t k = 0; k < boxes.size(); ++k) {
+          const auto& q = boxes[k];
           const std::int64_t h = q.radius + 1, outputs = hi - lo - 2 * h;
-          const std::int64_t chunk = box_chunk_length(q.radius);
+          const std::int64_t chunk = g.pass_outputs[k];
           cp.mode = 1;
           cp.radius = static_cast<std::int32_t>(q.radius);
           cp.alpha = static_cast<float>(q.alpha);
@@ -147,11 +150,10 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     // Scratch per line: two value arrays and the prefix sums' two halves, each (n + 2 pad) samples
     // of every channel.
     const std::uint64_t per_line = static_cast<std::uint64_t>(C) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4;
-    const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_line, lines);
+    const std::int64_t batch = planned_batch(ctx, g, per_line);
     Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
-        ctx.pipeline(algo::box_shader(BoxSchedule::prefix_sums), shaders::words(algo::box_shader(BoxSchedule::prefix_sums)),
-                     {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+        ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
                      sizeof(BoxParams));
     for (std::int64_t first = 0; first < lines; first += batch) {
       const BoxParams bp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),

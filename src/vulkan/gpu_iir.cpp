@@ -81,18 +81,16 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
     // The plan's pass (algorithms/iir.cpp): along x, whole lines per workgroup in shared memory
     // (iir_line.comp's TILED, `tile` lanes a workgroup), else a lane per thread; `block` samples a
-    // thread's shared-memory block (kept within this device's shared memory, whatever the precision).
+    // thread's shared-memory block; `batch` lanes a dispatch. A device with less shared memory or
+    // scratch than the plan's was not the one it was made for.
     const bool tiled = g.tile > 0;
     const std::int64_t group_lanes = tiled ? g.tile : 64;
     const std::uint64_t slot_bytes = 64 * (sizeof(float) + real + (tiled ? sizeof(float) : 0));
-    const auto block = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(
-        std::min<std::uint64_t>(static_cast<std::uint64_t>(g.block), ctx.limits().maxComputeSharedMemorySize / slot_bytes), 1, 32));
-    // The scratch of as many lanes as the budget holds, in whole workgroups.
-    std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
-    if (tiled && batch < lanes) batch = batch / group_lanes * group_lanes;
-    if (batch < 1)
-      throw Unsupported("iir's shared-memory rows need scratch for " + std::to_string(group_lanes) +
-                        " lines, more than this device's budget: plan for this device (make_plan with it)");
+    const auto block = static_cast<std::uint32_t>(g.block);
+    if (block < 1 || block > 32 || block * slot_bytes > ctx.limits().maxComputeSharedMemorySize)
+      throw Unsupported("this plan's iir blocks of " + std::to_string(block) + " samples exceed " + ctx.info().name +
+                        "'s shared memory: plan for this device");
+    const std::int64_t batch = planned_batch(ctx, g, per_lane);
     const bool interleave = plan.schedule.gpu_interleave_scratch;
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =

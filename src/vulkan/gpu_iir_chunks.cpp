@@ -48,8 +48,7 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   }
   Buffer& coefficients = upload(job, k.data(), k.size() * sizeof(float));
   const std::uint64_t per_lane = static_cast<std::uint64_t>(chunks) * 32;  // two vec4 a chunk
-  const std::int64_t batch = algo::lines_per_batch(algo::scratch_budget(ctx.piece_limit()), per_lane, lanes);
-  if (batch < 1) throw Unsupported("iir's chunk states for one line exceed this device's scratch budget");
+  const std::int64_t batch = planned_batch(ctx, plan.schedule.gpu[ax], per_lane);
   Buffer& carry = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
   const ComputePipeline* phases[3];
   for (std::uint32_t phase = 0; phase < 3; ++phase)

@@ -199,4 +199,13 @@ algo::Shape shape_on(const Context& context, std::array<std::int64_t, 3> extent,
   return s;
 }
 
+std::int64_t planned_batch(const Context& ctx, const GpuPass& pass, std::uint64_t per_unit) {
+  const std::uint64_t budget = algo::scratch_budget(ctx.piece_limit());
+  if (pass.batch < 1) throw InvalidArgument("internal: the plan's " + pass.shader + " pass has no batch");
+  if (static_cast<double>(pass.batch) * static_cast<double>(per_unit) > static_cast<double>(budget))
+    throw Unsupported("this plan's " + pass.shader + " batches of " + std::to_string(pass.batch) + " need more scratch than " +
+                      ctx.info().name + "'s budget: plan for this device");
+  return pass.batch;
+}
+
 }  // namespace fastblur::vk

@@ -20,6 +20,7 @@ namespace fastblur::vk {
 
 class Job;
 class Buffer;
+class Context;
 
 struct Work {
   VkBuffer buffer = VK_NULL_HANDLE;
@@ -57,9 +58,10 @@ Buffer& upload(Job& job, const void* data, std::uint64_t bytes);
 /// is otherwise left as it is, as on the CPU).
 std::vector<int> active_axes(const Plan& plan, const Work& w);
 
-/// Outputs per thread of a box pass of radius r in box_chunk.comp: each chunk starts its sum
-/// afresh over 2 r + 1 samples, so chunks of twice that keep the fresh sums under half the reads.
-inline std::int64_t box_chunk_length(std::int64_t radius) { return std::max<std::int64_t>(32, 2 * (2 * radius + 1)); }
+/// The plan's batch of a pass (GpuPass::batch: lanes, or lines, one dispatch covers) with
+/// `per_unit` bytes of scratch each; Unsupported where this device's scratch budget does not hold it
+/// (the plan was made for another device).
+std::int64_t planned_batch(const Context& ctx, const GpuPass& pass, std::uint64_t per_unit);
 
 /// The shader variant the plan names for an image-based algorithm's pass (GpuPass::shader of axis x,
 /// algo::schedule_image_gpu), checked against the image's channels; InvalidArgument where it names none.
@@ -107,7 +109,6 @@ void record_algorithm(Job& job, const Work& src, const Work& dst, const Plan& pl
 /// x and one fir_across_slices pass along y over the whole stack, each slice with its own kernel.
 void record_fir_slices(Job& job, const Work& src, const Work& dst, const SlicedPlan& sliced);
 
-class Context;
 /// The planner's view of a data shape on this device: its traits (software device, float64, the
 /// most a piece may hold, the largest 2D image).
 algo::Shape shape_on(const Context& context, std::array<std::int64_t, 3> extent, int channels, ElementType source,

@@ -250,6 +250,8 @@ TEST_F(VulkanTest, PrefixSumsDoNotDriftOnLongRows) {
   const View in = View::packed(row.data(), ElementType::f32, n, 1);
   Plan plan = make_plan(spec, in, device_);
   plan.schedule.box = {BoxSchedule::prefix_sums, BoxSchedule::prefix_sums, BoxSchedule::prefix_sums};
+  algo::schedule_gpu_batches(plan, vk::shape_on(test::context_of(device_), {n, 1, 1}, 1, ElementType::f32, ElementType::f32));
+  ASSERT_EQ(plan.schedule.gpu[0].shader, "box_scan");
   blur(in, View::packed(gpu.data(), ElementType::f32, n, 1), plan, device_);
   blur(in, View::packed(cpu.data(), ElementType::f32, n, 1), spec);
   double worst = 0.0;
@@ -451,21 +453,19 @@ TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
           if (g.shader.rfind("iir_line", 0) == 0) g.shader = v.float64 ? "iir_line_f64" : "iir_line_f32";
         auto tiled = test::make_buffer(ElementType::f32, w, h, d, channels);
         auto lanes = test::make_buffer(ElementType::f32, w, h, d, channels), cpu = test::make_buffer(ElementType::f32, w, h, d, channels);
-        // Scratch for about 70 lanes a batch: several dispatches of one workgroup of 64 / C lines.
-        ctx.set_piece_limit(static_cast<std::uint64_t>(70 * (w + 64) * (v.float64 ? 8 : 4)));
         ctx.set_float64(v.float64);
         ASSERT_GT(plan.schedule.gpu[0].tile, 0) << "the plan keeps whole lines in shared memory";
+        // Batches of one workgroup of 64 / C lines: several dispatches.
+        plan.schedule.gpu[0].batch = plan.schedule.gpu[0].tile;
         Plan lane_plan = plan;
         lane_plan.schedule.gpu[0].tile = 0;  // a lane per thread: the plan's other variant
         try {
           blur(src.view, tiled.view, plan, device_);
           blur(src.view, lanes.view, lane_plan, device_);
         } catch (...) {
-          ctx.set_piece_limit(0);
           ctx.set_float64(true);
           throw;
         }
-        ctx.set_piece_limit(0);
         ctx.set_float64(true);
         EXPECT_EQ(tiled.bytes, lanes.bytes) << channels << " channels, " << to_string(border) << ", "
                                             << test::iir_name(v.variant) << (v.float64 ? ", float64" : "") << ", w " << w

@@ -12,7 +12,9 @@
 #include "device_access.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/plan.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "vulkan/context.hpp"
+#include "vulkan/work.hpp"
 #include "vulkan/gpu_blur.hpp"
 #include "vulkan/validation.hpp"
 #include "support/test_support.hpp"
@@ -113,7 +115,11 @@ inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, Ele
   auto gpu = make_buffer(out_type, w, h, d, channels);
   auto cpu = make_buffer(out_type, w, h, d, channels);
   Plan plan = make_plan(spec, src.view, out_type, device);
-  if (edit) edit(plan.schedule);
+  if (edit) {
+    edit(plan.schedule);
+    // The passes follow the edited variant, as the planner's own variants do (gpu_variants.cpp).
+    algo::schedule_gpu_batches(plan, vk::shape_on(*DeviceAccess::context(device), {w, h, d}, channels, type, out_type));
+  }
   blur(src.view, gpu.view, plan, device);
   BlurSpec cspec = spec;
   cspec.algorithm = cpu_algorithm;
