@@ -172,6 +172,10 @@ void set_parameter_text(BlurSpec& spec, std::string_view key, std::string_view t
 bool parameter_applies(const BlurSpec& spec, std::string_view key);
 /// The algorithm whose parameter `key` is. Throws InvalidArgument for an unknown key.
 Algorithm parameter_owner(std::string_view key);
+/// Throws InvalidArgument for an option in spec that its algorithm does not take (another
+/// algorithm's, or any with the automatic choice), naming the option and its owner: make_plan
+/// refuses what it would otherwise ignore, for every front end.
+void check_options_apply(const BlurSpec& spec);
 /// The value of the parameter `key` in spec. Throws InvalidArgument for an unknown key.
 ParameterValue get_parameter(const BlurSpec& spec, std::string_view key);
 

@@ -228,6 +228,8 @@ double max_error_1d(const EquivalentKernel& k) {
 BlurSpec with_algorithm(const BlurSpec& spec, Algorithm algorithm) {
   BlurSpec s = spec;
   s.algorithm = algorithm;
+  // Only the new algorithm's own options travel: another's would mean nothing to it.
+  std::erase_if(s.options, [&](const auto& option) { return !parameter_applies(s, option.first); });
   return s;
 }
 

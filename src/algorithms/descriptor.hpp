@@ -191,7 +191,7 @@ const Descriptor& descriptor(Algorithm algorithm);
 
 // Shared pieces of descriptors.
 
-/// The spec with `algorithm` named (a candidate).
+/// The spec with `algorithm` named (a candidate), keeping only that algorithm's own options.
 BlurSpec with_algorithm(const BlurSpec& spec, Algorithm algorithm);
 /// Whether the axis is filtered: sigma > 0, and more than one sample unless the border is constant.
 bool axis_active(const BlurSpec& spec, const Shape& shape, int axis);

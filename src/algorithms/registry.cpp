@@ -120,6 +120,17 @@ bool parameter_applies(const BlurSpec& spec, std::string_view key) {
   return spec.algorithm != Algorithm::automatic && parameter_owner(key) == spec.algorithm;
 }
 
+void check_options_apply(const BlurSpec& spec) {
+  for (const auto& [key, value] : spec.options) {
+    if (parameter_applies(spec, key)) continue;
+    const std::string owner(to_string(parameter_owner(key)));
+    throw InvalidArgument("option " + key + " is " + owner + "'s" +
+                          (spec.algorithm == Algorithm::automatic
+                               ? ": name the algorithm (auto chooses its candidates' parameters)"
+                               : ", not " + std::string(to_string(spec.algorithm)) + "'s"));
+  }
+}
+
 void set_parameter(BlurSpec& spec, std::string_view key, const ParameterValue& value) {
   const algo::Parameter& p = parameter(key);
   p.set(spec, algo::checked_value(p.info, value));

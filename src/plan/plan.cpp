@@ -92,6 +92,7 @@ void check_request(const BlurSpec& spec) {
   // need a finite one.
   check_threads(spec.threads);
   check_cval(spec.cval, spec.rounding);
+  check_options_apply(spec);  // another algorithm's option would be ignored
   check_tolerance(spec.tolerance);
   for (int a = 0; a < 3; ++a) (void)effective_radius(spec, a);  // sigma, truncate, radius
   (void)has_derivative(spec);                                     // orders

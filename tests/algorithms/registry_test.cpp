@@ -147,5 +147,29 @@ TEST(Registry, OneMessagePerRefusalWhateverTheEntryPoint) {
   EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "derivative orders need algorithm fir (or auto), not box");
 }
 
+// An option the algorithm does not take would be ignored: the core refuses it for every front end
+// (a C++ caller's included), naming its owner; a spec moved to another algorithm keeps only that
+// algorithm's options.
+TEST(Registry, AnotherAlgorithmsOptionIsRefusedNotIgnored) {
+  std::vector<float> px(64, 0.5f);
+  const View v = View::packed(px.data(), ElementType::f32, 8, 8);
+  BlurSpec spec = BlurSpec::isotropic_2d(2.0);
+  spec.algorithm = Algorithm::box;
+  set_parameter(spec, "box_passes", std::int64_t{4});
+  EXPECT_NO_THROW((void)make_plan(spec, v));
+  set_parameter(spec, "iir_variant", std::string("young-van-vliet"));
+  EXPECT_EQ(message_of([&] { (void)make_plan(spec, v); }), "option iir_variant is iir's, not box's");
+  EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "option iir_variant is iir's, not box's");
+  EXPECT_EQ(px, std::vector<float>(64, 0.5f));  // refused before any pixel
+  spec.algorithm = Algorithm::automatic;
+  EXPECT_EQ(message_of([&] { (void)make_plan(spec, v); }),
+            "option box_passes is box's: name the algorithm (auto chooses its candidates' parameters)");
+  const BlurSpec iir = algo::with_algorithm(spec, Algorithm::iir);
+  ASSERT_EQ(iir.options.size(), 1u);
+  EXPECT_EQ(iir.options[0].first, "iir_variant");
+  EXPECT_TRUE(algo::with_algorithm(spec, Algorithm::fir).options.empty());
+  EXPECT_NO_THROW((void)make_plan(iir, v));
+}
+
 }  // namespace
 }  // namespace fastblur

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "algorithms/descriptor.hpp"
 #include "core/border.hpp"
 #include "support/test_support.hpp"
 
@@ -76,8 +77,7 @@ TEST(Iir, MatchesFirForEveryBorderTypeAndShapeWithinTheDocumentedBound) {
           const BlurSpec spec = iir_spec(v, {cs.sx, cs.sy, cs.sz}, border, unit(rng) * scale);
           auto out = test::make_buffer(type, cs.w, cs.h, cs.d, 2);
           blur(src.view, out.view, spec);
-          BlurSpec fir = spec;
-          fir.algorithm = Algorithm::fir;
+          BlurSpec fir = algo::with_algorithm(spec, Algorithm::fir);
           fir.truncate = 8.0;
           auto exact = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, 2);
           blur(src.view, exact.view, fir);

@@ -60,8 +60,7 @@ TEST(Plan, ToleranceZeroTakesTheSeriesOfFirsKernelWhereCheaper) {
     const int half = static_cast<int>(4 * sigma + 0.5) + 4, n = 2 * half + 1;
     std::vector<float> a(static_cast<std::size_t>(n) * n, 0.0f), b = a;
     a[static_cast<std::size_t>(half) * n + half] = b[static_cast<std::size_t>(half) * n + half] = 1.0f;
-    BlurSpec exact = p.spec, fir = p.spec;
-    fir.algorithm = Algorithm::fir;
+    BlurSpec exact = p.spec, fir = algo::with_algorithm(p.spec, Algorithm::fir);
     exact.with_border(Border::constant), fir.with_border(Border::constant);
     blur(View::packed(a.data(), ElementType::f32, n, n), View::packed(a.data(), ElementType::f32, n, n), exact);
     blur(View::packed(b.data(), ElementType::f32, n, n), View::packed(b.data(), ElementType::f32, n, n), fir);

@@ -121,8 +121,7 @@ inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, Ele
     algo::schedule_gpu_batches(plan, vk::shape_on(*DeviceAccess::context(device), {w, h, d}, channels, type, out_type));
   }
   blur(src.view, gpu.view, plan, device);
-  BlurSpec cspec = spec;
-  cspec.algorithm = cpu_algorithm;
+  const BlurSpec cspec = algo::with_algorithm(spec, cpu_algorithm);  // with that algorithm's own options
   blur(src.view, cpu.view, cspec);
   return max_difference(gpu.view, cpu.view);
 }
