@@ -64,14 +64,8 @@ void apply_options(BlurSpec& spec, const py::dict& options) {
       throw InvalidArgument("unknown option '" + key + "': expected one of " + names);
     }
     set_parameter(spec, key, to_value(*info, value));
-    if (!parameter_applies(spec, key)) {
-      const std::string owner(to_string(parameter_owner(key)));
-      throw InvalidArgument("option '" + key + "' is " + owner + "'s" +
-                            (spec.algorithm == Algorithm::automatic
-                                 ? ": pass algorithm='" + owner + "' to set it (auto chooses its candidates' parameters)"
-                                 : ", not " + std::string(to_string(spec.algorithm)) + "'s"));
-    }
   }
+  check_options_apply(spec);  // the core's rule: another algorithm's option is refused, not ignored
 }
 
 BlurSpec base_spec(const std::string& algorithm, double tolerance, double cval, double truncate, int threads,

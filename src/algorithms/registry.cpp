@@ -124,7 +124,7 @@ void check_options_apply(const BlurSpec& spec) {
   for (const auto& [key, value] : spec.options) {
     if (parameter_applies(spec, key)) continue;
     const std::string owner(to_string(parameter_owner(key)));
-    throw InvalidArgument("option " + key + " is " + owner + "'s" +
+    throw InvalidArgument("option '" + key + "' is " + owner + "'s" +
                           (spec.algorithm == Algorithm::automatic
                                ? ": name the algorithm (auto chooses its candidates' parameters)"
                                : ", not " + std::string(to_string(spec.algorithm)) + "'s"));

@@ -158,12 +158,12 @@ TEST(Registry, AnotherAlgorithmsOptionIsRefusedNotIgnored) {
   set_parameter(spec, "box_passes", std::int64_t{4});
   EXPECT_NO_THROW((void)make_plan(spec, v));
   set_parameter(spec, "iir_variant", std::string("young-van-vliet"));
-  EXPECT_EQ(message_of([&] { (void)make_plan(spec, v); }), "option iir_variant is iir's, not box's");
-  EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "option iir_variant is iir's, not box's");
+  EXPECT_EQ(message_of([&] { (void)make_plan(spec, v); }), "option 'iir_variant' is iir's, not box's");
+  EXPECT_EQ(message_of([&] { blur(v, v, spec); }), "option 'iir_variant' is iir's, not box's");
   EXPECT_EQ(px, std::vector<float>(64, 0.5f));  // refused before any pixel
   spec.algorithm = Algorithm::automatic;
   EXPECT_EQ(message_of([&] { (void)make_plan(spec, v); }),
-            "option box_passes is box's: name the algorithm (auto chooses its candidates' parameters)");
+            "option 'box_passes' is box's: name the algorithm (auto chooses its candidates' parameters)");
   const BlurSpec iir = algo::with_algorithm(spec, Algorithm::iir);
   ASSERT_EQ(iir.options.size(), 1u);
   EXPECT_EQ(iir.options[0].first, "iir_variant");
