@@ -41,22 +41,13 @@ def _parameters_by_flag(algorithms):
 
 
 def _value(text, p):
-    """A parameter's text as its kind's Python value (the core checks its range)."""
-    kind = p["kind"]
-    if kind == "flag":
-        if text.lower() not in ("true", "false"):
-            raise ValueError(f"--{p['flag']} must be true or false; got {text!r}")
-        return text.lower() == "true"
+    """A parameter's text as its value, read by the core as the C++ command line reads it
+    (set_parameter_text: the same words, numbers and ranges), the message in the flag's words."""
+    from ._core import parameter_from_text
     try:
-        if kind == "integer":
-            return int(text)
-        if kind == "real":
-            return float(text)
-        if kind == "real_list":
-            return [float(t) for t in text.split(",")]
+        return parameter_from_text(p["key"], text)
     except ValueError:
         raise ValueError(f"--{p['flag']} must be {p['range']}; got {text!r}") from None
-    return text
 
 
 def _add_algorithm_options(b, algorithms):

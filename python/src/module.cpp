@@ -115,6 +115,14 @@ PYBIND11_MODULE(_core, m) {
 
   // The registry, as the core serialises it (the explorer's /api/info sends the same).
   m.def("algorithms", [] { return from_json(algorithms_json()); });
+  // A parameter's command-line text read as the C++ command line reads it (set_parameter_text),
+  // for `python3 -m fastblur`.
+  m.def("parameter_from_text", [](const std::string& key, const std::string& text) -> py::object {
+    BlurSpec spec;
+    spec.algorithm = parameter_owner(key);
+    set_parameter_text(spec, key, text);
+    return std::visit([](const auto& v) -> py::object { return py::cast(v); }, get_parameter(spec, key));
+  }, py::arg("key"), py::arg("text"));
 
   // The common options' and the device name's checks, the core's (validate.hpp), named as Python's
   // keyword arguments (threads arrive clamped to int64 by the caller).

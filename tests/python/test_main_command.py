@@ -37,11 +37,22 @@ def test_an_algorithm_option_runs_that_algorithm(npy, tmp_path):
     assert r.returncode == 0, r.stderr
     assert np.array_equal(np.load(out2), fastblur.gaussian_filter(a, 2.0, algorithm="kawase",
                                                                    options={"kawase_passes": 3}))
+    # Option text is read by the core, as the C++ command line reads it: a whole real for an integer,
+    # a comma list of reals.
+    out3 = tmp_path / "out3.npy"
+    r = run(path, out3, "--sigma", 2, "--algorithm", "box", "--passes", "4.0")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(np.load(out3), want)
+    r = run(path, out3, "--sigma", 2, "--algorithm", "kawase", "--offsets", "0.5,1.5,2.5", "--overwrite")
+    assert r.returncode == 0, r.stderr
+    assert np.array_equal(np.load(out3), fastblur.gaussian_filter(a, 2.0, algorithm="kawase",
+                                                                   options={"kawase_offsets": [0.5, 1.5, 2.5]}))
 
 
 @pytest.mark.parametrize("args,words", [
     (("--algorithm", "box", "--passes", "99"), ["99"]),             # out of range: the core's check
     (("--algorithm", "box", "--passes", "x"), ["--passes", "x"]),    # not a number
+    (("--algorithm", "box", "--passes", "4.5"), ["--passes", "1 to 6", "4.5"]),  # not whole
     (("--passes", "3"), ["--passes", "--algorithm"]),                # auto: which algorithm's?
     (("--algorithm", "fir", "--passes", "3"), ["--passes", "fir"]),  # not fir's option
     (("--tolerance", "-1"), ["tolerance", "must be a finite value >= 0"]),
