@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fastblur/blur.hpp"
+#include "fastblur/plan.hpp"
 #include "fastblur/view.hpp"
 
 namespace fastblur::analysis {
@@ -58,6 +59,20 @@ std::vector<double> impulse_response_1d(const BlurSpec& spec, double sigma, int 
 /// image). For planar (non-separable) algorithms the 1D response is the marginal of the 2D one (the
 /// response to a line impulse), which for a separable filter is its 1D response.
 ImpulseMetrics measure_impulse(const BlurSpec& spec, double sigma, bool with_anisotropy = true);
+
+/// What `fastblur analyze`, `fastblur.analyze()` report of an algorithm at a sigma, computed once here.
+struct Analysis {
+  Plan plan;               ///< spec planned for the bundled 512x512 RGBA float32 scene on the CPU (auto resolved)
+  ImpulseMetrics metrics;  ///< of the planned spec; anisotropy and max_error_2d NaN where not measured
+  double psnr_db = 0.0;    ///< its float32 result on the scene against float64 fir, peak 1; NaN where not measured
+};
+/// Plans `spec` at `sigma` on both axes for the bundled scene and measures the planned spec: the
+/// impulse metrics (the 2D ones with `with_anisotropy`) and, with `with_psnr`, the PSNR on the scene.
+Analysis analyze(const BlurSpec& spec, double sigma, bool with_anisotropy = true, bool with_psnr = true);
+/// An Analysis as one JSON object: algorithm (as planned), sigma, effective_sigma, max_error,
+/// l1_error, max_error_2d, anisotropy, psnr_db (null where not measured, or infinite), predicted_max_error,
+/// predicted_cost. The CLI's `analyze --json` and Python's dict.
+std::string analysis_json(const Analysis& analysis);
 
 /// The radius at which the image first falls below `level` along the ray from pixel (cx, cy) in
 /// the grid direction (dx, dy), each -1, 0 or 1 (an axis or a diagonal). Between grid samples the

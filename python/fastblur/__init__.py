@@ -783,8 +783,10 @@ def _plan_dict(p):
 def analyze(algorithm, sigma, *, options=None, anisotropy=True, psnr=True):
     """The accuracy of ``algorithm`` as a Gaussian of ``sigma`` (docs/DESIGN.md's metrics): a dict with
     ``effective_sigma``, ``max_error`` and ``l1_error`` of the 1D impulse response, with
-    ``anisotropy`` and ``max_error_2d`` of the 2D response (if ``anisotropy``), and ``psnr_db`` on
-    the bundled 512x512 test scene against float64 fir (if ``psnr``)."""
+    ``anisotropy`` and ``max_error_2d`` of the 2D response (None unless ``anisotropy``), ``psnr_db``
+    of its float32 result on the bundled 512x512 test scene against float64 fir (None unless
+    ``psnr``), and the plan's ``algorithm`` (auto resolved), ``predicted_max_error`` and
+    ``predicted_cost``: the core's analyze, as `fastblur analyze --json` prints it."""
     _, _, options = _check_common(algorithm, 0.0, "cpu", 0, "scipy", options)
     return _core.analyze(algorithm, float(sigma), options, bool(anisotropy), bool(psnr))
 

@@ -450,36 +450,13 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "analyze",
       [](const std::string& algorithm, double sigma, const py::dict& options, bool anisotropy, bool psnr) {
-        BlurSpec spec = base_spec(algorithm, 0.0, 0.0, 4.0, 0, options);
-        if (spec.algorithm == Algorithm::automatic) throw InvalidArgument("analyze: name an algorithm, not auto");
-        py::dict d;
-        analysis::ImpulseMetrics m;
-        double psnr_db = NAN;
+        const BlurSpec spec = base_spec(algorithm, 0.0, 0.0, 4.0, 0, options);
+        std::string json;
         {
           py::gil_scoped_release release;
-          m = analysis::measure_impulse(spec, sigma, anisotropy);
-          if (psnr) {
-            analysis::TestScene scene = analysis::make_test_scene(512, 512);
-            std::vector<double> exact(scene.rgba.size()), got(scene.rgba.size());
-            const View ev = View::packed(exact.data(), ElementType::f64, scene.width, scene.height, 1, 4);
-            const View gv = View::packed(got.data(), ElementType::f64, scene.width, scene.height, 1, 4);
-            BlurSpec ref = BlurSpec::isotropic_2d(sigma);
-            ref.algorithm = Algorithm::fir;
-            blur(scene.view(), ev, ref);
-            BlurSpec s2 = spec;
-            s2.sigma = {sigma, sigma, 0.0};
-            blur(scene.view(), gv, s2);
-            psnr_db = analysis::compare(gv, ev, 1.0).psnr_db;
-          }
+          json = analysis::analysis_json(analysis::analyze(spec, sigma, anisotropy, psnr));  // the CLI's own
         }
-        d["algorithm"] = algorithm;
-        d["sigma"] = m.sigma;
-        d["effective_sigma"] = m.effective_sigma;
-        d["max_error"] = m.max_error;
-        d["l1_error"] = m.l1_error;
-        if (anisotropy) d["anisotropy"] = m.anisotropy, d["max_error_2d"] = m.max_error_2d;
-        if (psnr) d["psnr_db"] = psnr_db;
-        return d;
+        return from_json(json);
       },
       py::arg("algorithm"), py::arg("sigma"), py::arg("options"), py::arg("anisotropy"), py::arg("psnr"));
 

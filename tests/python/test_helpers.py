@@ -29,9 +29,28 @@ def test_analyze_returns_the_design_metrics():
     assert abs(m["effective_sigma"] - 5.0) < 1e-6
     assert 0.0 < m["max_error"] < 0.07 and 0.0 < m["l1_error"] < 0.06 and 30 < m["psnr_db"] < 80
     f = fastblur.analyze("fir", 3.0, anisotropy=False, psnr=False)
-    assert f["max_error"] < 1e-3 and "anisotropy" not in f
-    with pytest.raises(ValueError):
-        fastblur.analyze("auto", 3.0)
+    assert f["max_error"] < 1e-3 and f["anisotropy"] is None and f["psnr_db"] is None
+    # The core's analyze, as `fastblur analyze --json` (tests/cli): auto is planned and named.
+    a = fastblur.analyze("auto", 3.0, options={})
+    assert a["algorithm"] == "fir" and a["predicted_max_error"] < 1e-4 and a["psnr_db"] > 60
+    with pytest.raises(ValueError, match="sigma"):
+        fastblur.analyze("fir", 0.0)
+
+
+def test_analyze_is_the_command_lines():
+    # One analyze in the core: the CLI's --json and Python's dict are the same object, number for number.
+    build = os.environ.get("FASTBLUR_BUILD_DIR")
+    if not build:
+        pytest.skip("FASTBLUR_BUILD_DIR not set (ctest sets it)")
+    import json
+    for args, algorithm, options in ((["--algorithm", "box", "--passes", "4"], "box", {"box_passes": 4}),
+                                     ([], "auto", {}), (["--algorithm", "iir"], "iir", {})):
+        r = subprocess.run([os.path.join(build, "fastblur"), "analyze", "--sigma", "3.5", "--json", *args],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+        cli = json.loads(r.stdout)
+        assert cli.pop("plots") == []
+        assert cli == fastblur.analyze(algorithm, 3.5, options=options), args
 
 
 def test_gaussian_kernel_is_scipys():

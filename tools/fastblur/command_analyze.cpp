@@ -29,22 +29,10 @@ int run_analyze(const AnalyzeOptions& o) {
   if (o.sigma > 200) throw InvalidArgument("--sigma for analyze must be at most 200 (the plots are dense images)");
   BlurSpec spec = BlurSpec::isotropic_2d(o.sigma);
   o.algorithm.apply(spec);
-  analysis::TestScene scene = analysis::make_test_scene(512, 512);
-  const Plan plan = make_plan(spec, scene.view());
-  const BlurSpec planned = plan.spec;
-  const analysis::ImpulseMetrics m = analysis::measure_impulse(planned, o.sigma, true);
-
-  // PSNR on the bundled scene against the exact f64 fir: the engine's (its double driver, within
-  // float64 rounding of the scalar reference, which took 8 s of analyze's 8.2 at sigma 100).
-  std::vector<float> out(scene.rgba.size());
-  const View out_view = View::packed(out.data(), ElementType::f32, 512, 512, 1, 4);
-  blur(scene.view(), out_view, planned);
-  std::vector<double> exact(scene.rgba.size());
-  const View exact_view = View::packed(exact.data(), ElementType::f64, 512, 512, 1, 4);
-  BlurSpec fir = BlurSpec::isotropic_2d(o.sigma);
-  fir.algorithm = Algorithm::fir;
-  blur(scene.view(), exact_view, fir);
-  const double psnr = analysis::compare(out_view, exact_view, 1.0).psnr_db;
+  const analysis::Analysis a = analysis::analyze(spec, o.sigma);  // the core's, as Python's fastblur.analyze
+  const Plan& plan = a.plan;
+  const BlurSpec& planned = plan.spec;
+  const analysis::ImpulseMetrics& m = a.metrics;
 
   std::vector<std::string> plots;
   if (!o.plot_dir.empty()) {
@@ -59,13 +47,15 @@ int run_analyze(const AnalyzeOptions& o) {
   }
 
   if (o.json) {
-    std::printf("{\"algorithm\": \"%s\", \"sigma\": %.17g, \"effective_sigma\": %.17g, \"max_error\": %.17g, "
-                "\"l1_error\": %.17g, \"max_error_2d\": %.17g, \"anisotropy\": %.17g, \"psnr_db\": %.17g, \"predicted_max_error\": %.17g, "
-                "\"predicted_cost\": %.17g, \"plots\": [",
-                std::string(to_string(planned.algorithm)).c_str(), o.sigma, m.effective_sigma, m.max_error, m.l1_error,
-                m.max_error_2d, m.anisotropy, psnr, plan.predicted_max_error, plan.predicted_cost);
-    for (std::size_t i = 0; i < plots.size(); ++i) std::printf("%s\"%s\"", i ? ", " : "", plots[i].c_str());
-    std::printf("]}\n");
+    std::string json = analysis::analysis_json(a);
+    json.pop_back();  // the object's '}': the plots written here follow
+    json += ", \"plots\": [";
+    for (std::size_t i = 0; i < plots.size(); ++i) {
+      std::string path;
+      for (char ch : plots[i]) path += ch == '"' || ch == '\\' ? std::string("\\") + ch : std::string(1, ch);
+      json += (i ? ", \"" : "\"") + path + "\"";
+    }
+    std::printf("%s]}\n", json.c_str());
     return 0;
   }
   std::printf("%s", describe(plan).c_str());
@@ -74,7 +64,7 @@ int run_analyze(const AnalyzeOptions& o) {
               "  max error 2D     %.4g (of the 2D Gaussian's peak)\n"
               "  anisotropy       %.4g (2D contours, worst of levels 1e-1, 1e-2, 1e-3)\n"
               "  PSNR             %.1f dB on the bundled scene against float64 fir (peak 1)\n",
-              m.effective_sigma, m.max_error, m.l1_error, m.max_error_2d, m.anisotropy, psnr);
+              m.effective_sigma, m.max_error, m.l1_error, m.max_error_2d, m.anisotropy, a.psnr_db);
   for (const auto& p : plots) std::printf("  wrote %s\n", p.c_str());
   return 0;
 }
