@@ -169,251 +169,325 @@ void copy_pixels(const float* from, std::size_t from_step, float* to, std::size_
 
 namespace {
 
-// The chain over views, or over the caller's rows where `rows` is given (src and dst then only
-// describe the image's shape).
-void chain(const Plan& plan, const View& src, const View& dst, const FloatRows* rows) {
-  const auto& resolved = algo::resolved_as<algo::DownsampleResolved>(plan);
-  const ChainAxis ax(resolved.axes[0], src.width()), ay(resolved.axes[1], src.height());
-  const std::int64_t W = src.width(), H = src.height();
-  const std::size_t C = static_cast<std::size_t>(src.channels);
-  const std::size_t row = static_cast<std::size_t>(W) * C;  // one image row, in floats
-  const Border bx = plan.spec.border[0], by = plan.spec.border[1];
-  const float cval = static_cast<float>(plan.spec.cval);
-  const int threads = plan.schedule.threads;
-
+// What a chain's call works with, fixed before any row: the two axes, the rows' lengths and layouts,
+// how the source is read and the destination written, and the bands of output rows of the workers.
+struct ChainLayout {
+  ChainAxis ax, ay;
+  std::int64_t W, H;
+  std::size_t C;
+  std::size_t row;  // one image row, in floats
+  Border bx, by;
+  float cval;
+  int threads;
   // Rows of ax.low_count() reduced blocks (then blurred along x) and of ax.blur_count() blurred ones.
-  const std::size_t low_row = static_cast<std::size_t>(ax.low_count()) * C;
-  const std::size_t blur_row = static_cast<std::size_t>(ax.blur_count()) * C;
+  std::size_t low_row, blur_row, x_row;
   // Each worker keeps the x-blurred rows that a block of kRowBlock blurred rows reads (2 r + kRowBlock,
   // or all of them where there are fewer) and two blocks of blurred rows.
-  const std::int64_t xring_rows = std::min<std::int64_t>(2 * ay.r + kRowBlock, ay.low_count());
-  const std::int64_t bring_rows = 2 * kRowBlock;
-  const double ring_floats = static_cast<double>(low_row) * static_cast<double>(xring_rows);
-  if (ring_floats * sizeof(float) > static_cast<double>(core::kMaxAllocationBytes))
-    throw OutOfMemory("downsample's rows need " + std::to_string(ring_floats) + " x 4 bytes, more than can be addressed");
-
-  const std::size_t x_row = static_cast<std::size_t>(ax.x_count()) * C;
+  std::int64_t xring_rows, bring_rows;
   // The tent's row split into its f phases, each low_count + 1 pixels, a whole number of cache lines.
-  const std::size_t phase_stride = whole_lines((static_cast<std::size_t>(ax.low_count()) + 1) * C);
-  const std::int64_t before = -(ax.x_lo - ax.pad), after = (ax.x_hi - ax.pad) - (W - 1);
-  if (before < 0 || after < 0) throw std::logic_error("downsample chain: the padding does not cover the tent's reach");
-  const int ring_rows = 2 * ay.f;
-  // A packed float source is read in place; any other through read_row into a ring of rows kept
-  // while the next low row needs them. Rows outside a constant border are a row of cval.
-  const bool read_direct = !rows && kDenormalsAsZeroInArithmetic && src.type == ElementType::f32 &&
-                           src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
-  // A packed float destination is written in place; any other through a row and write_row.
-  const bool write_direct = !rows && dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
-  // Packed 8- and 16-bit sources are converted as the tent reads them (no float ring between).
-  const bool convert_source =
-      !rows && src.type != ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(src.type));
-  const bool convert_direct = !rows && !write_direct && dst.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(dst.type));
-  // The plan's choice for a destination larger than the caches (Schedule::stream_destination).
-  const bool stream = write_direct && plan.schedule.stream_destination;
-  const std::vector<float> cval_row(by == Border::constant ? row : 0, cval);
-
-  // Rows of the ring and of the interpolated rows start at the same place in a cache line as the
-  // source's and the destination's rows (when these are float), and so does the tent's sum.
-  const std::size_t ring_stride = whole_lines(row), up_stride = whole_lines(row) + kLineFloats;
-  const std::size_t up_shift = write_direct ? line_shift(dst.pixel(0, 0, 0)) : 0;
-  const std::size_t before_floats = static_cast<std::size_t>(before) * C;
-  const std::size_t acc_shift =
-      (kLineFloats + (read_direct ? line_shift(src.pixel(0, 0, 0)) : 0) - before_floats % kLineFloats) % kLineFloats;
-  std::vector<WorkerMemory> temporary;
-  const RowSizes sizes{read_direct ? 0 : static_cast<std::size_t>(ring_rows) * ring_stride,
-                       x_row + kLineFloats,
-                       low_row,
-                       static_cast<std::size_t>(ax.f) * phase_stride,
-                       static_cast<std::size_t>(xring_rows) * low_row,
-                       static_cast<std::size_t>(bring_rows) * blur_row,
-                       3 * up_stride,
-                       row * 8};
-  std::vector<ChainRows> workers = worker_rows(threads, sizes, temporary);
-  for (ChainRows& w : workers) w.taps.resize(static_cast<std::size_t>(2 * ay.r + kRowBlock));
+  std::size_t phase_stride;
+  std::int64_t before, after;  // the tent's reach beyond the image, each side
+  int ring_rows;
+  bool read_direct, write_direct, convert_source, convert_direct, stream;
+  std::size_t ring_stride, up_stride, up_shift, before_floats, acc_shift;
   // Each output phase of a block (x = f m + p) interpolates blocks first[p] + m and the next at frac[p].
-  std::vector<std::int64_t> first(static_cast<std::size_t>(ax.f));
-  std::vector<float> frac(static_cast<std::size_t>(ax.f));
-  for (int p = 0; p < ax.f; ++p) ax.at(p, first[static_cast<std::size_t>(p)], frac[static_cast<std::size_t>(p)]);
+  std::vector<std::int64_t> first;
+  std::vector<float> frac;
+  std::vector<float> cval_row;  // rows outside a constant border
 
+  ChainLayout(const Plan& plan, const View& src, const View& dst, const FloatRows* rows)
+      : ax(algo::resolved_as<algo::DownsampleResolved>(plan).axes[0], src.width()),
+        ay(algo::resolved_as<algo::DownsampleResolved>(plan).axes[1], src.height()),
+        W(src.width()),
+        H(src.height()),
+        C(static_cast<std::size_t>(src.channels)),
+        row(static_cast<std::size_t>(W) * C),
+        bx(plan.spec.border[0]),
+        by(plan.spec.border[1]),
+        cval(static_cast<float>(plan.spec.cval)),
+        threads(plan.schedule.threads) {
+    low_row = static_cast<std::size_t>(ax.low_count()) * C;
+    blur_row = static_cast<std::size_t>(ax.blur_count()) * C;
+    x_row = static_cast<std::size_t>(ax.x_count()) * C;
+    xring_rows = std::min<std::int64_t>(2 * ay.r + kRowBlock, ay.low_count());
+    bring_rows = 2 * kRowBlock;
+    const double ring_floats = static_cast<double>(low_row) * static_cast<double>(xring_rows);
+    if (ring_floats * sizeof(float) > static_cast<double>(core::kMaxAllocationBytes))
+      throw OutOfMemory("downsample's rows need " + std::to_string(ring_floats) + " x 4 bytes, more than can be addressed");
+    phase_stride = whole_lines((static_cast<std::size_t>(ax.low_count()) + 1) * C);
+    before = -(ax.x_lo - ax.pad), after = (ax.x_hi - ax.pad) - (W - 1);
+    if (before < 0 || after < 0) throw std::logic_error("downsample chain: the padding does not cover the tent's reach");
+    ring_rows = 2 * ay.f;
+    // A packed float source is read in place; any other through read_row into a ring of rows kept
+    // while the next low row needs them. Rows outside a constant border are a row of cval.
+    read_direct = !rows && kDenormalsAsZeroInArithmetic && src.type == ElementType::f32 &&
+                  src.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+    // A packed float destination is written in place; any other through a row and write_row.
+    write_direct = !rows && dst.type == ElementType::f32 && dst.stride[0] == static_cast<std::ptrdiff_t>(C * sizeof(float));
+    // Packed 8- and 16-bit sources are converted as the tent reads them (no float ring between).
+    convert_source = !rows && src.type != ElementType::f32 && src.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(src.type));
+    convert_direct = !rows && !write_direct && dst.stride[0] == static_cast<std::ptrdiff_t>(C * element_size(dst.type));
+    // The plan's choice for a destination larger than the caches (Schedule::stream_destination).
+    stream = write_direct && plan.schedule.stream_destination;
+    // Rows of the ring and of the interpolated rows start at the same place in a cache line as the
+    // source's and the destination's rows (when these are float), and so does the tent's sum.
+    ring_stride = whole_lines(row), up_stride = whole_lines(row) + kLineFloats;
+    up_shift = write_direct ? line_shift(dst.pixel(0, 0, 0)) : 0;
+    before_floats = static_cast<std::size_t>(before) * C;
+    acc_shift = (kLineFloats + (read_direct ? line_shift(src.pixel(0, 0, 0)) : 0) - before_floats % kLineFloats) % kLineFloats;
+    first.resize(static_cast<std::size_t>(ax.f));
+    frac.resize(static_cast<std::size_t>(ax.f));
+    for (int p = 0; p < ax.f; ++p) ax.at(p, first[static_cast<std::size_t>(p)], frac[static_cast<std::size_t>(p)]);
+    cval_row.assign(by == Border::constant ? row : 0, cval);
+  }
+
+  RowSizes sizes() const {
+    return {read_direct ? 0 : static_cast<std::size_t>(ring_rows) * ring_stride,
+            x_row + kLineFloats,
+            low_row,
+            static_cast<std::size_t>(ax.f) * phase_stride,
+            static_cast<std::size_t>(xring_rows) * low_row,
+            static_cast<std::size_t>(bring_rows) * blur_row,
+            3 * up_stride,
+            row * 8};
+  }
   // Worker t makes output rows [band(t), band(t + 1)) (none where the band is empty), from the
   // blurred blocks [b0, b1] (its first row's and the block after its last row's); these read the
   // x-blurred rows [b0 - r, b1 + r], which read the padded source rows [(b0 - r) f - f/2, (b1 + r) f +
   // 3f/2 - 1].
-  const auto band = [&](int t) { return H * t / threads; };
-  const auto band_blocks = [&](int t, std::int64_t& b0, std::int64_t& b1) {
+  std::int64_t band(int t) const { return H * t / threads; }
+  bool band_empty(int t) const { return band(t) == band(t + 1); }
+  void band_blocks(int t, std::int64_t& b0, std::int64_t& b1) const {
     float unused;
     ay.at(band(t), b0, unused), ay.at(band(t + 1) - 1, b1, unused);
     ++b1;
-  };
-  // In place, a worker writes rows that others read (near its band's ends, and across a wrapping or
-  // reflecting border), and rows that it reads itself through the border after writing them. Those
-  // rows are copied, as floats, before anything is written: the stash. Every other row a worker reads
-  // is in its own band and read before it writes it (its reads run (r + 1) f rows ahead of its writes).
-  const bool in_place = !rows && core::views_overlap(src, dst);
-  std::vector<std::int64_t> stash_slot(in_place ? static_cast<std::size_t>(H) : 0, -1);
-  std::vector<std::int64_t> stashed;
-  if (in_place) {
-    for (int t = 0; t < threads; ++t) {
-      if (band(t) == band(t + 1)) continue;
-      std::int64_t b0, b1;
-      band_blocks(t, b0, b1);
-      for (std::int64_t Y = (b0 - ay.r) * ay.f - ay.f / 2; Y <= (b1 + ay.r) * ay.f + 3 * ay.f / 2 - 1; ++Y) {
-        const std::int64_t y = core::border_index(Y - ay.pad, H, by);
-        const bool own = Y - ay.pad == y && y >= band(t) && y < band(t + 1);
-        if (y >= 0 && !own && stash_slot[static_cast<std::size_t>(y)] < 0) {
-          stash_slot[static_cast<std::size_t>(y)] = static_cast<std::int64_t>(stashed.size());
-          stashed.push_back(y);
-        }
+  }
+};
+
+// Rows some workers read from a slot of their own instead of where they lie: slot[i] >= 0 for row
+// (or block row) first + i, kept as rows[slot[i]].
+struct RowSlots {
+  std::int64_t first = 0;
+  std::vector<std::int64_t> slot, rows;
+  std::int64_t at(std::int64_t y) const { return slot.empty() ? -1 : slot[static_cast<std::size_t>(y - first)]; }
+};
+
+// In place, a worker writes rows that others read (near its band's ends, and across a wrapping or
+// reflecting border), and rows that it reads itself through the border after writing them. Those
+// rows are copied, as floats, before anything is written: the stash. Every other row a worker reads
+// is in its own band and read before it writes it (its reads run (r + 1) f rows ahead of its writes).
+RowSlots in_place_stash(const ChainLayout& L) {
+  RowSlots stash;
+  stash.slot.assign(static_cast<std::size_t>(L.H), -1);
+  const ChainAxis& ay = L.ay;
+  for (int t = 0; t < L.threads; ++t) {
+    if (L.band_empty(t)) continue;
+    std::int64_t b0, b1;
+    L.band_blocks(t, b0, b1);
+    for (std::int64_t Y = (b0 - ay.r) * ay.f - ay.f / 2; Y <= (b1 + ay.r) * ay.f + 3 * ay.f / 2 - 1; ++Y) {
+      const std::int64_t y = core::border_index(Y - ay.pad, L.H, L.by);
+      const bool own = Y - ay.pad == y && y >= L.band(t) && y < L.band(t + 1);
+      if (y >= 0 && !own && stash.slot[static_cast<std::size_t>(y)] < 0) {
+        stash.slot[static_cast<std::size_t>(y)] = static_cast<std::int64_t>(stash.rows.size());
+        stash.rows.push_back(y);
       }
     }
   }
-  float* stash = reinterpret_cast<float*>(
-      t_chain_stash.reserve(std::max<std::size_t>(stashed.size() * row, 1) * sizeof(float), "downsample's rows"));
-  // The x-blurred rows that more than one worker reads (about 2 r + 1 around each band's edge: at
-  // factor 4 and sigma 50 a third of them at 1080p) are made once, shared, before any output row.
-  std::vector<int> readers(static_cast<std::size_t>(ay.low_count()), 0);
-  for (int t = 0; t < threads; ++t) {
-    if (band(t) == band(t + 1)) continue;
-    std::int64_t b0, b1;
-    band_blocks(t, b0, b1);
-    for (std::int64_t j = b0 - ay.r; j <= b1 + ay.r; ++j) ++readers[static_cast<std::size_t>(j - ay.low_lo)];
-  }
-  std::vector<std::int64_t> shared_slot(readers.size(), -1), shared;
-  for (std::size_t i = 0; i < readers.size(); ++i)
-    if (readers[i] > 1) shared_slot[i] = static_cast<std::int64_t>(shared.size()), shared.push_back(ay.low_lo + static_cast<std::int64_t>(i));
-  float* shared_rows = reinterpret_cast<float*>(
-      t_chain_shared.reserve(std::max<std::size_t>(shared.size() * low_row, 1) * sizeof(float), "downsample's rows"));
+  return stash;
+}
 
+// The x-blurred rows that more than one worker reads (about 2 r + 1 around each band's edge: at
+// factor 4 and sigma 50 a third of them at 1080p) are made once, shared, before any output row.
+RowSlots shared_block_rows(const ChainLayout& L) {
+  RowSlots shared;
+  shared.first = L.ay.low_lo;
+  std::vector<int> readers(static_cast<std::size_t>(L.ay.low_count()), 0);
+  for (int t = 0; t < L.threads; ++t) {
+    if (L.band_empty(t)) continue;
+    std::int64_t b0, b1;
+    L.band_blocks(t, b0, b1);
+    for (std::int64_t j = b0 - L.ay.r; j <= b1 + L.ay.r; ++j) ++readers[static_cast<std::size_t>(j - L.ay.low_lo)];
+  }
+  shared.slot.assign(readers.size(), -1);
+  for (std::size_t i = 0; i < readers.size(); ++i)
+    if (readers[i] > 1)
+      shared.slot[i] = static_cast<std::int64_t>(shared.rows.size()), shared.rows.push_back(L.ay.low_lo + static_cast<std::int64_t>(i));
+  return shared;
+}
+
+// One worker's part of one plane: its band of output rows, pulled through its rings (source rows ->
+// reduced and x-blurred block rows -> blurred block rows -> interpolated rows -> output rows).
+class ChainWorker {
+ public:
+  ChainWorker(const ChainLayout& layout, const View& src, const View& dst, const FloatRows* rows, std::int64_t z,
+              ChainRows& memory, const RowSlots& stash, const float* stash_rows, const RowSlots& shared, float* shared_rows)
+      : L(layout), src_(src), dst_(dst), rows_(rows), z_(z), s(memory), stash_(stash), stash_rows_(stash_rows),
+        shared_(shared), shared_rows_(shared_rows), acc_(memory.acc + layout.acc_shift) {
+    s.ring_row.assign(static_cast<std::size_t>(L.ring_rows), INT64_MIN);
+    s.xring_row.assign(static_cast<std::size_t>(L.xring_rows), INT64_MIN);
+    s.up_row.assign(2, INT64_MIN);
+  }
+
+  // 1. Block row j reduced: the tent over 2f rows, extended along x (the extension commutes with
+  // the sum over rows), the tent along x onto the block centres, then the low-resolution Gaussian
+  // along x (fir's SIMD line).
+  void reduce(std::int64_t j, float* out) {
+    const ChainAxis &ax = L.ax, &ay = L.ay;
+    const std::size_t C = L.C;
+    const float* rows[16];
+    const void* raw[16];
+    bool all_raw = L.convert_source;
+    for (int k = 0; k < 2 * ay.f && all_raw; ++k) all_raw = (raw[k] = raw_row(j * ay.f + k - ay.f / 2)) != nullptr;
+    if (!all_raw || !weighted_rows_from(raw, src_.type, ay.tent.data(), 2 * ay.f, acc_ + L.before_floats, L.row)) {
+      for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
+      weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc_ + L.before_floats, L.row);
+    }
+    core::extend_line(acc_, L.W, L.before, L.after, static_cast<int>(C), L.bx, L.cval);
+    // Along x the tent at the block centres only: block bb's tent starts at padded position
+    // bb f - f/2, acc's pixel (bb - low_lo) f, so its tap k reads pixel (bb - low_lo) f + k, which
+    // is pixel (bb - low_lo) + k / f of phase k % f. The row is split into its f phases (every
+    // f-th pixel, low_count + 1 each), and the tent is a weighted sum of those rows at shifted
+    // offsets (2 taps per full-resolution pixel; at every position it was 2 f).
+    for (int p = 0; p < ax.f; ++p)
+      copy_pixels(acc_ + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f),
+                  s.phases + static_cast<std::size_t>(p) * L.phase_stride, 1, ax.low_count() + 1, C);
+    const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
+    for (std::size_t k = 0; k < x_taps; ++k)
+      rows[k] = s.phases + (k % static_cast<std::size_t>(ax.f)) * L.phase_stride + k / static_cast<std::size_t>(ax.f) * C;
+    weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.low, L.low_row);
+    convolve_line(s.low, out, L.blur_row, ax.gauss_half.data(), ax.r, static_cast<int>(C));
+  }
+
+  // The band's output rows: each the lerp of two interpolated rows.
+  void run_band(int t) {
+    const std::int64_t y0 = L.band(t), y1 = L.band(t + 1);
+    if (y0 >= y1) return;
+    L.band_blocks(t, blurred_to_, band_last_);
+    for (std::int64_t y = y0; y < y1; ++y) {
+      std::int64_t b;
+      float ty;
+      L.ay.at(y, b, ty);
+      const float* pair[2] = {upsampled(b), upsampled(b + 1)};
+      const float wy[2] = {1.0f - ty, ty};
+      // Packed 8- and 16-bit rows are converted as the lerp writes them (no float row between).
+      if (L.convert_direct && weighted_pair_to(pair, wy, dst_.type, dst_.pixel(0, y, z_), L.row)) continue;
+      float* out = L.write_direct ? reinterpret_cast<float*>(dst_.pixel(0, y, z_)) : s.up + 2 * L.up_stride;
+      if (L.stream) weighted_pair_stream(pair, wy, out, L.row);
+      else weighted_rows(pair, wy, 2, out, L.row);
+      if (rows_) rows_->write(y, out);
+      else if (!L.write_direct) write_row(out, dst_, 0, y, z_, L.W, s.bytes);
+    }
+  }
+
+ private:
+  // Source row Y (padded coordinates) as floats: cval's row, the stash's, the source's where it lies,
+  // or read into the ring.
+  const float* source_row(std::int64_t Y) {
+    const std::int64_t y = core::border_index(Y - L.ay.pad, L.H, L.by);
+    if (y < 0) return L.cval_row.data();
+    if (stash_.at(y) >= 0) return stash_rows_ + static_cast<std::size_t>(stash_.at(y)) * L.row;
+    if (L.read_direct) return reinterpret_cast<const float*>(src_.pixel(0, y, z_));
+    const std::size_t slot = ring_slot(Y, L.ring_rows);
+    float* ring = s.ring + slot * L.ring_stride;
+    if (s.ring_row[slot] != Y) {
+      s.ring_row[slot] = Y;
+      if (rows_) rows_->read(y, ring);
+      else read_row(src_, 0, y, z_, L.W, ring, s.bytes);
+    }
+    return ring;
+  }
+  // A packed 8- or 16-bit source row the tent may read where it lies (converting as it sums), or
+  // null where the row is cval's, stashed or not packed.
+  const void* raw_row(std::int64_t Y) const {
+    const std::int64_t y = core::border_index(Y - L.ay.pad, L.H, L.by);
+    if (!L.convert_source || y < 0 || stash_.at(y) >= 0) return nullptr;
+    return src_.pixel(0, y, z_);
+  }
+  const float* x_blurred(std::int64_t j) {
+    const std::int64_t shared_at = shared_.at(j);
+    if (shared_at >= 0) return shared_rows_ + static_cast<std::size_t>(shared_at) * L.low_row;
+    const std::size_t slot = ring_slot(j, static_cast<int>(L.xring_rows));
+    float* out = s.xring + slot * L.low_row;
+    if (s.xring_row[slot] != j) s.xring_row[slot] = j, reduce(j, out);
+    return out;
+  }
+  // 2. Blurred rows b0 .. b0 + n - 1 (n <= kRowBlock): the low-resolution Gaussian across the
+  // x-blurred rows, kRowBlock at a time where there are as many.
+  void blur_block(std::int64_t b0, std::int64_t n) {
+    const ChainAxis& ay = L.ay;
+    for (std::int64_t k = 0; k < 2 * ay.r + n; ++k) s.taps[static_cast<std::size_t>(k)] = x_blurred(b0 - ay.r + k);
+    float* out[kRowBlock];
+    for (std::int64_t m = 0; m < n; ++m) out[m] = s.bring + ring_slot(b0 + m, static_cast<int>(L.bring_rows)) * L.blur_row;
+    if (n == kRowBlock) {
+      convolve_rows_block(s.taps.data(), out, L.blur_row, ay.gauss_half.data(), ay.r);
+    } else {
+      for (std::int64_t m = 0; m < n; ++m) convolve_rows(s.taps.data() + m, out[m], L.blur_row, ay.gauss_half.data(), ay.r);
+    }
+  }
+  // 3. Blurred row b along x (phase by phase: a lerp of shifted blocks, its pixels put in their
+  // places), kept in a ring of two full rows.
+  const float* upsampled(std::int64_t b) {
+    const ChainAxis& ax = L.ax;
+    const std::size_t C = L.C;
+    float* up = s.up + ring_slot(b, 2) * L.up_stride + L.up_shift;
+    if (s.up_row[ring_slot(b, 2)] == b) return up;
+    s.up_row[ring_slot(b, 2)] = b;
+    while (blurred_to_ <= b) {  // b <= band_last_, so each block has at least one row
+      const std::int64_t n = std::min<std::int64_t>(kRowBlock, band_last_ - blurred_to_ + 1);
+      blur_block(blurred_to_, n);
+      blurred_to_ += n;
+    }
+    const float* blocks = s.bring + ring_slot(b, static_cast<int>(L.bring_rows)) * L.blur_row;
+    for (int p = 0; p < ax.f && p < L.W; ++p) {
+      const float tx = L.frac[static_cast<std::size_t>(p)];
+      const float* a = blocks + static_cast<std::size_t>(L.first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
+      const float* shifted[2] = {a, a + C};
+      const float wx[2] = {1.0f - tx, tx};
+      const std::int64_t count = (L.W - p + ax.f - 1) / ax.f;
+      weighted_rows(shifted, wx, 2, s.phases, static_cast<std::size_t>(count) * C);
+      copy_pixels(s.phases, 1, up + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
+    }
+    return up;
+  }
+
+  const ChainLayout& L;
+  const View &src_, &dst_;
+  const FloatRows* rows_;
+  std::int64_t z_;
+  ChainRows& s;
+  const RowSlots& stash_;
+  const float* stash_rows_;
+  const RowSlots& shared_;
+  float* shared_rows_;
+  float* acc_;
+  std::int64_t blurred_to_ = 0, band_last_ = 0;  // the next blurred block to make, the band's last
+};
+
+// The chain over views, or over the caller's rows where `rows` is given (src and dst then only
+// describe the image's shape).
+void chain(const Plan& plan, const View& src, const View& dst, const FloatRows* rows) {
+  const ChainLayout L(plan, src, dst, rows);
+  std::vector<WorkerMemory> temporary;
+  std::vector<ChainRows> workers = worker_rows(L.threads, L.sizes(), temporary);
+  for (ChainRows& w : workers) w.taps.resize(static_cast<std::size_t>(2 * L.ay.r + kRowBlock));
+  const RowSlots stash = !rows && core::views_overlap(src, dst) ? in_place_stash(L) : RowSlots{};
+  float* stash_rows = reinterpret_cast<float*>(
+      t_chain_stash.reserve(std::max<std::size_t>(stash.rows.size() * L.row, 1) * sizeof(float), "downsample's rows"));
+  const RowSlots shared = shared_block_rows(L);
+  float* shared_rows = reinterpret_cast<float*>(
+      t_chain_shared.reserve(std::max<std::size_t>(shared.rows.size() * L.low_row, 1) * sizeof(float), "downsample's rows"));
   // A stack (a volume whose z axis is not blurred) plane by plane.
   for (std::int64_t z = 0; z < src.depth(); ++z) {
-    for (std::size_t i = 0; i < stashed.size(); ++i) read_row(src, 0, stashed[i], z, W, stash + i * row, workers[0].bytes);
-#pragma omp parallel num_threads(threads)
+    for (std::size_t i = 0; i < stash.rows.size(); ++i)
+      read_row(src, 0, stash.rows[i], z, L.W, stash_rows + i * L.row, workers[0].bytes);
+#pragma omp parallel num_threads(L.threads)
     {
       const int t = omp_get_thread_num();
       const DenormalInputsAsZero denormals_as_zero;
-      ChainRows& s = workers[static_cast<std::size_t>(t)];
-      s.ring_row.assign(static_cast<std::size_t>(ring_rows), INT64_MIN);
-      s.xring_row.assign(static_cast<std::size_t>(xring_rows), INT64_MIN);
-      s.up_row.assign(2, INT64_MIN);
-      float* const acc = s.acc + acc_shift;
-      const std::size_t x_taps = 2 * static_cast<std::size_t>(ax.f);
-
-      const auto source_row = [&](std::int64_t Y) -> const float* {
-        const std::int64_t y = core::border_index(Y - ay.pad, H, by);
-        if (y < 0) return cval_row.data();
-        if (in_place && stash_slot[static_cast<std::size_t>(y)] >= 0)
-          return stash + static_cast<std::size_t>(stash_slot[static_cast<std::size_t>(y)]) * row;
-        if (read_direct) return reinterpret_cast<const float*>(src.pixel(0, y, z));
-        const std::size_t slot = ring_slot(Y, ring_rows);
-        float* ring = s.ring + slot * ring_stride;
-        if (s.ring_row[slot] != Y) {
-          s.ring_row[slot] = Y;
-          if (rows) rows->read(y, ring);
-          else read_row(src, 0, y, z, W, ring, s.bytes);
-        }
-        return ring;
-      };
-      // 1. Block row j reduced: the tent over 2f rows, extended along x (the extension commutes with
-      // the sum over rows), the tent along x onto the block centres, then the low-resolution
-      // Gaussian along x (fir's SIMD line).
-      // A packed 8- or 16-bit source row the tent may read where it lies (converting as it sums),
-      // or null where the row is cval's, stashed or not packed.
-      const auto raw_row = [&](std::int64_t Y) -> const void* {
-        const std::int64_t y = core::border_index(Y - ay.pad, H, by);
-        if (!convert_source || y < 0 || (in_place && stash_slot[static_cast<std::size_t>(y)] >= 0)) return nullptr;
-        return src.pixel(0, y, z);
-      };
-      const auto reduce = [&](std::int64_t j, float* out) {
-        const float* rows[16];
-        const void* raw[16];
-        bool all_raw = convert_source;
-        for (int k = 0; k < 2 * ay.f && all_raw; ++k) all_raw = (raw[k] = raw_row(j * ay.f + k - ay.f / 2)) != nullptr;
-        if (!all_raw || !weighted_rows_from(raw, src.type, ay.tent.data(), 2 * ay.f, acc + before_floats, row)) {
-          for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
-          weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc + before_floats, row);
-        }
-        core::extend_line(acc, W, before, after, C, bx, cval);
-        // Along x the tent at the block centres only: block bb's tent starts at padded position
-        // bb f - f/2, acc's pixel (bb - low_lo) f, so its tap k reads pixel (bb - low_lo) f + k, which
-        // is pixel (bb - low_lo) + k / f of phase k % f. The row is split into its f phases (every
-        // f-th pixel, low_count + 1 each), and the tent is a weighted sum of those rows at shifted
-        // offsets (2 taps per full-resolution pixel; at every position it was 2 f).
-        for (int p = 0; p < ax.f; ++p)
-          copy_pixels(acc + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f),
-                      s.phases + static_cast<std::size_t>(p) * phase_stride, 1, ax.low_count() + 1, C);
-        for (std::size_t k = 0; k < x_taps; ++k)
-          rows[k] = s.phases + (k % static_cast<std::size_t>(ax.f)) * phase_stride + k / static_cast<std::size_t>(ax.f) * C;
-        weighted_rows(rows, ax.tent.data(), static_cast<int>(x_taps), s.low, low_row);
-        convolve_line(s.low, out, blur_row, ax.gauss_half.data(), ax.r, C);
-      };
+      ChainWorker worker(L, src, dst, rows, z, workers[static_cast<std::size_t>(t)], stash, stash_rows, shared, shared_rows);
 #pragma omp for schedule(static)
-      for (std::size_t i = 0; i < shared.size(); ++i) reduce(shared[i], shared_rows + i * low_row);
-      const auto x_blurred = [&](std::int64_t j) -> const float* {
-        const std::int64_t shared_at = shared_slot[static_cast<std::size_t>(j - ay.low_lo)];
-        if (shared_at >= 0) return shared_rows + static_cast<std::size_t>(shared_at) * low_row;
-        const std::size_t slot = ring_slot(j, static_cast<int>(xring_rows));
-        float* out = s.xring + slot * low_row;
-        if (s.xring_row[slot] != j) s.xring_row[slot] = j, reduce(j, out);
-        return out;
-      };
-      // 2. Blurred rows b0 .. b0 + n - 1 (n <= kRowBlock): the low-resolution Gaussian across the
-      // x-blurred rows, kRowBlock at a time where there are as many.
-      const auto blur_block = [&](std::int64_t b0, std::int64_t n) {
-        for (std::int64_t k = 0; k < 2 * ay.r + n; ++k) s.taps[static_cast<std::size_t>(k)] = x_blurred(b0 - ay.r + k);
-        float* out[kRowBlock];
-        for (std::int64_t m = 0; m < n; ++m) {
-          out[m] = s.bring + ring_slot(b0 + m, bring_rows) * blur_row;
-        }
-        if (n == kRowBlock) {
-          convolve_rows_block(s.taps.data(), out, blur_row, ay.gauss_half.data(), ay.r);
-        } else {
-          for (std::int64_t m = 0; m < n; ++m)
-            convolve_rows(s.taps.data() + m, out[m], blur_row, ay.gauss_half.data(), ay.r);
-        }
-      };
-      // 3. Blurred row b along x (phase by phase: a lerp of shifted blocks, its pixels put in their
-      // places), kept in a ring of two full rows.
-      std::int64_t blurred_to = 0, band_last = 0;  // the next blurred block to make, the band's last
-      const auto upsampled = [&](std::int64_t b) -> const float* {
-        float* up = s.up + ring_slot(b, 2) * up_stride + up_shift;
-        if (s.up_row[ring_slot(b, 2)] == b) return up;
-        s.up_row[ring_slot(b, 2)] = b;
-        while (blurred_to <= b) {  // b <= band_last, so each block has at least one row
-          const std::int64_t n = std::min<std::int64_t>(kRowBlock, band_last - blurred_to + 1);
-          blur_block(blurred_to, n);
-          blurred_to += n;
-        }
-        const float* blocks = s.bring + ring_slot(b, bring_rows) * blur_row;
-        for (int p = 0; p < ax.f && p < W; ++p) {
-          const float tx = frac[static_cast<std::size_t>(p)];
-          const float* a = blocks + static_cast<std::size_t>(first[static_cast<std::size_t>(p)] - ax.blur_lo) * C;
-          const float* shifted[2] = {a, a + C};
-          const float wx[2] = {1.0f - tx, tx};
-          const std::int64_t count = (W - p + ax.f - 1) / ax.f;
-          weighted_rows(shifted, wx, 2, s.phases, static_cast<std::size_t>(count) * C);
-          copy_pixels(s.phases, 1, up + static_cast<std::size_t>(p) * C, static_cast<std::size_t>(ax.f), count, C);
-        }
-        return up;
-      };
-      // Each output row is the lerp of two interpolated rows.
-      const std::int64_t y0 = band(t), y1 = band(t + 1);
-      if (y0 < y1) {
-        band_blocks(t, blurred_to, band_last);
-        for (std::int64_t y = y0; y < y1; ++y) {
-          std::int64_t b;
-          float ty;
-          ay.at(y, b, ty);
-          const float* pair[2] = {upsampled(b), upsampled(b + 1)};
-          const float wy[2] = {1.0f - ty, ty};
-          // Packed 8- and 16-bit rows are converted as the lerp writes them (no float row between).
-          if (convert_direct && weighted_pair_to(pair, wy, dst.type, dst.pixel(0, y, z), row)) continue;
-          float* out = write_direct ? reinterpret_cast<float*>(dst.pixel(0, y, z)) : s.up + 2 * up_stride;
-          if (stream) weighted_pair_stream(pair, wy, out, row);
-          else weighted_rows(pair, wy, 2, out, row);
-          if (rows) rows->write(y, out);
-          else if (!write_direct) write_row(out, dst, 0, y, z, W, s.bytes);
-        }
-      }
+      for (std::size_t i = 0; i < shared.rows.size(); ++i) worker.reduce(shared.rows[i], shared_rows + i * L.low_row);
+      worker.run_band(t);
     }
   }
 }
