@@ -91,24 +91,53 @@ py::array_t<double> to_array(const std::vector<T>& v) {
   return a;
 }
 
-}  // namespace
-
-PYBIND11_MODULE(_core, m) {
-  m.doc() = "fastblur's compiled core; use the functions of the fastblur package.";
-
-  // Library errors become the Python exceptions a SciPy user expects.
-  py::register_exception_translator([](std::exception_ptr p) {
+// The arrays' axes to filter, in the caller's order, each with its parameters and SciPy's weights.
+std::vector<python::AxisRequest> axis_requests(const std::vector<int>& axes, const std::vector<double>& sigmas,
+                                                   const std::vector<std::string>& modes, const std::vector<double>& radii,
+                                                   const std::vector<int>& orders,
+                                                   const std::vector<std::vector<double>>& weights) {
+  std::vector<python::AxisRequest> req;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    // Radii travel as doubles: a Python int of any size arrives (exactly up to 2^53).
+    const double r = radii.at(i);
     try {
-      if (p) std::rethrow_exception(p);
+      check_radius(r, OptionNames::python());  // the core's rule (validate.hpp)
     } catch (const InvalidArgument& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const Unsupported& e) {
-      PyErr_SetString(PyExc_NotImplementedError, e.what());
-    } catch (const OutOfMemory& e) {
-      PyErr_SetString(PyExc_MemoryError, e.what());
+      throw InvalidArgument(std::string(e.what()) + " (axis " + std::to_string(axes[i]) + ", sigma " +
+                            format_number(sigmas.at(i)) + ")");
     }
-  });
+    req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), static_cast<int>(r), orders.at(i),
+                   i < weights.size() ? weights[i] : std::vector<double>{}});
+  }
+  return req;
+}
 
+// A batch with a sigma per sample (fastblur.gaussian_filter_batch): axis 0 the samples', the two
+// `axes` blurred, sample i with sigmas[i], radii[i] and weights[i] (one entry per axis).
+std::vector<python::SampleRequests> sample_requests(const std::vector<int>& axes, const std::vector<std::vector<double>>& sigmas,
+                                        const std::vector<std::string>& modes, const std::vector<std::vector<double>>& radii,
+                                        const std::vector<int>& orders,
+                                        const std::vector<std::vector<std::vector<double>>>& weights) {
+  if (axes.size() != 2) throw InvalidArgument("a batch blurs two axes");
+  std::vector<python::SampleRequests> samples;
+  samples.reserve(sigmas.size());
+  for (std::size_t i = 0; i < sigmas.size(); ++i) {
+    const auto r = axis_requests(axes, sigmas[i], modes, radii.at(i), orders, i < weights.size() ? weights[i] : std::vector<std::vector<double>>{});
+    samples.push_back({r.at(0), r.at(1)});
+  }
+  return samples;
+}
+
+// Data with holes in CUDA arrays (NaN omitted): each blur of the call on `stream` (cuda.hpp).
+MissingData cuda_missing(bool omit_nan, bool preserve_nan) {
+  MissingData m;
+  m.omit_nan = omit_nan;
+  m.preserve_nan = preserve_nan;
+  return m;
+}
+
+// The registry and the common options' checks (the core's rules, in Python's words).
+void bind_registry(py::module_& m) {
   m.def("version", [] { return std::string(FASTBLUR_VERSION_STRING); });
   m.attr("MAX_RADIUS") = kMaxRadius;
   m.attr("SIGMA_CUTOFF") = kSigmaCutoff;  // a sigma not above it leaves its axis alone (SciPy's rule)
@@ -142,59 +171,27 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "check_device", [](const std::string& device) { (void)parse_device_name(device, OptionNames::python()); },
       py::arg("device"));
+}
 
-  // The arrays' axes to filter, in the caller's order, each with its parameters and SciPy's weights.
-  const auto requests = [](const std::vector<int>& axes, const std::vector<double>& sigmas,
-                           const std::vector<std::string>& modes, const std::vector<double>& radii,
-                           const std::vector<int>& orders, const std::vector<std::vector<double>>& weights) {
-    std::vector<python::AxisRequest> req;
-    for (std::size_t i = 0; i < axes.size(); ++i) {
-      // Radii travel as doubles: a Python int of any size arrives (exactly up to 2^53).
-      const double r = radii.at(i);
-      try {
-        check_radius(r, OptionNames::python());  // the core's rule (validate.hpp)
-      } catch (const InvalidArgument& e) {
-        throw InvalidArgument(std::string(e.what()) + " (axis " + std::to_string(axes[i]) + ", sigma " +
-                              format_number(sigmas.at(i)) + ")");
-      }
-      req.push_back({axes[i], sigmas.at(i), parse_border(modes.at(i)), static_cast<int>(r), orders.at(i),
-                     i < weights.size() ? weights[i] : std::vector<double>{}});
-    }
-    return req;
-  };
-
+// NumPy arrays blurred, batches with a sigma per sample, and their plans.
+void bind_array_blurs(py::module_& m) {
   m.def(
       "blur_axes",
-      [requests](const py::array& src, py::array& dst, const std::vector<int>& axes, const std::vector<double>& sigmas,
+      [](const py::array& src, py::array& dst, const std::vector<int>& axes, const std::vector<double>& sigmas,
                  const std::vector<std::string>& modes, const std::vector<double>& radii,
                  const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
                  double truncate, const std::string& algorithm, double tolerance, int threads, const py::dict& options,
                  const std::string& device, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
-        python::blur_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base, Device::parse(device, OptionNames::python()));
+        python::blur_arrays(src, dst, axis_requests(axes, sigmas, modes, radii, orders, weights), base, Device::parse(device, OptionNames::python()));
       },
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
       py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
 
-  // A batch with a sigma per sample (fastblur.gaussian_filter_batch): axis 0 the samples', the two
-  // `axes` blurred, sample i with sigmas[i], radii[i] and weights[i] (one entry per axis).
-  const auto sample_requests = [requests](const std::vector<int>& axes, const std::vector<std::vector<double>>& sigmas,
-                                          const std::vector<std::string>& modes, const std::vector<std::vector<double>>& radii,
-                                          const std::vector<int>& orders,
-                                          const std::vector<std::vector<std::vector<double>>>& weights) {
-    if (axes.size() != 2) throw InvalidArgument("a batch blurs two axes");
-    std::vector<python::SampleRequests> samples;
-    samples.reserve(sigmas.size());
-    for (std::size_t i = 0; i < sigmas.size(); ++i) {
-      const auto r = requests(axes, sigmas[i], modes, radii.at(i), orders, i < weights.size() ? weights[i] : std::vector<std::vector<double>>{});
-      samples.push_back({r.at(0), r.at(1)});
-    }
-    return samples;
-  };
   m.def(
       "blur_sample_axes",
-      [sample_requests](const py::array& src, py::array& dst, const std::vector<int>& axes,
+      [](const py::array& src, py::array& dst, const std::vector<int>& axes,
                         const std::vector<std::vector<double>>& sigmas, const std::vector<std::string>& modes,
                         const std::vector<std::vector<double>>& radii, const std::vector<int>& orders,
                         const std::vector<std::vector<std::vector<double>>>& weights, double cval, double truncate,
@@ -209,7 +206,7 @@ PYBIND11_MODULE(_core, m) {
       py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
   m.def(
       "blur_cuda_sample_axes",
-      [sample_requests](const py::dict& src, const py::dict& dst, int ordinal, std::uintptr_t stream,
+      [](const py::dict& src, const py::dict& dst, int ordinal, std::uintptr_t stream,
                         const std::vector<int>& axes, const std::vector<std::vector<double>>& sigmas,
                         const std::vector<std::string>& modes, const std::vector<std::vector<double>>& radii,
                         const std::vector<int>& orders, const std::vector<std::vector<std::vector<double>>>& weights,
@@ -226,21 +223,24 @@ PYBIND11_MODULE(_core, m) {
   // The plan blur_axes runs for the same arguments (arrays of that shape, strides and dtype).
   m.def(
       "plan_axes",
-      [requests](const py::array& src, const py::array& dst, const std::vector<int>& axes,
+      [](const py::array& src, const py::array& dst, const std::vector<int>& axes,
                  const std::vector<double>& sigmas, const std::vector<std::string>& modes,
                  const std::vector<double>& radii, const std::vector<int>& orders,
                  const std::vector<std::vector<double>>& weights, double cval, double truncate,
                  const std::string& algorithm, double tolerance, int threads, const py::dict& options,
                  const std::string& device, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
-        const Plan p = python::plan_arrays(src, dst, requests(axes, sigmas, modes, radii, orders, weights), base,
+        const Plan p = python::plan_arrays(src, dst, axis_requests(axes, sigmas, modes, radii, orders, weights), base,
                                            Device::parse(device, OptionNames::python()));
         return from_json(plan_json(p));  // fastblur.plan() lays it out in NumPy's order
       },
       py::arg("src"), py::arg("dst"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"),
       py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"), py::arg("algorithm"),
       py::arg("tolerance"), py::arg("threads"), py::arg("options"), py::arg("device"), py::arg("rounding"));
+}
 
+// Arrays of other libraries: DLPack, CUDA arrays (with holes too) on their GPU.
+void bind_cuda_arrays(py::module_& m) {
   // Arrays of other libraries (issue 30): a DLPack capsule taken over (CPU memory as a NumPy array,
   // CUDA memory as an interface dict), and CUDA arrays blurred on their GPU through the Vulkan
   // backend (fastblur/cuda.hpp), laid out as blur_axes lays out NumPy arrays.
@@ -284,28 +284,21 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("plan", [](const python::PreparedCudaCall& c) { return from_json(plan_json(c.plan())); });
   m.def(
       "prepare_cuda_axes",
-      [requests](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,
+      [](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,
                  const std::vector<double>& sigmas, const std::vector<std::string>& modes,
                  const std::vector<double>& radii, const std::vector<int>& orders,
                  const std::vector<std::vector<double>>& weights, double cval, double truncate,
                  const std::string& algorithm, double tolerance, const py::dict& options, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, rounding);
         return python::PreparedCudaCall(python::cuda_array_of(src), python::cuda_array_of(dst),
-                                        requests(axes, sigmas, modes, radii, orders, weights), base, ordinal);
+                                        axis_requests(axes, sigmas, modes, radii, orders, weights), base, ordinal);
       },
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"),
       py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
       py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
-  // Data with holes in CUDA arrays (NaN omitted): each blur of the call on `stream` (cuda.hpp).
-  const auto cuda_missing = [](bool omit_nan, bool preserve_nan) {
-    MissingData m;
-    m.omit_nan = omit_nan;
-    m.preserve_nan = preserve_nan;
-    return m;
-  };
   m.def(
       "blur_cuda_axes_missing",
-      [requests, cuda_missing](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
+      [](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
                                const std::vector<int>& axes, const std::vector<double>& sigmas,
                                const std::vector<std::string>& modes, const std::vector<double>& radii,
                                const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
@@ -313,7 +306,7 @@ PYBIND11_MODULE(_core, m) {
                                std::uintptr_t stream) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, "nearest");
         python::blur_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst),
-                                  requests(axes, sigmas, modes, radii, orders, weights), base,
+                                  axis_requests(axes, sigmas, modes, radii, orders, weights), base,
                                   cuda_missing(omit_nan, preserve_nan), ordinal, stream);
       },
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("omit_nan"), py::arg("preserve_nan"), py::arg("axes"),
@@ -321,14 +314,14 @@ PYBIND11_MODULE(_core, m) {
       py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("stream"));
   m.def(
       "plan_cuda_axes_missing",
-      [requests, cuda_missing](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
+      [](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
                                const std::vector<int>& axes, const std::vector<double>& sigmas,
                                const std::vector<std::string>& modes, const std::vector<double>& radii,
                                const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
                                double truncate, const std::string& algorithm, double tolerance, const py::dict& options) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, "nearest");
         return from_json(plan_json(python::plan_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst),
-                                                             requests(axes, sigmas, modes, radii, orders, weights), base,
+                                                             axis_requests(axes, sigmas, modes, radii, orders, weights), base,
                                                              cuda_missing(omit_nan, preserve_nan), ordinal)));
       },
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("omit_nan"), py::arg("preserve_nan"), py::arg("axes"),
@@ -336,25 +329,28 @@ PYBIND11_MODULE(_core, m) {
       py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"));
   m.def(
       "plan_cuda_axes",
-      [requests](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,
+      [](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,
                  const std::vector<double>& sigmas, const std::vector<std::string>& modes,
                  const std::vector<double>& radii, const std::vector<int>& orders,
                  const std::vector<std::vector<double>>& weights, double cval, double truncate,
                  const std::string& algorithm, double tolerance, const py::dict& options, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, rounding);
         return from_json(plan_json(python::plan_cuda_arrays(python::cuda_array_of(src), python::cuda_array_of(dst),
-                                                            requests(axes, sigmas, modes, radii, orders, weights),
+                                                            axis_requests(axes, sigmas, modes, radii, orders, weights),
                                                             base, ordinal)));
       },
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("axes"), py::arg("sigmas"), py::arg("modes"),
       py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"), py::arg("truncate"),
       py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("rounding"));
+}
 
+// Data with holes, the derivative family in the core, and the per-axis checks.
+void bind_missing_and_derivatives(py::module_& m) {
   // A blur of data with holes (fastblur::blur with MissingData): the weights from NaN (omit_nan), a
   // mask array (None, or of the data's shape) or an alpha channel; the rest as blur_axes.
   m.def(
       "blur_axes_missing",
-      [requests](const py::array& src, py::array& dst, const py::object& mask, bool omit_nan, bool alpha,
+      [](const py::array& src, py::array& dst, const py::object& mask, bool omit_nan, bool alpha,
                  bool preserve_nan, const std::vector<int>& axes, const std::vector<double>& sigmas,
                  const std::vector<std::string>& modes, const std::vector<double>& radii, const std::vector<int>& orders,
                  const std::vector<std::vector<double>>& weights, double cval, double truncate,
@@ -365,7 +361,7 @@ PYBIND11_MODULE(_core, m) {
         missing.omit_nan = omit_nan;
         missing.alpha = alpha;
         missing.preserve_nan = preserve_nan;
-        python::blur_missing_arrays(src, dst, mask, missing, requests(axes, sigmas, modes, radii, orders, weights), base,
+        python::blur_missing_arrays(src, dst, mask, missing, axis_requests(axes, sigmas, modes, radii, orders, weights), base,
                                     Device::parse(device, OptionNames::python()));
       },
       py::arg("src"), py::arg("dst"), py::arg("mask"), py::arg("omit_nan"), py::arg("alpha"), py::arg("preserve_nan"),
@@ -379,13 +375,13 @@ PYBIND11_MODULE(_core, m) {
                               std::vector<int>, std::vector<std::vector<double>>>;
   m.def(
       "derivative_sum_axes",
-      [requests](const py::array& src, py::array& dst, const std::string& kind, const std::vector<TermArgs>& terms,
+      [](const py::array& src, py::array& dst, const std::string& kind, const std::vector<TermArgs>& terms,
                  double cval, double truncate, const std::string& algorithm, double tolerance, int threads,
                  const py::dict& options, const std::string& rounding) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, threads, options, rounding);
         std::vector<std::vector<python::AxisRequest>> term_requests;
         for (const TermArgs& t : terms)
-          term_requests.push_back(std::apply(requests, t));
+          term_requests.push_back(std::apply(axis_requests, t));
         const DerivativeSum k = kind == "laplace" ? DerivativeSum::laplace
                                 : kind == "gradient_magnitude"
                                     ? DerivativeSum::gradient_magnitude
@@ -432,12 +428,15 @@ PYBIND11_MODULE(_core, m) {
   // empty array): a radius past the limit is refused there too.
   m.def(
       "check_axes",
-      [requests](const std::vector<int>& axes, const std::vector<double>& sigmas, const std::vector<std::string>& modes,
+      [](const std::vector<int>& axes, const std::vector<double>& sigmas, const std::vector<std::string>& modes,
                  const std::vector<double>& radii, const std::vector<int>& orders) {
-        (void)requests(axes, sigmas, modes, radii, orders, {});
+        (void)axis_requests(axes, sigmas, modes, radii, orders, {});
       },
       py::arg("axes"), py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"));
+}
 
+// What ran, the devices, and analyze.
+void bind_runs_and_analysis(py::module_& m) {
   // What the last blur on this thread ran (for tests: the plan printed is the plan run).
   m.def("last_run", []() -> py::object {
     const std::optional<RunRecord> r = last_run();
@@ -459,7 +458,10 @@ PYBIND11_MODULE(_core, m) {
         return from_json(json);
       },
       py::arg("algorithm"), py::arg("sigma"), py::arg("options"), py::arg("anisotropy"), py::arg("psnr"));
+}
 
+// The kernel helpers (weights, schedules, presets).
+void bind_kernels(py::module_& m) {
   // Kernel helpers.
   m.def("gaussian_weights", [](double sigma, int radius, int order) {
     return to_array(kernel::gaussian_derivative_weights(sigma, order, radius));
@@ -522,4 +524,30 @@ PYBIND11_MODULE(_core, m) {
     const auto k = kernel::sliding_dct_kernel(sigma, order);
     return py::make_tuple(k.radius, to_array(k.beta), to_array(kernel::sliding_dct_weights(k)));
   });
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "fastblur's compiled core; use the functions of the fastblur package.";
+
+  // Library errors become the Python exceptions a SciPy user expects.
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const InvalidArgument& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const Unsupported& e) {
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
+    } catch (const OutOfMemory& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    }
+  });
+
+  bind_registry(m);
+  bind_array_blurs(m);
+  bind_cuda_arrays(m);
+  bind_missing_and_derivatives(m);
+  bind_runs_and_analysis(m);
+  bind_kernels(m);
 }
