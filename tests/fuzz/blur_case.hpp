@@ -13,7 +13,11 @@
 #include <string>
 #include <string_view>
 #include <algorithm>
+#include <stdexcept>
+#include <utility>
 #include <vector>
+
+#include "fastblur/algorithm.hpp"
 
 namespace fastblur::fuzz {
 
@@ -26,24 +30,60 @@ inline constexpr std::int32_t kSpecialInts[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 16, 2
                                                 (1 << 24) + 1, -1, -2, std::numeric_limits<std::int32_t>::max(),
                                                 std::numeric_limits<std::int32_t>::min()};
 
-/// Algorithms decode by their place in the registry (algorithm_list.def, which only grows: a new
-/// algorithm is appended). Inputs of the first format (the stored corpus and regressions, made while
-/// the registry held auto and eleven algorithms) take the algorithm byte modulo kV1Algorithms, so
-/// they keep their meaning as algorithms are added. Inputs that start with kV2Magic take the byte as
-/// the index itself (beyond the registry: auto), reaching every algorithm, and after the first
-/// format's fields read every parameter that is not one of kV1Keys, in the registry's order, each
-/// by its kind (v2_parameter).
-inline constexpr std::size_t kV1Algorithms = 12;
+/// Algorithms and parameters decode by name, from lists frozen with each format, never by their
+/// place in the registry: adding, moving or renaming an algorithm or a parameter cannot change what
+/// a stored input means (a renamed one fails to decode, loudly). Inputs of the first format (the
+/// stored regressions) take the algorithm byte modulo the size of kV1AlgorithmNames. Inputs that
+/// start with kV2Magic take the byte as an index into kV2AlgorithmNames (beyond it: auto) and, after
+/// the first format's fields, read the parameters kV2Keys names, in that order, each by its kind. A
+/// new algorithm is reached by a new format (its magic, its lists), which the seeds then write.
+inline constexpr std::string_view kV1AlgorithmNames[] = {
+    "auto", "fir", "box", "kawase", "downsample", "fft", "iir", "sliding-dct", "fir-incremental", "fir-linear",
+    "dual-kawase", "mip-poisson"};
+inline constexpr std::size_t kV1Algorithms = std::size(kV1AlgorithmNames);
 inline constexpr std::uint8_t kV2Magic[4] = {'F', 'B', 'v', '2'};
-inline constexpr std::string_view kV1Keys[] = {"box_passes",         "box_integer_widths", "kawase_offsets",
-                                               "kawase_passes",      "downsample_factor",  "iir_variant",
-                                               "sliding_dct_order",  "dual_kawase_levels", "dual_kawase_offset",
-                                               "mip_poisson_samples", "mip_poisson_frame"};
-inline bool is_v1_key(std::string_view key) {
-  for (std::string_view k : kV1Keys)
-    if (k == key) return true;
-  return false;
-}
+inline constexpr std::string_view kV2AlgorithmNames[] = {
+    "auto", "fir", "box", "kawase", "downsample", "fft", "iir", "sliding-dct", "fir-incremental", "fir-linear",
+    "dual-kawase", "mip-poisson", "correlate", "binomial"};
+// The first format's list is the second's start: the seeds write one index for both.
+static_assert([] {
+  for (std::size_t i = 0; i < kV1Algorithms; ++i)
+    if (kV1AlgorithmNames[i] != kV2AlgorithmNames[i]) return false;
+  return true;
+}());
+inline constexpr std::string_view kV2Keys[] = {"downsample_low_truncate", "sliding_dct_fit", "correlate_weights",
+                                               "binomial_order"};
+
+/// The registry as the decoder sees it: algorithms by name, parameters by key. FASTBLUR_FUZZ_FAKE_REGISTRY=1
+/// puts an algorithm and a parameter that do not exist first in both (check_corpus_meaning.sh replays
+/// the stored inputs so): a decoder that went by the registry's order would decode them to other cases.
+struct RegistryView {
+  std::vector<std::pair<std::string, Algorithm>> algorithms;
+  std::vector<ParameterInfo> parameters;
+
+  static RegistryView of_library(bool with_fake) {
+    RegistryView v;
+    if (with_fake) {
+      v.algorithms.emplace_back("fake-algorithm", static_cast<Algorithm>(250));
+      ParameterInfo fake;
+      fake.key = "fake_parameter", fake.flag = "fake", fake.kind = ParameterInfo::Kind::real_list, fake.max = 9.0;
+      v.parameters.push_back(fake);
+    }
+    for (const AlgorithmInfo& a : fastblur::algorithms()) v.algorithms.emplace_back(std::string(a.name), a.id);
+    for (const ParameterInfo& p : all_parameters()) v.parameters.push_back(p);
+    return v;
+  }
+  Algorithm algorithm(std::string_view name) const {
+    for (const auto& [n, id] : algorithms)
+      if (n == name) return id;
+    throw std::logic_error("fuzz_blur: the format names algorithm '" + std::string(name) + "', which the registry lacks");
+  }
+  const ParameterInfo& parameter(std::string_view key) const {
+    for (const ParameterInfo& p : parameters)
+      if (p.key == key) return p;
+    throw std::logic_error("fuzz_blur: the format names parameter '" + std::string(key) + "', which the registry lacks");
+  }
+};
 /// The scale of a v2 real parameter (and of each item of a list): a quarter beyond its range, at most 1e6.
 inline double v2_scale(double max) { return std::min(std::abs(max), 1e6) * 1.25 + 1.0; }
 /// The most items a v2 list parameter decodes to.
@@ -110,12 +150,15 @@ class BlurCaseWriter {
 ///  number sigma x, y, z (scale 24), u8 truncate flag (odd: explicit) + number truncate (scale 8),
 ///  3 x u8 radius flag (odd: explicit) + integer radius (range 40),
 ///  3 x u8 border (v % 5), number cval (scale 512),
-///  u8 algorithm (index % algorithm count, registry order), number tolerance (scale 0.5),
+///  u8 algorithm (v1: index % 12 into kV1AlgorithmNames; v2: index into kV2AlgorithmNames), number
+///  tolerance (scale 0.5),
 ///  integer box passes (8), u8 integer widths, u8 kawase offset count (v % 9) + that many numbers
 ///  (scale 12), integer kawase passes (12), integer downsample factor (6), u8 iir variant (v % 3,
 ///  2 invalid), integer sliding-dct order (10), integer dual-kawase levels (18), number dual-kawase
 ///  offset (scale 4), integer mip-poisson samples (264), integer frame (1000), 3 x u8 derivative
 ///  order (v % 4; 255 gives 65, invalid), u8 threads (v % 3),
+///  v2 only: each parameter kV2Keys names, by its kind (integer, number, u8 flag, u8 choice, u8 count
+///  + numbers),
 ///  then the pixel bytes of the source, repeated to fill it.
 inline constexpr int kBlurCaseFormatVersion = 1;
 

@@ -15,6 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include "blur_case.hpp"
@@ -215,11 +218,11 @@ void check_within_range(const fb::View& dst, const DataRange& r) {
         }
 }
 
-// The parameters of the second format (blur_case.hpp): every one not among kV1Keys, in the
-// registry's order, by its kind; a value the parameter refuses is left unset.
-void decode_v2_parameters(fb::fuzz::ByteReader& in, fb::BlurSpec& spec) {
-  for (const fb::ParameterInfo& p : fb::all_parameters()) {
-    if (fb::fuzz::is_v1_key(p.key)) continue;
+// The parameters of the second format (blur_case.hpp): those kV2Keys names, in that order, each by
+// its kind; a value the parameter refuses is left unset.
+void decode_v2_parameters(fb::fuzz::ByteReader& in, fb::BlurSpec& spec, const fb::fuzz::RegistryView& registry) {
+  for (std::string_view key : fb::fuzz::kV2Keys) {
+    const fb::ParameterInfo& p = registry.parameter(key);
     fb::ParameterValue v;
     switch (p.kind) {
       case fb::ParameterInfo::Kind::integer:
@@ -274,10 +277,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   for (int a = 0; a < 3; ++a) spec.border[static_cast<std::size_t>(a)] = static_cast<fb::Border>(in.u8() % 5);
   spec.cval = in.number(512.0);
-  const auto& algorithms = fb::algorithms();
+  // By name (blur_case.hpp): the registry's order means nothing to a stored input.
+  static const fb::fuzz::RegistryView registry = fb::fuzz::RegistryView::of_library(std::getenv("FASTBLUR_FUZZ_FAKE_REGISTRY"));
   const std::uint8_t algorithm_byte = in.u8();
-  spec.algorithm = v2 ? algorithms[algorithm_byte < algorithms.size() ? algorithm_byte : 0].id
-                      : algorithms[algorithm_byte % fb::fuzz::kV1Algorithms].id;
+  const std::size_t v2_names = std::size(fb::fuzz::kV2AlgorithmNames);
+  spec.algorithm = registry.algorithm(v2 ? fb::fuzz::kV2AlgorithmNames[algorithm_byte < v2_names ? algorithm_byte : 0]
+                                         : fb::fuzz::kV1AlgorithmNames[algorithm_byte % fb::fuzz::kV1Algorithms]);
   spec.tolerance = in.number(0.5);
   // The first format's parameters, written as decoded (unchecked: what blur() itself refuses is fuzzed too).
   const std::int64_t box_passes = in.integer(8);
@@ -307,11 +312,26 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     spec.order[static_cast<std::size_t>(a)] = o == 255 ? 65 : o % 4;
   }
   spec.threads = in.u8() % 3;
-  if (v2) decode_v2_parameters(in, spec);
+  if (v2) decode_v2_parameters(in, spec, registry);
   const auto pixels = in.rest();
+  // The format carries every algorithm's parameters; the named algorithm takes its own (the core
+  // refuses another's, tests/algorithms/registry_test.cpp), the automatic choice none.
+  std::erase_if(spec.options, [&](const auto& option) { return !fb::parameter_applies(spec, option.first); });
 
-  // Triage: FASTBLUR_FUZZ_VERBOSE=1 ./fuzz_blur INPUT prints the case an input decodes to.
-  if (std::getenv("FASTBLUR_FUZZ_VERBOSE"))
+  // Triage: FASTBLUR_FUZZ_VERBOSE=1 ./fuzz_blur INPUT prints the case an input decodes to, and the
+  // options its algorithm takes.
+  if (std::getenv("FASTBLUR_FUZZ_VERBOSE")) {
+    std::string options;
+    for (const auto& [key, value] : spec.options) {
+      options += " " + key + "=";
+      std::visit([&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>) options += v;
+        else if constexpr (std::is_same_v<T, std::vector<double>>) for (double d : v) options += std::to_string(d) + ",";
+        else options += std::to_string(v);
+      }, value);
+    }
+    std::fprintf(stderr, "options:%s\n", options.c_str());
     std::fprintf(stderr, "case: %s %dch %lldx%lldx%lld -> %s, sigma %g %g %g, border %d %d %d, algorithm %s, "
                  "tolerance %g, dual-kawase levels %d offset %g, threads %d\n",
                  std::string(fb::to_string(src_type)).c_str(), channels, static_cast<long long>(ext[0]),
@@ -319,6 +339,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                  spec.sigma[0], spec.sigma[1], spec.sigma[2], static_cast<int>(spec.border[0]), static_cast<int>(spec.border[1]),
                  static_cast<int>(spec.border[2]), std::string(fb::to_string(spec.algorithm)).c_str(), spec.tolerance,
                  static_cast<int>(dual_kawase_levels), dual_kawase_offset, spec.threads);
+  }
 
   // Huge but valid kernels cost what they cost (fir at sigma 1e6 sums 8 million taps per pixel;
   // mip-poisson pads by several sigma; kawase pads each line by the sum of its offsets and runs

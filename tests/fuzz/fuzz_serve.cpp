@@ -99,9 +99,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       const fb::Device device = fb::Device::parse(r.device);
       if (!device.is_cpu()) return;  // the device is the route's to open (DeviceError: 503)
       if (r.image != "scene") return;  // an id this session does not hold: the route's 404
-      const json result = cli::blur_preview(r, *small_image(), device, temp(), never);
-      if (!result.contains("images") || !result["images"].contains("result")) fail("a blur reply without its result");
-      (void)result.dump(-1, ' ', false, json::error_handler_t::replace);
+      const cli::Preview preview = cli::blur_preview(r, *small_image(), device, never);
+      if (!preview.pictures || !preview.reply.contains("plan")) fail("a blur reply without its pictures or plan");
+      // The pictures the page fetches (the server names them by URL), each a PNG of the preview's size.
+      for (const char* which : {"result", "exact", "diff"})
+        if (cli::preview_picture_png(*preview.pictures, which, temp()).compare(0, 4, "\x89PNG") != 0)
+          fail("a preview picture that is not a PNG:", which);
+      (void)preview.reply.dump(-1, ' ', false, json::error_handler_t::replace);
     });
     return 0;
   }
@@ -124,7 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fail("a preview outside its limits");
     cli::BlurRequest r;
     r.sigma = {1.5, 1.5};
-    (void)cli::blur_preview(r, *up.image, fb::Device::cpu(), temp(), never);
+    (void)cli::blur_preview(r, *up.image, fb::Device::cpu(), never);
   });
   return 0;
 }
