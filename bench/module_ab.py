@@ -1,0 +1,44 @@
+"""A/B of two builds of the Python module on the drop-in's default (SciPy's bits), each build in its own
+process (pybind11 registers a type once a process), alternated call by call over pipes, medians;
+the outputs' bits compared at the end.
+
+  cp -r build/python /tmp/py_old   # before the change; rebuild; then
+  OMP_NUM_THREADS=2 /usr/bin/python3 bench/module_ab.py build/python /tmp/py_old 21
+"""
+import sys, time, subprocess, pickle, numpy as np
+WORKER = r'''
+import sys, time, pickle, numpy as np
+sys.path.insert(0, sys.argv[1])
+import fastblur
+rng = np.random.default_rng(7)
+cases = [(rng.random((1000, 1700, 3)) * 255).astype(np.uint8), (rng.random((1000, 1700, 4)) * 255).astype(np.uint8),
+         rng.random((1150, 2050, 4)).astype(np.float32), rng.random((1150, 2050, 4)).astype(np.float32),
+         rng.random((1400, 1600)), (rng.random((1300, 1700)) * 65535).astype(np.uint16)]
+sigmas = [(1.2, 1.2, 0), (2, 2, 0), (1, 1, 0), (5.67, 5.67, 0), 3.0, 4.0]
+outs = [np.empty_like(c) for c in cases]
+for line in sys.stdin:
+    k = int(line)
+    if k < 0:
+        sys.stdout.write(pickle.dumps([o.tobytes()[:1 << 20] for o in outs]).hex() + "\n"); sys.stdout.flush(); continue
+    t = time.perf_counter(); fastblur.gaussian_filter(cases[k], sigmas[k], output=outs[k]); dt = time.perf_counter() - t
+    sys.stdout.write(f"{dt}\n"); sys.stdout.flush()
+'''
+names = ["u8 RGB 1700x1000 s1.2", "u8 RGBA 1700x1000 s2", "f32 RGBA 2050x1150 s1", "f32 RGBA 2050x1150 s5.67",
+         "f64 1600x1400 s3", "u16 1300x1700 s4"]
+procs = {tag: subprocess.Popen([sys.executable, "-c", WORKER, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+         for tag, path in (("new", sys.argv[1]), ("old", sys.argv[2]))}
+def call(tag, k):
+    p = procs[tag]; p.stdin.write(f"{k}\n"); p.stdin.flush(); return float(p.stdout.readline())
+reps = int(sys.argv[3]) if len(sys.argv) > 3 else 15
+for k, name in enumerate(names):
+    call("new", k); call("old", k)
+    tn, to = [], []
+    for _ in range(reps):
+        tn.append(call("new", k)); to.append(call("old", k))
+    n, o = np.median(tn) * 1e3, np.median(to) * 1e3
+    print(f"{name}: new {n:.2f} ms, old {o:.2f} ms, old/new {o / n:.3f}", flush=True)
+outs = {}
+for tag, p in procs.items():
+    p.stdin.write("-1\n"); p.stdin.flush(); outs[tag] = pickle.loads(bytes.fromhex(p.stdout.readline()))
+print("bits equal:", all(a == b for a, b in zip(outs["new"], outs["old"])))
+for p in procs.values(): p.stdin.close(); p.wait()
