@@ -147,8 +147,11 @@ struct LinearTap {
 /// differ in sign (or a trailing odd tap) is emitted as single taps, so linear interpolation of
 /// the result reproduces the kernel exactly.
 std::vector<LinearTap> linear_sampling_1d(const std::vector<double>& weights, int first_offset);
-/// The symmetric form for the Gaussian of (sigma, radius): the centre tap alone, then pairs
-/// (1,2), (3,4), ... mirrored on both sides; ordered by offset.
+/// A kernel of 2 radius + 1 taps centred on offset 0: for a symmetric one, the centre tap alone, then
+/// pairs (1,2), (3,4), ... mirrored on both sides (so the fetches are symmetric too), ordered by
+/// offset; any other as linear_sampling_1d from -radius.
+std::vector<LinearTap> linear_sampling_centred(const std::vector<double>& weights);
+/// linear_sampling_centred of the Gaussian of (sigma, radius).
 std::vector<LinearTap> linear_sampling_gaussian(double sigma, int radius);
 
 /// One bilinear fetch in 2D replacing up to a 2x2 quad of taps.

@@ -33,8 +33,11 @@ std::vector<LinearTap> linear_sampling_1d(const std::vector<double>& weights, in
   return out;
 }
 
-std::vector<LinearTap> linear_sampling_gaussian(double sigma, int radius) {
-  const std::vector<double> w = gaussian_weights(sigma, radius);
+std::vector<LinearTap> linear_sampling_centred(const std::vector<double>& w) {
+  const int radius = static_cast<int>(w.size() / 2);
+  bool symmetric = w.size() % 2 == 1;
+  for (std::size_t k = 0; symmetric && k < w.size(); ++k) symmetric = w[k] == w[w.size() - 1 - k];
+  if (!symmetric) return linear_sampling_1d(w, -radius);
   const auto at = [&](int x) { return w[static_cast<std::size_t>(x + radius)]; };
   std::vector<LinearTap> right;  // x > 0, pairs (1,2), (3,4), ...
   for (int x = 1; x <= radius; x += 2) {
@@ -47,6 +50,10 @@ std::vector<LinearTap> linear_sampling_gaussian(double sigma, int radius) {
   out.push_back({0.0, at(0)});
   out.insert(out.end(), right.begin(), right.end());
   return out;
+}
+
+std::vector<LinearTap> linear_sampling_gaussian(double sigma, int radius) {
+  return linear_sampling_centred(gaussian_weights(sigma, radius));
 }
 
 std::vector<LinearTap2D> linear_sampling_2d(const std::vector<double>& weights, int cols, int rows,

@@ -1,9 +1,10 @@
 // fir-linear on the GPU (seeds 002, 003): the work image is padded once by the border modes
-// (pad_image.comp), then convolved along x and y with kernel::linear_sampling_gaussian's merged tap
+// (pad_image.comp), then convolved along x and y with the plan's weights (AxisPlan::weights) as merged tap
 // pairs, one bilinear fetch each (fir_linear.comp): the x pass image to image, the y pass into the
 // work buffer. 2D images.
 #include <string>
 
+#include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
@@ -43,7 +44,9 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
     const bool last = k + 1 == axes.size();
     std::vector<float> taps;
     const AxisPlan& ax = plan.axes[static_cast<std::size_t>(axis)];
-    for (const auto& t : kernel::linear_sampling_gaussian(ax.sigma, ax.radius)) {
+    if (!ax.weights || ax.weights->size() != static_cast<std::size_t>(2 * ax.radius + 1))
+      throw InvalidArgument("internal: a fir-linear plan without its axis's weights");
+    for (const auto& t : kernel::linear_sampling_centred(*ax.weights)) {  // the plan's kernel, tap pairs merged
       taps.push_back(static_cast<float>(t.offset));
       taps.push_back(static_cast<float>(t.weight));
     }

@@ -64,6 +64,34 @@ TEST(LinearSampling1D, GaussianSymmetricPairs) {
   }
 }
 
+// Any centred kernel (the plan's weights, which fir-linear's recorder pairs): symmetric ones in
+// mirrored pairs, any other as linear_sampling_1d; either reproduces the kernel.
+TEST(LinearSampling1D, CentredKernelsOfThePlan) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> signal(300);
+  for (double& v : signal) v = u(rng);
+  for (int r : {0, 1, 4, 7}) {
+    std::vector<double> sym(static_cast<std::size_t>(2 * r + 1)), asym(sym.size());
+    for (int k = 0; k <= r; ++k) sym[static_cast<std::size_t>(r + k)] = sym[static_cast<std::size_t>(r - k)] = u(rng);
+    for (double& v : asym) v = u(rng);
+    asym[0] += 0.5;  // not symmetric
+    for (const auto* w : {&sym, &asym}) {
+      const auto taps = linear_sampling_centred(*w);
+      if (w == &sym)
+        for (std::size_t i = 0; i < taps.size(); ++i) EXPECT_DOUBLE_EQ(taps[i].offset, -taps[taps.size() - 1 - i].offset);
+      else
+        EXPECT_EQ(taps.size(), linear_sampling_1d(*w, -r).size());
+      for (int x = 50; x < 250; ++x) {
+        double direct = 0.0, paired = 0.0;
+        for (int k = -r; k <= r; ++k) direct += (*w)[static_cast<std::size_t>(k + r)] * signal[static_cast<std::size_t>(x + k)];
+        for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
+        ASSERT_NEAR(paired, direct, 1e-12) << "radius " << r << (w == &sym ? " symmetric" : " asymmetric");
+      }
+    }
+  }
+}
+
 double bilerp_at(const std::vector<double>& img, int width, double x, double y) {
   const double ix = std::floor(x), iy = std::floor(y), fx = x - ix, fy = y - iy;
   const auto at = [&](double xx, double yy) { return img[static_cast<std::size_t>(yy) * width + static_cast<std::size_t>(xx)]; };
