@@ -144,12 +144,29 @@ std::string SessionStore::keep_preview(const std::string& session, std::shared_p
 }
 
 std::shared_ptr<const PreviewPictures> SessionStore::find_preview(const std::string& session, const std::string& id) {
+  return find_entry(&Session::previews, session, id);
+}
+
+template <class Entries>
+typename Entries::value_type::second_type SessionStore::find_entry(Entries Session::*entries, const std::string& session,
+                                                                   const std::string& id) {
   const std::lock_guard<std::mutex> lock(mutex_);
   Session* s = touch(session);
   if (!s) return nullptr;
-  for (const auto& [key, pictures] : s->previews)
-    if (key == id) return pictures;
+  for (const auto& [key, entry] : s->*entries)
+    if (key == id) return entry;
   return nullptr;
+}
+
+template <class Entries>
+void SessionStore::forget_oldest(Entries Session::*entries, std::uint64_t& total) {
+  for (auto it = sessions_.rbegin(); it != sessions_.rend() && total > limits_.memory_bytes; ++it) {
+    Entries& list = it->second.*entries;
+    while (!list.empty() && total > limits_.memory_bytes && !(it == std::prev(sessions_.rend()) && list.size() == 1)) {
+      total -= list.front().second->bytes();
+      list.pop_front();
+    }
+  }
 }
 
 void SessionStore::trim_memory() {
@@ -158,30 +175,15 @@ void SessionStore::trim_memory() {
     for (const auto& [id, image] : s.images) total += image->bytes();
     for (const auto& [id, pictures] : s.previews) total += pictures->bytes();
   }
-  // Pictures first (a page asks again for a preview it lost), the newest session's newest kept.
-  for (auto it = sessions_.rbegin(); it != sessions_.rend() && total > limits_.memory_bytes; ++it)
-    while (!it->second.previews.empty() && total > limits_.memory_bytes &&
-           !(it == std::prev(sessions_.rend()) && it->second.previews.size() == 1)) {
-      total -= it->second.previews.front().second->bytes();
-      it->second.previews.pop_front();
-    }
-  // The least recently used sessions' oldest images first; the newest image (just added) stays.
-  for (auto it = sessions_.rbegin(); it != sessions_.rend() && total > limits_.memory_bytes; ++it)
-    while (!it->second.images.empty() && total > limits_.memory_bytes &&
-           !(it == std::prev(sessions_.rend()) && it->second.images.size() == 1)) {
-      total -= it->second.images.front().second->bytes();
-      it->second.images.pop_front();
-    }
+  // Pictures first (a page asks again for a preview it lost), then images; each time the least
+  // recently used sessions' oldest first, the newest session's newest (just added) kept.
+  forget_oldest(&Session::previews, total);
+  forget_oldest(&Session::images, total);
 }
 
 std::shared_ptr<StoredImage> SessionStore::find(const std::string& session, const std::string& id) {
   if (id == "scene") return scene_;
-  const std::lock_guard<std::mutex> lock(mutex_);
-  Session* s = touch(session);
-  if (!s) return nullptr;
-  for (const auto& [key, image] : s->images)
-    if (key == id) return image;
-  return nullptr;
+  return find_entry(&Session::images, session, id);
 }
 
 std::uint64_t SessionStore::start(const std::string& session, const std::string& client) {

@@ -93,6 +93,13 @@ class SessionStore {
   static constexpr std::size_t kPreviewsKept = 3;
   Session* touch(const std::string& session);  // with mutex_ held; null if unknown
   void trim_memory();                           // with mutex_ held
+  // A session's entry (image or preview) by id, or null; takes mutex_.
+  template <class Entries>
+  typename Entries::value_type::second_type find_entry(Entries Session::*entries, const std::string& session,
+                                                       const std::string& id);
+  // Forgets the sessions' oldest entries of one kind while `total` passes the memory limit (with mutex_ held).
+  template <class Entries>
+  void forget_oldest(Entries Session::*entries, std::uint64_t& total);
   ServeLimits limits_;
   std::mutex mutex_;
   std::list<std::pair<std::string, Session>> sessions_;  // most recently used first
