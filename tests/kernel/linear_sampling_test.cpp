@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 
 #include "fastblur/kernel.hpp"
 #include "support/test_support.hpp"
@@ -15,6 +16,17 @@ double lerp_at(const std::vector<double>& s, double x) {
   const double i = std::floor(x), f = x - i;
   const auto k = static_cast<std::size_t>(i);
   return f == 0.0 ? s[k] : (1.0 - f) * s[k] + f * s[k + 1];
+}
+
+// The fetches reproduce the kernel w (first tap at `first`) on the signal at every x in [x0, x1).
+void expect_reproduces(const std::vector<LinearTap>& taps, const std::vector<double>& w, int first,
+                       const std::vector<double>& signal, int x0, int x1, const std::string& what) {
+  for (int x = x0; x < x1; ++x) {
+    double direct = 0.0, paired = 0.0;
+    for (std::size_t k = 0; k < w.size(); ++k) direct += w[k] * signal[static_cast<std::size_t>(x + first) + k];
+    for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
+    ASSERT_NEAR(paired, direct, 1e-12) << what << ", x " << x;
+  }
 }
 
 TEST(LinearSampling1D, ReproducesAnyKernel) {
@@ -30,12 +42,7 @@ TEST(LinearSampling1D, ReproducesAnyKernel) {
       if (!mixed_signs) {
         EXPECT_EQ(taps.size(), static_cast<std::size_t>((len + 1) / 2));
       }
-      for (int x = 50; x < 150; ++x) {
-        double direct = 0.0, paired = 0.0;
-        for (int k = 0; k < len; ++k) direct += w[k] * signal[x + first + k];
-        for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
-        ASSERT_NEAR(paired, direct, 1e-12) << "len " << len << " mixed " << mixed_signs;
-      }
+      expect_reproduces(taps, w, first, signal, 50, 150, "len " + std::to_string(len) + " mixed " + std::to_string(mixed_signs));
     }
 }
 
@@ -55,12 +62,7 @@ TEST(LinearSampling1D, GaussianSymmetricPairs) {
       EXPECT_DOUBLE_EQ(taps[i].offset, -taps[taps.size() - 1 - i].offset);
     }
     EXPECT_NEAR(total, 1.0, 1e-14);
-    for (int x = 100; x < 300; ++x) {
-      double direct = 0.0, paired = 0.0;
-      for (int k = -r; k <= r; ++k) direct += w[k + r] * signal[x + k];
-      for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
-      ASSERT_NEAR(paired, direct, 1e-12) << sigma;
-    }
+    expect_reproduces(taps, w, -r, signal, 100, 300, "sigma " + std::to_string(sigma));
   }
 }
 
@@ -82,12 +84,8 @@ TEST(LinearSampling1D, CentredKernelsOfThePlan) {
         for (std::size_t i = 0; i < taps.size(); ++i) EXPECT_DOUBLE_EQ(taps[i].offset, -taps[taps.size() - 1 - i].offset);
       else
         EXPECT_EQ(taps.size(), linear_sampling_1d(*w, -r).size());
-      for (int x = 50; x < 250; ++x) {
-        double direct = 0.0, paired = 0.0;
-        for (int k = -r; k <= r; ++k) direct += (*w)[static_cast<std::size_t>(k + r)] * signal[static_cast<std::size_t>(x + k)];
-        for (const auto& t : taps) paired += t.weight * lerp_at(signal, x + t.offset);
-        ASSERT_NEAR(paired, direct, 1e-12) << "radius " << r << (w == &sym ? " symmetric" : " asymmetric");
-      }
+      expect_reproduces(taps, *w, -r, signal, 50, 250,
+                        "radius " + std::to_string(r) + (w == &sym ? " symmetric" : " asymmetric"));
     }
   }
 }
