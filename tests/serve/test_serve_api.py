@@ -199,6 +199,23 @@ def test_oversized_uploads_are_refused_with_the_limit(server):
     assert status == 400 and "empty" in body["error"]
 
 
+def test_a_first_request_without_a_cookie_gets_one_session(server):
+    # A blur posted before any page load makes one session (one Set-Cookie), and its pictures are
+    # fetched with that cookie: a second session made by the image lookup kept them under another.
+    import http.client
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    conn.request("POST", "/api/blur", json.dumps({"sigma": 2}), {"Content-Type": "application/json"})
+    res = conn.getresponse()
+    reply = json.loads(res.read())
+    cookies = [v for k, v in res.getheaders() if k.lower() == "set-cookie"]
+    conn.close()
+    assert res.status == 200 and len(cookies) == 1, cookies
+    c = Client(server)
+    c.cookie = cookies[0].split(";")[0]
+    status, headers, data = c.request("GET", reply["images"]["result"])
+    assert status == 200 and data[:4] == b"\x89PNG", (status, data[:100])
+
+
 def test_sessions_do_not_see_each_others_images(server):
     a, b = Client(server), Client(server)
     status, up = a.upload(png(32, 32, seed=3), "mine.png")

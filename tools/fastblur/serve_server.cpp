@@ -133,8 +133,10 @@ struct ExplorerServer::Impl {
     return token;
   }
 
-  std::shared_ptr<StoredImage> image(const httplib::Request& req, httplib::Response& res, const std::string& id) {
-    std::shared_ptr<StoredImage> im = sessions.find(session(req, res), id);
+  // The session's image `id`, under the session `token` the request already has (a request without a
+  // cookie gets one session, not one per lookup: its preview would be kept under another).
+  std::shared_ptr<StoredImage> image(const std::string& token, const std::string& id) {
+    std::shared_ptr<StoredImage> im = sessions.find(token, id);
     if (!im) throw NotFound{"no image '" + id.substr(0, 40) + "' in this session (uploads are kept per page; upload it again)"};
     return im;
   }
@@ -215,7 +217,7 @@ void ExplorerServer::Impl::routes() {
   });
   http.Get("/api/source", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      const auto im = image(req, res, req.has_param("image") ? req.get_param_value("image") : "scene");
+      const auto im = image(session(req, res), req.has_param("image") ? req.get_param_value("image") : "scene");
       res.set_content(preview_png(*im, temp), "image/png");
     });
   });
@@ -223,7 +225,7 @@ void ExplorerServer::Impl::routes() {
     guarded(res, [&] {
       const BlurRequest r = parse_blur_request(json::parse(req.body), limits);
       const std::string token = session(req, res);
-      const std::shared_ptr<StoredImage> im = image(req, res, r.image);
+      const std::shared_ptr<StoredImage> im = image(token, r.image);
       const std::uint64_t number = sessions.start(token, r.client);
       const auto superseded = [&] { return !r.client.empty() && sessions.superseded(token, r.client, number); };
       const Device d = device(r.device);
@@ -281,7 +283,7 @@ void ExplorerServer::Impl::routes() {
   http.Get("/api/download", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const BlurRequest r = query_request(req, limits);
-      const std::shared_ptr<StoredImage> im = image(req, res, r.image);
+      const std::shared_ptr<StoredImage> im = image(session(req, res), r.image);
       const Device d = device(r.device);
       Slot slot(compute);
       const std::string bytes = blur_for_download(r, *im, d, temp);
