@@ -31,24 +31,16 @@ TEST_F(VulkanTest, TheBenchmarksModelCountsTheRecordedPasses) {
     double sigma;
     const algo::GpuVariant* variant;  // null: the plan as made
   };
-  // Every algorithm the Vulkan backend runs (from the registry; correlate takes the caller's weights,
-  // which fir's cases model), in each of its named variants (algorithms/gpu_variants.cpp).
-  const auto& all_variants = algo::gpu_variants();
+  // Every algorithm the Vulkan backend runs in each of its named variants (correlate's caller's
+  // weights are modelled by fir's cases).
   std::vector<Case> cases;
-  for (const algo::Descriptor* d : algo::registry()) {
-    if (d->id() == Algorithm::correlate) continue;
-    std::vector<const algo::GpuVariant*> variants;
-    for (const algo::GpuVariant& v : all_variants)
-      if (v.algorithm == d->id()) variants.push_back(&v);
-    if (variants.empty()) variants.push_back(nullptr);
-    for (const algo::GpuVariant* v : variants) {
-      if (d->info().runs_on(Backend::vulkan, 2))
-        for (double sigma : {1.5, 6.0})
-          for (const auto& [type, channels] :
-               {std::pair{ElementType::u8, 4}, std::pair{ElementType::f32, 4}, std::pair{ElementType::f32, 1}})
-            cases.push_back({d->id(), type, channels, {197, 61, 1}, sigma, v});
-      if (d->info().runs_on(Backend::vulkan, 3)) cases.push_back({d->id(), ElementType::f32, 1, {150, 23, 19}, 2.0, v});
-    }
+  for (const auto& [d, v] : test::vulkan_algorithm_variants()) {
+    if (d->info().runs_on(Backend::vulkan, 2))
+      for (double sigma : {1.5, 6.0})
+        for (const auto& [type, channels] :
+             {std::pair{ElementType::u8, 4}, std::pair{ElementType::f32, 4}, std::pair{ElementType::f32, 1}})
+          cases.push_back({d->id(), type, channels, {197, 61, 1}, sigma, v});
+    if (d->info().runs_on(Backend::vulkan, 3)) cases.push_back({d->id(), ElementType::f32, 1, {150, 23, 19}, 2.0, v});
   }
   ASSERT_GE(cases.size(), 60u);
   int checked = 0;

@@ -36,18 +36,11 @@ TEST_F(VulkanTest, EveryPipelineARecorderRunsIsNamedByItsPlan) {
     const algo::GpuVariant* variant;  // null: the plan as made
   };
   std::vector<Case> cases;
-  for (const algo::Descriptor* d : algo::registry()) {
-    if (d->id() == Algorithm::correlate) continue;  // fir's recorder with the caller's weights
-    std::vector<const algo::GpuVariant*> variants;
-    for (const algo::GpuVariant& v : algo::gpu_variants())
-      if (v.algorithm == d->id()) variants.push_back(&v);
-    if (variants.empty()) variants.push_back(nullptr);
-    for (const algo::GpuVariant* v : variants) {
-      if (d->info().runs_on(Backend::vulkan, 2))
-        for (int channels : {1, 2, 3, 4})  // 8-bit and float images, each channel count's variant
-          cases.push_back({d->id(), channels % 2 ? ElementType::u8 : ElementType::f32, channels, {67, 29, 1}, v});
-      if (d->info().runs_on(Backend::vulkan, 3)) cases.push_back({d->id(), ElementType::f32, 2, {40, 23, 11}, v});
-    }
+  for (const auto& [d, v] : test::vulkan_algorithm_variants()) {
+    if (d->info().runs_on(Backend::vulkan, 2))
+      for (int channels : {1, 2, 3, 4})  // 8-bit and float images, each channel count's variant
+        cases.push_back({d->id(), channels % 2 ? ElementType::u8 : ElementType::f32, channels, {67, 29, 1}, v});
+    if (d->info().runs_on(Backend::vulkan, 3)) cases.push_back({d->id(), ElementType::f32, 2, {40, 23, 11}, v});
   }
   ASSERT_GE(cases.size(), 40u);
   std::vector<std::string> asked;

@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "device_access.hpp"
 #include "fastblur/device.hpp"
 #include "fastblur/plan.hpp"
 #include "algorithms/gpu_passes.hpp"
+#include "algorithms/gpu_variants.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/work.hpp"
 #include "vulkan/gpu_blur.hpp"
@@ -133,6 +135,27 @@ inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, Ele
   return gpu_cpu_difference(device, spec, type, w, h, d, channels, rng, cpu_algorithm, out_type, [box](Schedule& s) {
     if (box != BoxSchedule::automatic) s.box = {box, box, box};
   });
+}
+
+/// An algorithm the Vulkan backend runs, in one of its named GPU variants (null: one without any,
+/// the plan as made).
+struct VulkanAlgorithmVariant {
+  const algo::Descriptor* descriptor;
+  const algo::GpuVariant* variant;
+};
+/// Every algorithm of the registry the Vulkan backend runs (correlate, fir's recorder with the
+/// caller's weights, left out) in each of its named variants (algorithms/gpu_variants.cpp): the
+/// cases of the tests that hold for every algorithm and variant (shaders named, the traffic model).
+inline std::vector<VulkanAlgorithmVariant> vulkan_algorithm_variants() {
+  std::vector<VulkanAlgorithmVariant> out;
+  for (const algo::Descriptor* d : algo::registry()) {
+    if (d->id() == Algorithm::correlate || !d->info().capabilities.vulkan) continue;
+    const std::size_t before = out.size();
+    for (const algo::GpuVariant& v : algo::gpu_variants())  // the registry's list lives on: pointers stay valid
+      if (v.algorithm == d->id()) out.push_back({d, &v});
+    if (out.size() == before) out.push_back({d, nullptr});
+  }
+  return out;
 }
 
 /// The device's Vulkan context (for the tests that change its limits).
