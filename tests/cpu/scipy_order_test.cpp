@@ -3,6 +3,8 @@
 // the planner gives it to exact CPU requests only; NumPy's other element types run on every driver.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -139,6 +141,21 @@ bool same_bytes(const View& a, const View& b, std::string* where) {
   return true;
 }
 
+// `plan` (a schedule of spec's SciPy-order blur) gives SciPy's bits on src, then again in place;
+// `ran` says whether the blur ran the schedule under test (last_run()).
+void expect_scipys_bits(const View& src, const BlurSpec& spec, const Plan& plan,
+                        const std::function<bool(const Schedule&)>& ran, const std::string& what) {
+  auto got = test::make_buffer(src.type, src.width(), src.height(), src.depth(), src.channels);
+  auto want = test::make_buffer(src.type, src.width(), src.height(), src.depth(), src.channels);
+  scipy_reference(src, want.view, spec);
+  blur(src, got.view, plan);
+  ASSERT_TRUE(ran(last_run()->schedule)) << what;
+  std::string where;
+  EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << what << " at " << where;
+  blur(src, src, plan);  // in place
+  EXPECT_TRUE(same_bytes(src, want.view, &where)) << "in place " << what << " at " << where;
+}
+
 TEST(ScipyOrder, IsScipysArithmeticOnEveryTypeBorderAndAxisOrder) {
   auto rng = test::rng_for_test();
   struct Case { std::int64_t w, h, d; int c; double sx, sy, sz; std::array<int, 3> order; };
@@ -213,19 +230,11 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
         spec.threads = cs.threads;
         auto src = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
         fill(src.view, rng);
-        auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c), want = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
         const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
         ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
         ASSERT_NE(describe(plan).find("one pass through a ring of rows"), std::string::npos);
-        scipy_reference(src.view, want.view, spec);
-        blur(src.view, got.view, spec);
-        ASSERT_TRUE(last_run()->schedule.fused_axes);
-        std::string where;
-        EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << to_string(t) << " " << to_string(spec.border[0]) << " case " << ci
-                                                             << " at " << where;
-        blur(src.view, src.view, spec);  // in place
-        EXPECT_TRUE(same_bytes(src.view, want.view, &where)) << "in place " << to_string(t) << " " << to_string(spec.border[0])
-                                                             << " case " << ci << " at " << where;
+        expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.fused_axes; },
+                           std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
         ++checked;
       }
   EXPECT_GT(checked, 30);
@@ -309,20 +318,12 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
         spec.threads = cs.threads;
         auto src = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
         fill(src.view, rng);
-        auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c), want = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
         Plan plan = make_plan(spec, src.view, t, Backend::cpu);
         ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
         plan.schedule.fused_z = true;  // the planner keeps it for volumes past the cache; the bits are the same
         ASSERT_NE(describe(plan).find("ring of planes"), std::string::npos);
-        scipy_reference(src.view, want.view, spec);
-        blur(src.view, got.view, plan);
-        ASSERT_TRUE(last_run()->schedule.fused_z);
-        std::string where;
-        EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << to_string(t) << " " << to_string(spec.border[0]) << " case " << ci
-                                                             << " at " << where;
-        blur(src.view, src.view, plan);  // in place
-        EXPECT_TRUE(same_bytes(src.view, want.view, &where)) << "in place " << to_string(t) << " " << to_string(spec.border[0])
-                                                             << " case " << ci << " at " << where;
+        expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.fused_z; },
+                           std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
         ++checked;
       }
   EXPECT_GT(checked, 20);
