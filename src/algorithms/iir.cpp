@@ -40,6 +40,12 @@ std::string variant_name(IirVariant v) {
   return "unknown variant " + std::to_string(static_cast<int>(v));
 }
 
+// iir_line's scratch a lane: Deriche keeps the causal part of the outputs; Young-van Vliet the
+// causal pass from the first output to the padded line's end.
+std::uint64_t iir_line_scratch(bool deriche, std::int64_t n, std::int64_t pad, std::uint64_t real) {
+  return static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
+}
+
 class Iir final : public Descriptor {
  public:
   Iir()
@@ -139,10 +145,8 @@ class Iir final : public Descriptor {
       }
       g.shader = plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32";
       const std::int64_t n = shape.extent[a], lanes = shape.elements() / n;
-      // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
-      // the first output to the padded line's end.
-      const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + r.axes[a].pad) * real;
-      const std::int64_t batch = lines_per_batch(scratch_budget(shape), per_lane, lanes);
+      const std::int64_t batch =
+          lines_per_batch(scratch_budget(shape), iir_line_scratch(deriche, n, r.axes[a].pad, real), lanes);
       const std::int64_t group = (64 / C) * C;
       const bool tiled = a == 0 && (batch >= group || batch == lanes);
       g.tile = tiled ? group : 0;
@@ -169,8 +173,7 @@ class Iir final : public Descriptor {
         g.batch = lines_per_batch(scratch_budget(shape), static_cast<std::uint64_t>(chunks) * 32, lanes);
         continue;
       }
-      const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
-      g.batch = lines_per_batch(scratch_budget(shape), per_lane, lanes);
+      g.batch = lines_per_batch(scratch_budget(shape), iir_line_scratch(deriche, n, pad, real), lanes);
       const std::int64_t group = g.tile > 0 ? g.tile : 64;
       if (g.tile > 0 && g.batch < lanes) g.batch = g.batch / group * group;
       if (g.batch < 1)

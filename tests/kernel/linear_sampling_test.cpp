@@ -18,6 +18,14 @@ double lerp_at(const std::vector<double>& s, double x) {
   return f == 0.0 ? s[k] : (1.0 - f) * s[k] + f * s[k + 1];
 }
 
+// n values uniform in [0, 1).
+std::vector<double> random_signal(std::mt19937_64& rng, std::size_t n) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> signal(n);
+  for (double& v : signal) v = u(rng);
+  return signal;
+}
+
 // The fetches reproduce the kernel w (first tap at `first`) on the signal at every x in [x0, x1).
 void expect_reproduces(const std::vector<LinearTap>& taps, const std::vector<double>& w, int first,
                        const std::vector<double>& signal, int x0, int x1, const std::string& what) {
@@ -48,9 +56,7 @@ TEST(LinearSampling1D, ReproducesAnyKernel) {
 
 TEST(LinearSampling1D, GaussianSymmetricPairs) {
   auto rng = test::rng_for_test();
-  std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<double> signal(400);
-  for (double& v : signal) v = u(rng);
+  const std::vector<double> signal = random_signal(rng, 400);
   for (double sigma : {0.8, 2.0, 5.3, 20.0}) {
     const int r = radius_from_truncate(sigma, 4.0);
     const auto w = gaussian_weights(sigma, r);
@@ -71,8 +77,7 @@ TEST(LinearSampling1D, GaussianSymmetricPairs) {
 TEST(LinearSampling1D, CentredKernelsOfThePlan) {
   auto rng = test::rng_for_test();
   std::uniform_real_distribution<double> u(0.0, 1.0);
-  std::vector<double> signal(300);
-  for (double& v : signal) v = u(rng);
+  const std::vector<double> signal = random_signal(rng, 300);
   for (int r : {0, 1, 4, 7}) {
     std::vector<double> sym(static_cast<std::size_t>(2 * r + 1)), asym(sym.size());
     for (int k = 0; k <= r; ++k) sym[static_cast<std::size_t>(r + k)] = sym[static_cast<std::size_t>(r - k)] = u(rng);
