@@ -9,6 +9,7 @@
 #include "algorithms/box.hpp"
 #include "algorithms/downsample.hpp"
 #include "algorithms/dual_kawase.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "algorithms/kawase.hpp"
 #include "algorithms/mip_poisson.hpp"
 #include "vulkan/image.hpp"
@@ -52,7 +53,7 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
         }
         // Both directions read the line, the causal sweep writes its scratch (float or double) and the
         // anti-causal one reads it back and writes the result.
-        const double real = plan.schedule.gpu_float64 ? 8 : 4;
+        const double real = g.real == ElementType::f64 ? 8 : 4;
         bytes += N * C * (8 + 2 * real + 4);
       }
       return bytes;
@@ -60,14 +61,14 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a) {
         if (!sigma(a)) continue;
-        if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::prefix_sums) {
+        if (plan.schedule.gpu[static_cast<std::size_t>(a)].shader == algo::box_shader(BoxSchedule::prefix_sums)) {
           // box_scan.comp, a workgroup per line: the line extended into scratch (read, write), then per
           // box its values read, the prefix sums' two halves written and read back, the box written;
           // the centre back.
           bytes += N * C * (8 + 24.0 * static_cast<double>(r.passes[static_cast<std::size_t>(a)].size()) + 8);
           continue;
         }
-        if (plan.schedule.box[static_cast<std::size_t>(a)] == BoxSchedule::fused) {
+        if (plan.schedule.gpu[static_cast<std::size_t>(a)].shader == algo::box_shader(BoxSchedule::fused)) {
           // box_fused.comp: each chunk's line with its margins read, the outputs written; the rings
           // stay in the cache (counted as none).
           const double reach = static_cast<double>(r.reach[static_cast<std::size_t>(a)]);
@@ -170,7 +171,7 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a)
         if (filtered(a)) {  // fused and prefix sums: one; running sums: the extension, each box, the centre back
-          const BoxSchedule b = plan.schedule.box[static_cast<std::size_t>(a)];
+          const BoxSchedule b = algo::box_schedule_of(plan.schedule.gpu[static_cast<std::size_t>(a)].shader);
           n += b == BoxSchedule::fused || b == BoxSchedule::prefix_sums ? 1 : r.passes[static_cast<std::size_t>(a)].size() + 2;
         }
       return n;

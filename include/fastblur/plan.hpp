@@ -3,10 +3,10 @@
 /// The planner: BlurSpec + the data's shape -> Plan, a resolved value that says everything that will
 /// run: the algorithm, its parameters per axis, how far each output reaches (the halo of tiles,
 /// bands and chunks) and its kernel where it has one, the schedule (CPU driver, threads, intermediate
-/// type, strips; on Vulkan each pass's shader variant and shared-memory tile, box's schedule, iir's
-/// float64, the scratch layout, the pieces and transfer parts, chosen from the device's traits), the
-/// predicted error and cost, and the candidates weighed. Backends execute plans; they choose nothing
-/// (a dispatch batch's line count is arithmetic of the piece and the device's scratch budget).
+/// type, strips; on Vulkan each pass's shader variant, shared-memory tile, block, batch, precision and
+/// recursion (GpuPass), the scratch layout, the pieces and transfer parts, chosen from the device's
+/// traits), the predicted error and cost, and the candidates weighed. Backends execute plans; they
+/// choose nothing.
 /// Algorithm::automatic with a tolerance picks the cheapest algorithm whose predicted error is
 /// within it.
 #include <array>
@@ -41,10 +41,10 @@ enum class CpuDriver {
 };
 std::string_view to_string(CpuDriver driver) noexcept;
 
-/// How the Vulkan backend runs `box` along an axis. Both compute the same extended boxes.
+/// How the Vulkan backend runs `box` along an axis (the variants of its plan, named by the pass's
+/// shader: GpuPass::shader box_chunk, box_scan or box_fused). All compute the same extended boxes;
+/// the planner's is running sums (the faster on an H100 and on lavapipe, bench/RESULTS.md).
 enum class BoxSchedule {
-  automatic,    ///< resolved by the planner: running sums on every axis and device (the faster
-                ///< on an H100 and on lavapipe, bench/RESULTS.md)
   prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
                 ///< carried sums (no limit on the line's length)
   running_sums, ///< seed 002: moving sums, each thread sliding over a chunk of one channel of a line
@@ -84,6 +84,12 @@ struct GpuPass {
   /// piece; 0 = the pass keeps no scratch of its own.
   std::int64_t batch = 0;
   std::vector<std::int64_t> pass_outputs;  ///< box_chunk: outputs a thread makes in each box pass
+  /// The type the pass's sums and recursions run in: f32, or f64 where iir's plan asks for it (its
+  /// shader's variant, iir_line_f64; the device must have float64).
+  ElementType real = ElementType::f32;
+  /// iir_line: the recursion its shader runs (iir_line.comp's VARIANT): Deriche's direct form,
+  /// Young-van Vliet's, or Deriche's parallel form.
+  enum class Recursion { none, deriche_direct, young_van_vliet, deriche_parallel } recursion = Recursion::none;
 };
 
 /// Vulkan, on the caller's buffers (fastblur::vulkan::blur of BufferImages, CUDA arrays): where the
@@ -171,12 +177,8 @@ struct Schedule {
   /// overhead (float32 1080x1920x3 sigma 5: the x pass alone 420-530 ms a row at a time). Every
   /// output keeps its operations, so its bits.
   bool x_across_rows = false;
-  /// Vulkan: box's schedule per axis (never automatic in a plan).
-  std::array<BoxSchedule, 3> box{BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
   /// Vulkan: downsample's design (the planner's choice: chain).
   GpuDownsample gpu_downsample = GpuDownsample::chain;
-  /// Vulkan: iir runs its recursions in float64 (where the device has it).
-  bool gpu_float64 = false;
   /// Vulkan: each axis's pass (shader variant, tile, block or outputs a thread).
   std::array<GpuPass, 3> gpu{};
   /// Vulkan: per-line scratch (box's running sums, iir) interleaved across lines (a GPU's coalesced

@@ -16,9 +16,11 @@ namespace fastblur {
 
 /// A plan as one JSON object:
 ///   "algorithm", "predicted_max_error" (null when not predicted), "predicted_cost", "reason",
-///   "considered" (one line per candidate), "description" (describe()'s text),
+///   "cost_profile", "considered" (one line per candidate), "description" (describe()'s text),
 ///   "extent" [x, y, z], "channels", "source", "destination" (element types), "rounding",
-///   "parameters" {key: value} (the resolved parameters of the whole plan),
+///   "parameters" {key: value} (the resolved parameters of the whole plan), "gpu_variant" (the
+///   named GPU variant the schedule runs, "" for none), "options" {key: value} (the options the
+///   plan runs with),
 ///   "axes": three objects, x, y, z, each with "active", "sigma", "border", "radius", "support",
 ///     "align", "achieved_sigma", "predicted_error", "weights" (the kernel the plan correlates
 ///     with: a list where it has at most 64 taps, else its length; null where it has none) and
@@ -27,9 +29,11 @@ namespace fastblur {
 std::string plan_json(const Plan& plan);
 
 /// A schedule (with the request's rounding) as one JSON object: "backend", "driver", "threads",
-/// "intermediate" (int16 for the fixed-point driver), "rounding", "strip" [x, y, z], "box" [x, y, z]
-/// (the Vulkan box schedules), "gpu_float64", "tile" [x, y, z], "pieces", "gpu_passes" (per axis:
-/// {"shader", "tile", "block"}, Schedule::gpu), "gpu_interleave_scratch", "transfer_parts".
+/// "intermediate" (int16 for the fixed-point driver), "rounding", "strip" [x, y, z],
+/// "stream_destination", "fused_axes", "fused_z", "x_across_rows", "gpu_downsample",
+/// "tile" [x, y, z], "pieces", "gpu_passes" (per axis: {"shader", "tile", "block", "batch",
+/// "pass_outputs", "real"}, Schedule::gpu), "gpu_interleave_scratch", "transfer_parts", "gpu_io",
+/// "cuda_handoff".
 std::string schedule_json(const Schedule& schedule, Rounding rounding);
 
 /// What a blur ran (last_run()): schedule_json's keys with "algorithm", "source", "destination".

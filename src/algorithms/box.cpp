@@ -65,7 +65,6 @@ GpuPass box_gpu_pass(BoxSchedule schedule, const std::vector<kernel::BoxPass>& p
                                 lanes / channels);
       break;
     case BoxSchedule::running_sums:
-    case BoxSchedule::automatic:
       for (const auto& q : passes) g.pass_outputs.push_back(running_sums_outputs(q.radius));
       // Two extended copies of each lane.
       g.batch = lines_per_batch(budget, 2 * static_cast<std::uint64_t>(n + 2 * pad) * sizeof(float), lanes);
@@ -116,19 +115,23 @@ class Box final : public Descriptor {
 
   void schedule(Plan& plan, const Shape& shape) const override {
     plan.schedule.driver = float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes : CpuDriver::lines;
-    // Running sums on every axis and device: chunked over lanes (box_chunk.comp) they beat the
-    // prefix-sum scan (a workgroup per row) 1.5-5x on an NVIDIA H100 at 1080p RGBA8, k7 to s50, and
-    // on lavapipe, where workgroup barriers are costly, 5 to 20x (bench/RESULTS.md).
-    plan.schedule.box = {BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
+    // Running sums on every axis and device (box_chunk): chunked over lanes they beat the prefix-sum
+    // scan (a workgroup per row) 1.5-5x on an NVIDIA H100 at 1080p RGBA8, k7 to s50, and on
+    // lavapipe, where workgroup barriers are costly, 5 to 20x (bench/RESULTS.md). The pass's shader
+    // is the record of the choice (gpu_variants.cpp names the others).
+    if (shape.backend == Backend::vulkan)
+      for (std::size_t a = 0; a < 3; ++a)
+        plan.schedule.gpu[a] = plan.axes[a].active ? GpuPass{box_shader(BoxSchedule::running_sums)} : GpuPass{};
   }
 
   void schedule_gpu_batches(Plan& plan, const Shape& shape, std::array<std::int64_t, 3> piece) const override {
     const auto& r = resolved_as<BoxResolved>(plan);
     const std::int64_t samples = piece[0] * piece[1] * piece[2];
     for (std::size_t a = 0; a < 3; ++a) {
+      const BoxSchedule chosen = box_schedule_of(plan.schedule.gpu[a].shader);  // schedule()'s, or a variant's
       plan.schedule.gpu[a] = GpuPass{};
       if (!plan.axes[a].active) continue;
-      plan.schedule.gpu[a] = box_gpu_pass(plan.schedule.box[a], r.passes[a], r.reach[a], piece[a],
+      plan.schedule.gpu[a] = box_gpu_pass(chosen, r.passes[a], r.reach[a], piece[a],
                                           samples / piece[a] * shape.channels, shape.channels, scratch_budget(shape));
     }
   }

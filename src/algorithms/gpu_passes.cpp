@@ -64,6 +64,12 @@ const char* box_shader(BoxSchedule schedule) noexcept {
   return "box_chunk";
 }
 
+BoxSchedule box_schedule_of(std::string_view shader) noexcept {
+  for (BoxSchedule b : {BoxSchedule::prefix_sums, BoxSchedule::fused})
+    if (shader == box_shader(b)) return b;
+  return BoxSchedule::running_sums;
+}
+
 const char* downsample_shader(GpuDownsample design) noexcept {
   return design == GpuDownsample::per_axis ? "downsample_line" : "downsample_chain";
 }

@@ -4,6 +4,7 @@
 // travels in. The descriptors put the choices in the plan's schedule; the recorders run them.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "algorithms/descriptor.hpp"
@@ -54,6 +55,8 @@ void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base);
 /// sums: box_scan, fused: box_fused), and of downsample's design (chain: downsample_chain, per axis:
 /// downsample_line): the recorders run these, the plan holds the choice.
 const char* box_shader(BoxSchedule schedule) noexcept;
+/// The box schedule a pass's shader runs (running sums for any other name, such as none yet).
+BoxSchedule box_schedule_of(std::string_view shader) noexcept;
 const char* downsample_shader(GpuDownsample design) noexcept;
 /// Every shader a plan's algorithm passes run on the device, as the plan names them (GpuPass::shader
 /// of its axes, downsample's design); the recorders create no other (but for the

@@ -6,13 +6,19 @@
 namespace fastblur::algo {
 namespace {
 
+// box's schedule is its passes' shader (box_chunk, box_scan, box_fused).
 template <BoxSchedule S>
 void box_as(Plan& p, const Shape& shape) {
-  p.schedule.box.fill(S);
-  schedule_gpu_batches(p, shape);  // the passes' shaders, outputs and batches follow the schedule
+  for (GpuPass& g : p.schedule.gpu)
+    if (!g.shader.empty()) g = GpuPass{box_shader(S)};
+  schedule_gpu_batches(p, shape);  // the passes' outputs and batches follow the shader
 }
 template <BoxSchedule S>
-bool box_is(const Plan& p) { return p.schedule.box[0] == S; }
+bool box_is(const Plan& p) {
+  for (const GpuPass& g : p.schedule.gpu)
+    if (!g.shader.empty()) return g.shader == box_shader(S);
+  return S == BoxSchedule::running_sums;
+}
 template <GpuDownsample D>
 void downsample_as(Plan& p, const Shape&) { p.schedule.gpu_downsample = D; }
 template <GpuDownsample D>

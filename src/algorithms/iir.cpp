@@ -110,11 +110,6 @@ class Iir final : public Descriptor {
     plan.schedule.driver =
         variant_of(plan.spec) == IirVariant::deriche && float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes
                                                                                            : CpuDriver::lines;
-    // float64 on the GPU only where float32 does not hold (1/64 rate on consumer GPUs, absent on some).
-    bool need64 = false;
-    for (double sigma : plan.spec.sigma) need64 = need64 || sigma > kFloatMaxSigmaYoungVanVliet;
-    plan.schedule.gpu_float64 =
-        shape.device_float64 && variant_of(plan.spec) == IirVariant::young_van_vliet && need64;
     if (shape.backend == Backend::vulkan) schedule_gpu(plan, shape);
   }
 
@@ -126,7 +121,12 @@ class Iir final : public Descriptor {
   static void schedule_gpu(Plan& plan, const Shape& shape) {
     const auto& r = resolved_as<IirResolved>(plan);
     const bool deriche = r.variant == IirVariant::deriche;
-    const std::uint64_t real = plan.schedule.gpu_float64 ? sizeof(double) : sizeof(float);
+    // float64 only where float32 does not hold (1/64 rate on consumer GPUs, absent on some):
+    // Young-van Vliet's direct form beyond the sigma float32 holds, on a device that has it.
+    bool need64 = false;
+    for (double sigma : plan.spec.sigma) need64 = need64 || sigma > kFloatMaxSigmaYoungVanVliet;
+    const bool float64 = shape.device_float64 && !deriche && need64;
+    const std::uint64_t real = float64 ? sizeof(double) : sizeof(float);
     const std::uint64_t shared = shared_memory(shape);
     const int C = shape.channels;
     for (std::size_t a = 0; a < 3; ++a) {
@@ -136,14 +136,18 @@ class Iir final : public Descriptor {
       // Deriche's parallel form in float32 on lines of 4 chunks or more: chunks of 32 samples of
       // every line in parallel, three dispatches (iir_chunks.comp); the H200 ran the lane-per-thread
       // pass at 33-50x its floor. Shorter lines keep one dispatch of a lane per thread.
-      if (deriche && !plan.schedule.gpu_float64 && shape.extent[a] + 2 * r.axes[a].pad >= 4 * kIirChunk) {
+      if (deriche && shape.extent[a] + 2 * r.axes[a].pad >= 4 * kIirChunk) {
         g.shader = "iir_chunks";
         g.block = kIirChunk;
         // Along x too a thread reads its own chunk: whole lines' chunks through shared memory, as
         // iir_line's TILED reads blocks, measured 1.5x slower on the H200 (bench/RESULTS.md).
         continue;
       }
-      g.shader = plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32";
+      g.shader = float64 ? "iir_line_f64" : "iir_line_f32";
+      g.real = float64 ? ElementType::f64 : ElementType::f32;
+      // Deriche in float32 runs its parallel form (stable at any sigma), as the chunks do.
+      g.recursion = !deriche ? GpuPass::Recursion::young_van_vliet
+                    : float64 ? GpuPass::Recursion::deriche_direct : GpuPass::Recursion::deriche_parallel;
       const std::int64_t n = shape.extent[a], lanes = shape.elements() / n;
       const std::int64_t batch =
           lines_per_batch(scratch_budget(shape), iir_line_scratch(deriche, n, r.axes[a].pad, real), lanes);
@@ -162,7 +166,6 @@ class Iir final : public Descriptor {
   void schedule_gpu_batches(Plan& plan, const Shape& shape, std::array<std::int64_t, 3> piece) const override {
     const auto& r = resolved_as<IirResolved>(plan);
     const bool deriche = r.variant == IirVariant::deriche;
-    const std::uint64_t real = plan.schedule.gpu_float64 ? sizeof(double) : sizeof(float);
     const std::int64_t samples = piece[0] * piece[1] * piece[2];
     for (std::size_t a = 0; a < 3; ++a) {
       GpuPass& g = plan.schedule.gpu[a];
@@ -173,6 +176,7 @@ class Iir final : public Descriptor {
         g.batch = lines_per_batch(scratch_budget(shape), static_cast<std::uint64_t>(chunks) * 32, lanes);
         continue;
       }
+      const std::uint64_t real = g.real == ElementType::f64 ? sizeof(double) : sizeof(float);
       g.batch = lines_per_batch(scratch_budget(shape), iir_line_scratch(deriche, n, pad, real), lanes);
       const std::int64_t group = g.tile > 0 ? g.tile : 64;
       if (g.tile > 0 && g.batch < lanes) g.batch = g.batch / group * group;

@@ -4,10 +4,21 @@
 #include <algorithm>
 #include <string>
 
+#include "algorithms/gpu_variants.hpp"
 #include "fastblur/plan.hpp"
 
 namespace fastblur {
 namespace {
+
+const char* recursion_name(GpuPass::Recursion r) {
+  switch (r) {
+    case GpuPass::Recursion::deriche_direct: return "deriche direct form";
+    case GpuPass::Recursion::young_van_vliet: return "young-van-vliet";
+    case GpuPass::Recursion::deriche_parallel: return "deriche parallel form";
+    case GpuPass::Recursion::none: break;
+  }
+  return "";
+}
 
 std::string format(double v) {
   char buf[48];
@@ -57,12 +68,8 @@ std::string describe_schedule(const Plan& p) {
           out += ", " + std::string(1, "xyz"[a]) + " strips of " + std::to_string(s.strip[static_cast<std::size_t>(a)]);
   } else {
     out += "vulkan";
-    if (p.algorithm == Algorithm::box)
-      for (int a = 0; a < 3; ++a)
-        if (p.axes[static_cast<std::size_t>(a)].active)
-          out += ", " + std::string(1, "xyz"[a]) + " " + std::string(to_string(s.box[static_cast<std::size_t>(a)]));
-    if (p.algorithm == Algorithm::downsample) out += ", downsample " + std::string(to_string(s.gpu_downsample));
-    if (p.algorithm == Algorithm::iir) out += s.gpu_float64 ? ", float64 recursions" : ", float32 recursions";
+    const std::string_view variant = algo::gpu_variant_of(p);
+    if (!variant.empty()) out += ", variant " + std::string(variant);
     for (int a = 0; a < 3; ++a) {  // each pass's variant, as the recorders run it
       const GpuPass& g = s.gpu[static_cast<std::size_t>(a)];
       if (g.shader.empty()) continue;
@@ -71,6 +78,8 @@ std::string describe_schedule(const Plan& p) {
       else if (a == 0 && g.shader.rfind("fir_line", 0) == 0) out += " taps from device memory";
       if (g.block > 0) out += (g.shader == "iir_chunks" ? " chunks of " : " block ") + std::to_string(g.block);
       if (g.batch > 0) out += " batches of " + std::to_string(g.batch) + (g.shader == "box_scan" ? " lines" : " lanes");
+      if (g.recursion != GpuPass::Recursion::none) out += std::string(" ") + recursion_name(g.recursion);
+      if (g.real == ElementType::f64) out += " in float64";
     }
     out += s.gpu_interleave_scratch ? ", scratch interleaved" : ", scratch by line";
     if (s.transfer_parts > 1) out += ", " + std::to_string(s.transfer_parts) + " transfer parts";

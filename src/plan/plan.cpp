@@ -44,7 +44,6 @@ std::string_view to_string(CpuDriver driver) noexcept {
 
 std::string_view to_string(BoxSchedule schedule) noexcept {
   switch (schedule) {
-    case BoxSchedule::automatic: return "automatic";
     case BoxSchedule::prefix_sums: return "prefix-sums";
     case BoxSchedule::running_sums: return "running-sums";
     case BoxSchedule::fused: return "fused";

@@ -8,6 +8,8 @@
 #include <thread>
 #include <type_traits>
 
+#include "algorithms/gpu_variants.hpp"
+
 namespace fastblur {
 namespace {
 
@@ -119,9 +121,7 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("fused_axes"), j.boolean(s.fused_axes);
   j.key("fused_z"), j.boolean(s.fused_z);
   j.key("x_across_rows"), j.boolean(s.x_across_rows);
-  j.key("box"), j.array(s.box, [&](BoxSchedule b) { j.text(to_string(b)); });
   j.key("gpu_downsample"), j.text(to_string(s.gpu_downsample));
-  j.key("gpu_float64"), j.boolean(s.gpu_float64);
   j.key("tile"), j.numbers(s.tile);
   j.key("pieces"), j.integer(s.pieces);
   // Vulkan: each axis's pass as the plan chose it (Schedule::gpu), the scratch layout, transfer parts.
@@ -132,6 +132,7 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
     j.key("block"), j.integer(g.block);
     j.key("batch"), j.integer(g.batch);
     j.key("pass_outputs"), j.numbers(g.pass_outputs);
+    j.key("real"), j.text(to_string(g.real));
     j.close();
   });
   j.key("gpu_interleave_scratch"), j.boolean(s.gpu_interleave_scratch);
@@ -184,6 +185,8 @@ std::string plan_json(const Plan& p) {
   j.key("destination"), j.text(to_string(p.destination));
   j.key("rounding"), j.text(to_string(p.spec.rounding));
   j.key("parameters"), write_parameters(j, p, -1);
+  // The named GPU variant its schedule runs (algorithms/gpu_variants.cpp; "" for none).
+  j.key("gpu_variant"), j.text(algo::gpu_variant_of(p));
   // The options the plan runs with: the caller's and those its candidate chose (a tolerance's
   // downsample factor and truncation, say), so that a front end running pieces of the same blur
   // (fastblur.dask's chunks) asks for the same plan.

@@ -91,9 +91,6 @@ void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       table.push_back(static_cast<float>(q.alpha));
     }
     const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
-    if (g.shader != algo::box_shader(plan.schedule.box[ax]))
-      throw InvalidArgument("internal: the plan's box schedule and its pass disagree (algo::schedule_gpu_batches after "
-                            "changing the schedule)");
     if (g.shader == algo::box_shader(BoxSchedule::fused)) {
       record_fused(job, in, out, plan, axis, upload(job, table.data(), table.size() * sizeof(float)));
       return;

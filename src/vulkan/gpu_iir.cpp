@@ -3,7 +3,7 @@
 // says so (gpu_iir_chunks.cpp), else one thread per
 // line and channel (iir_line.comp; along x through shared-memory blocks of whole lines), with the plan's coefficients and padding (src/algorithms/iir.hpp) and the
 // boundary starts of cpu/iir.cpp. Deriche runs in float32 in its parallel form (stable at any
-// sigma); float64 only where the plan asks for it (plan.schedule.gpu_float64: Young-van Vliet's
+// sigma); float64 only where the plan's pass asks for it (GpuPass::real: Young-van Vliet's
 // direct form beyond the sigma float32 holds, or a caller's choice) and the device has it.
 #include <algorithm>
 #include <string>
@@ -29,6 +29,15 @@ struct IirParams {
   std::int32_t sample_stride, line_stride;  // the scratch's layout (Schedule::gpu_interleave_scratch)
 };
 
+// iir_line.comp's VARIANT for the plan's recursion.
+std::uint32_t shader_recursion(GpuPass::Recursion recursion) {
+  switch (recursion) {
+    case GpuPass::Recursion::young_van_vliet: return 1;
+    case GpuPass::Recursion::deriche_parallel: return 2;
+    default: return 0;
+  }
+}
+
 }  // namespace
 
 void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
@@ -44,12 +53,14 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       record_iir_chunks(job, in, out, plan, axis);
       return;
     }
-    // The plan's precision is its shader's (algorithms/iir.cpp); a device without float64 was not
+    // The plan's precision and recursion (algorithms/iir.cpp); a device without float64 was not
     // the one the plan was made for.
-    const bool float64 = g.shader == "iir_line_f64";
+    const bool float64 = g.real == ElementType::f64;
     if (float64 && !ctx.has_float64())
       throw Unsupported("this plan runs iir in float64, which " + ctx.info().name + " lacks: plan for this device");
-    const bool parallel = deriche && !float64;  // VARIANT 2
+    if (g.recursion == GpuPass::Recursion::none || (g.recursion == GpuPass::Recursion::young_van_vliet) == deriche)
+      throw InvalidArgument("internal: the plan's iir pass names no recursion of its variant");
+    const bool parallel = g.recursion == GpuPass::Recursion::deriche_parallel;
     const std::size_t real = float64 ? sizeof(double) : sizeof(float);
     const algo::IirAxis& r = resolved.axes[ax];
     const std::int64_t n = src.extent[ax], lanes = src.lines(axis) * C;  // a lane: one channel of a line
@@ -95,7 +106,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
     Buffer& scratch = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
     const ComputePipeline& p =
         ctx.pipeline(g.shader, shaders::words(g.shader),
-                     {static_cast<std::uint32_t>(C), parallel ? 2u : deriche ? 0u : 1u, tiled ? 1u : 0u,
+                     {static_cast<std::uint32_t>(C), shader_recursion(g.recursion), tiled ? 1u : 0u,
                       static_cast<std::uint32_t>(tiled ? 64 / C : 1), block, tiled ? block * 64 : 1u},
                      std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(IirParams));
     for (std::int64_t first = 0; first < lanes; first += batch) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "algorithms/descriptor.hpp"
+#include "fastblur/serialize.hpp"
 #include "support/convolve_reference.hpp"
 #include "support/test_support.hpp"
 
@@ -239,8 +240,12 @@ TEST(Schedule, DescribeShowsTheSchedule) {
   EXPECT_NE(text.find("y strips of"), std::string::npos) << text;
   EXPECT_NE(text.find("support 48"), std::string::npos) << text;
   spec.algorithm = Algorithm::box;
-  const std::string box = describe(make_plan(spec, View::packed(a.data(), ElementType::f32, 300, 200, 1, 4), Backend::vulkan));
-  EXPECT_NE(box.find("x running-sums, y running-sums"), std::string::npos) << box;
+  const Plan box_plan = make_plan(spec, View::packed(a.data(), ElementType::f32, 300, 200, 1, 4), Backend::vulkan);
+  const std::string box = describe(box_plan);
+  EXPECT_NE(box.find("variant running-sums"), std::string::npos) << box;  // named once, by its passes' shaders
+  EXPECT_NE(box.find("x box_chunk"), std::string::npos) << box;
+  EXPECT_NE(box.find("y box_chunk"), std::string::npos) << box;
+  EXPECT_NE(plan_json(box_plan).find("\"gpu_variant\":\"running-sums\""), std::string::npos) << plan_json(box_plan);
 }
 
 }  // namespace

@@ -33,24 +33,18 @@ const Shape kShapes[] = {{1, 1, 1, 2, 2, 0},       {1, 19, 1, 0, 3.3, 0},   {23,
 struct Variant {
   Algorithm algorithm;
   IirVariant iir = IirVariant::deriche;
-  BoxSchedule schedule = BoxSchedule::automatic;
+  const char* gpu_variant;  ///< the named GPU variant the plan runs (gpu_variants.cpp; "": as made)
   const char* name;
-  GpuDownsample downsample = GpuDownsample::chain;
-  /// The plan's schedule as this variant runs it.
-  void apply(Schedule& s) const {
-    if (schedule != BoxSchedule::automatic) s.box = {schedule, schedule, schedule};
-    s.gpu_downsample = downsample;
-  }
 };
 const Variant kBufferAlgorithms[] = {
-    {Algorithm::fir, IirVariant::deriche, BoxSchedule::automatic, "fir"},
-    {Algorithm::box, IirVariant::deriche, BoxSchedule::prefix_sums, "box prefix sums"},
-    {Algorithm::box, IirVariant::deriche, BoxSchedule::running_sums, "box running sums"},
-    {Algorithm::box, IirVariant::deriche, BoxSchedule::fused, "box fused"},
-    {Algorithm::iir, IirVariant::deriche, BoxSchedule::automatic, "iir deriche"},
-    {Algorithm::iir, IirVariant::young_van_vliet, BoxSchedule::automatic, "iir young-van-vliet"},
-    {Algorithm::downsample, IirVariant::deriche, BoxSchedule::automatic, "downsample chain", GpuDownsample::chain},
-    {Algorithm::downsample, IirVariant::deriche, BoxSchedule::automatic, "downsample per axis", GpuDownsample::per_axis},
+    {Algorithm::fir, IirVariant::deriche, "", "fir"},
+    {Algorithm::box, IirVariant::deriche, "prefix-sums", "box prefix sums"},
+    {Algorithm::box, IirVariant::deriche, "running-sums", "box running sums"},
+    {Algorithm::box, IirVariant::deriche, "fused", "box fused"},
+    {Algorithm::iir, IirVariant::deriche, "", "iir deriche"},
+    {Algorithm::iir, IirVariant::young_van_vliet, "", "iir young-van-vliet"},
+    {Algorithm::downsample, IirVariant::deriche, "chain", "downsample chain"},
+    {Algorithm::downsample, IirVariant::deriche, "per-axis", "downsample per axis"},
 };
 
 // A few float32 rounding steps of the data's scale per pass (recursive filters accumulate more).
@@ -85,7 +79,7 @@ TEST_F(VulkanTest, BufferAlgorithmsMatchTheCpuForEveryBorderTypeAndShape) {
           if (spec.algorithm == Algorithm::iir) set_parameter(spec, "iir_variant", test::iir_name(v.iir));
           const int channels = 1 + static_cast<int>(rng() % 4);
           const double diff = test::gpu_cpu_difference(device_, spec, type, s.w, s.h, s.d, channels, rng, v.algorithm,
-                                                       ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
+                                                       ElementType::f64, v.gpu_variant);
           EXPECT_LE(diff, buffer_tolerance(v, type)) << v.name << ": " << test::describe_case(spec, type, s.w, s.h, s.d, channels);
         }
 }
@@ -106,7 +100,7 @@ TEST_F(VulkanTest, DownsampleAtEveryFactorAndTruncationMatchesTheCpu) {
         set_parameter(spec, "downsample_factor", factor);
         set_parameter(spec, "downsample_low_truncate", 3.25);
         const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 157, 83, 1, 4, rng, v.algorithm,
-                                                     ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
+                                                     ElementType::f64, v.gpu_variant);
         EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << v.name << " factor " << factor << " " << to_string(border);
       }
   }
@@ -128,7 +122,7 @@ TEST_F(VulkanTest, DownsampleVolumesMatchTheCpu) {
         spec.algorithm = Algorithm::downsample;
         const int channels = 1 + static_cast<int>(rng() % 4);
         const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 29, 21, 17, channels, rng, v.algorithm,
-                                                     ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
+                                                     ElementType::f64, v.gpu_variant);
         EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32))
             << v.name << ": " << test::describe_case(spec, ElementType::f32, 29, 21, 17, channels);
       }
@@ -139,7 +133,7 @@ TEST_F(VulkanTest, DownsampleVolumesMatchTheCpu) {
   auto volume = test::make_buffer(ElementType::f32, 32, 32, 32, 1);
   const Plan plan = make_plan(spec, volume.view, ElementType::f32, device_);
   EXPECT_EQ(plan.schedule.gpu_downsample, GpuDownsample::chain);
-  EXPECT_NE(describe(plan).find("downsample chain"), std::string::npos) << describe(plan);
+  EXPECT_NE(describe(plan).find("variant chain"), std::string::npos) << describe(plan);
 }
 
 // box's fused schedule where a lane is cut into many chunks (each starting its sums afresh from
@@ -164,7 +158,7 @@ TEST_F(VulkanTest, BoxFusedChunksAndBatchesMatchTheCpu) {
         spec.cval = 0.25;
         spec.algorithm = Algorithm::box;
         const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, k.w, k.h, k.d, k.channels, rng,
-                                                     Algorithm::box, ElementType::f64, BoxSchedule::fused);
+                                                     Algorithm::box, ElementType::f64, "fused");
         ctx.set_piece_limit(0);
         EXPECT_LE(diff, 4e-6) << "limit " << limit << ": " << test::describe_case(spec, ElementType::f32, k.w, k.h, k.d, k.channels);
       }
@@ -226,7 +220,7 @@ TEST_F(VulkanTest, VolumesWithAnisotropicSigma) {
       spec.algorithm = v.algorithm;
       if (spec.algorithm == Algorithm::iir) set_parameter(spec, "iir_variant", test::iir_name(v.iir));
       const double diff = test::gpu_cpu_difference(device_, spec, ElementType::f32, 24, 19, 17, 1, rng, v.algorithm,
-                                                   ElementType::f64, [&v](Schedule& sc) { v.apply(sc); });
+                                                   ElementType::f64, v.gpu_variant);
       EXPECT_LE(diff, buffer_tolerance(v, ElementType::f32)) << v.name << " " << to_string(border);
     }
   }
@@ -249,8 +243,8 @@ TEST_F(VulkanTest, PrefixSumsDoNotDriftOnLongRows) {
   spec.algorithm = Algorithm::box;
   const View in = View::packed(row.data(), ElementType::f32, n, 1);
   Plan plan = make_plan(spec, in, device_);
-  plan.schedule.box = {BoxSchedule::prefix_sums, BoxSchedule::prefix_sums, BoxSchedule::prefix_sums};
-  algo::schedule_gpu_batches(plan, vk::shape_on(test::context_of(device_), {n, 1, 1}, 1, ElementType::f32, ElementType::f32));
+  test::gpu_variant(Algorithm::box, "prefix-sums")
+      ->apply(plan, vk::shape_on(test::context_of(device_), {n, 1, 1}, 1, ElementType::f32, ElementType::f32));
   ASSERT_EQ(plan.schedule.gpu[0].shader, "box_scan");
   blur(in, View::packed(gpu.data(), ElementType::f32, n, 1), plan, device_);
   blur(in, View::packed(cpu.data(), ElementType::f32, n, 1), spec);
@@ -325,11 +319,13 @@ TEST_F(VulkanTest, RecursiveFiltersWithoutFloat64) {
   d.sigma = {200.0, 0, 0};
   d.algorithm = Algorithm::iir;
   if (test::context_of(device_).has_float64()) {
-    EXPECT_FALSE(make_plan(d, v, ElementType::f32, device_).schedule.gpu_float64);
+    const auto real = [&] { return make_plan(d, v, ElementType::f32, device_).schedule.gpu[0].real; };
+    EXPECT_EQ(real(), ElementType::f32);
     set_parameter(d, "iir_variant", test::iir_name(IirVariant::young_van_vliet));
-    EXPECT_TRUE(make_plan(d, v, ElementType::f32, device_).schedule.gpu_float64);
+    EXPECT_EQ(real(), ElementType::f64);
+    EXPECT_NE(describe(make_plan(d, v, ElementType::f32, device_)).find("x iir_line_f64"), std::string::npos);
     d.sigma = {5.0, 0, 0};
-    EXPECT_FALSE(make_plan(d, v, ElementType::f32, device_).schedule.gpu_float64);
+    EXPECT_EQ(real(), ElementType::f32);
   }
 }
 
@@ -346,8 +342,7 @@ TEST_F(VulkanTest, BothScratchLayoutsGiveTheSameResult) {
     spec.algorithm = c.algorithm;
     if (spec.algorithm == Algorithm::iir) set_parameter(spec, "iir_variant", test::iir_name(c.variant));
     spec.with_border(Border::mirror);
-    Plan plan = make_plan(spec, src.view, ElementType::f32, device_);
-    plan.schedule.box = {BoxSchedule::running_sums, BoxSchedule::running_sums, BoxSchedule::running_sums};
+    Plan plan = make_plan(spec, src.view, ElementType::f32, device_);  // box: running sums, the planner's
     auto a = test::make_buffer(ElementType::f32, 37, 29, 5, 3), b = test::make_buffer(ElementType::f32, 37, 29, 5, 3);
     plan.schedule.gpu_interleave_scratch = true;  // the plan's choice, as a caller may change it
     blur(src.view, a.view, plan, device_);
@@ -448,9 +443,11 @@ TEST_F(VulkanTest, IirRowsThroughSharedMemoryGiveTheBitsOfALanePerThread) {
         spec.with_border(border);
         spec.cval = 0.25;
         Plan plan = make_plan(spec, src.view, ElementType::f32, device_);
-        plan.schedule.gpu_float64 = v.float64;  // and its passes' shaders, which the recorder runs
-        for (GpuPass& g : plan.schedule.gpu)
-          if (g.shader.rfind("iir_line", 0) == 0) g.shader = v.float64 ? "iir_line_f64" : "iir_line_f32";
+        for (GpuPass& g : plan.schedule.gpu)  // the passes' precision and shaders, which the recorder runs
+          if (g.shader.rfind("iir_line", 0) == 0) {
+            g.shader = v.float64 ? "iir_line_f64" : "iir_line_f32";
+            g.real = v.float64 ? ElementType::f64 : ElementType::f32;
+          }
         auto tiled = test::make_buffer(ElementType::f32, w, h, d, channels);
         auto lanes = test::make_buffer(ElementType::f32, w, h, d, channels), cpu = test::make_buffer(ElementType::f32, w, h, d, channels);
         ctx.set_float64(v.float64);

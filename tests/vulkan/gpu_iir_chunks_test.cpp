@@ -50,7 +50,8 @@ TEST_F(VulkanTest, IirChunksGiveWhatALanePerThreadGives) {
         GpuPass& g = plan.schedule.gpu[a];
         if (g.shader != "iir_chunks") continue;
         ++chunked;
-        lane_plan.schedule.gpu[a] = GpuPass{"iir_line_f32", 0, 1};  // a lane per thread
+        lane_plan.schedule.gpu[a] = GpuPass{"iir_line_f32", 0, 1};  // a lane per thread, the same recursion
+        lane_plan.schedule.gpu[a].recursion = GpuPass::Recursion::deriche_parallel;
         g.batch = std::max<std::int64_t>(1, g.batch / 3 + 1);  // several batches of lanes per axis
       }
       ASSERT_GT(chunked, 0) << "the plan cuts lines of 4 chunks or more into chunks";

@@ -64,18 +64,17 @@ TEST_F(VulkanTest, ThePlanNamesEveryPassVariantAndTheRecordersRunIt) {
   spec.algorithm = Algorithm::iir;
   spec.sigma = {3.0, 0.0, 0.0};
   plan = make_plan(spec, src.view, ElementType::f32, device_);
-  if (!plan.schedule.gpu_float64) {
-    EXPECT_EQ(plan.schedule.gpu[0].shader, "iir_chunks");
-    EXPECT_EQ(plan.schedule.gpu[0].block, 32);
-    EXPECT_NE(describe(plan).find("x iir_chunks chunks of 32"), std::string::npos) << describe(plan);
-  }
+  EXPECT_EQ(plan.schedule.gpu[0].shader, "iir_chunks");
+  EXPECT_EQ(plan.schedule.gpu[0].block, 32);
+  EXPECT_NE(describe(plan).find("x iir_chunks chunks of 32"), std::string::npos) << describe(plan);
   auto narrow = test::make_buffer(ElementType::f32, 40, 41, 1, 4);
   spec.with_border(Border::nearest);  // no padding: 40 samples, under 4 chunks
   plan = make_plan(spec, narrow.view, ElementType::f32, device_);
   EXPECT_EQ(plan.schedule.gpu[0].tile, 64);
   EXPECT_GE(plan.schedule.gpu[0].block, 1);
   EXPECT_LE(plan.schedule.gpu[0].block, 32);
-  EXPECT_EQ(plan.schedule.gpu[0].shader, plan.schedule.gpu_float64 ? "iir_line_f64" : "iir_line_f32");
+  EXPECT_EQ(plan.schedule.gpu[0].shader, "iir_line_f32");  // Deriche: float32, in its parallel form
+  EXPECT_EQ(plan.schedule.gpu[0].recursion, GpuPass::Recursion::deriche_parallel);
   spec.with_border(Border::reflect);
   // A large image travels in parts of rows, as its plan says.
   auto big = test::make_buffer(ElementType::f32, 1024, 1024, 1, 4);

@@ -103,38 +103,34 @@ inline double max_difference(const View& a, const View& b) {
   return worst;
 }
 
-/// max |GPU - CPU| over the image, both blurring random data of `type` into float64; the CPU runs
-/// `cpu_algorithm` (for GPU-only techniques, the CPU algorithm they compute). `box`, unless
-/// automatic, forces box's schedule on every axis of the GPU's plan.
-/// A change a test makes to the plan's schedule before running it (a named variant of the plan).
-using ScheduleEdit = std::function<void(Schedule&)>;
+/// The named GPU variant `name` of `algorithm` (algorithms/gpu_variants.cpp); null, with a test
+/// failure, where it has none of that name.
+inline const algo::GpuVariant* gpu_variant(Algorithm algorithm, std::string_view name) {
+  for (const algo::GpuVariant& v : algo::gpu_variants())  // the registry's list lives on: pointers stay valid
+    if (v.algorithm == algorithm && v.name == name) return &v;
+  ADD_FAILURE() << to_string(algorithm) << " has no GPU variant named " << name;
+  return nullptr;
+}
 
+/// max |GPU - CPU| over the image, both blurring random data of `type` into float64; the CPU runs
+/// `cpu_algorithm` (for GPU-only techniques, the CPU algorithm they compute). The GPU's plan runs
+/// the named GPU `variant` of the spec's algorithm (empty: the plan as made).
 inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, ElementType type, std::int64_t w,
                                  std::int64_t h, std::int64_t d, int channels, std::mt19937_64& rng,
-                                 Algorithm cpu_algorithm, ElementType out_type, const ScheduleEdit& edit) {
+                                 Algorithm cpu_algorithm, ElementType out_type = ElementType::f64,
+                                 std::string_view variant = {}) {
   auto src = make_buffer(type, w, h, d, channels);
   fill_random(src.view, rng);
   auto gpu = make_buffer(out_type, w, h, d, channels);
   auto cpu = make_buffer(out_type, w, h, d, channels);
   Plan plan = make_plan(spec, src.view, out_type, device);
-  if (edit) {
-    edit(plan.schedule);
-    // The passes follow the edited variant, as the planner's own variants do (gpu_variants.cpp).
-    algo::schedule_gpu_batches(plan, vk::shape_on(*DeviceAccess::context(device), {w, h, d}, channels, type, out_type));
-  }
+  if (!variant.empty())
+    if (const algo::GpuVariant* v = gpu_variant(plan.algorithm, variant))
+      v->apply(plan, vk::shape_on(*DeviceAccess::context(device), {w, h, d}, channels, type, out_type));
   blur(src.view, gpu.view, plan, device);
   const BlurSpec cspec = algo::with_algorithm(spec, cpu_algorithm);  // with that algorithm's own options
   blur(src.view, cpu.view, cspec);
   return max_difference(gpu.view, cpu.view);
-}
-
-inline double gpu_cpu_difference(const Device& device, const BlurSpec& spec, ElementType type, std::int64_t w,
-                                 std::int64_t h, std::int64_t d, int channels, std::mt19937_64& rng,
-                                 Algorithm cpu_algorithm, ElementType out_type = ElementType::f64,
-                                 BoxSchedule box = BoxSchedule::automatic) {
-  return gpu_cpu_difference(device, spec, type, w, h, d, channels, rng, cpu_algorithm, out_type, [box](Schedule& s) {
-    if (box != BoxSchedule::automatic) s.box = {box, box, box};
-  });
 }
 
 /// An algorithm the Vulkan backend runs, in one of its named GPU variants (null: one without any,
