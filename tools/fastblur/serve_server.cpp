@@ -100,6 +100,28 @@ BlurRequest query_request(const httplib::Request& req, const ServeLimits& limits
   return parse_blur_request(json::parse(text), limits);
 }
 
+// /api/codegen's query (method, lang, sigma, radius, passes) as `fastblur codegen` reads its
+// arguments (command_codegen.cpp), so the texts are identical.
+codegen::Shader codegen_shader(const httplib::Request& req) {
+  const auto param = [&](const char* key, const char* fallback) {
+    return req.has_param(key) ? req.get_param_value(key) : std::string(fallback);
+  };
+  const auto integer = [&](const char* key, int fallback) {
+    if (!req.has_param(key)) return fallback;
+    const std::string t = req.get_param_value(key);
+    char* end = nullptr;
+    const long v = std::strtol(t.c_str(), &end, 10);
+    if (t.empty() || *end != '\0' || v < -1 || v > 1000000) throw InvalidArgument(std::string("'") + key + "' must be an integer");
+    return static_cast<int>(v);
+  };
+  const std::string sigma_text = param("sigma", "");
+  char* end = nullptr;
+  const double sigma = std::strtod(sigma_text.c_str(), &end);
+  if (sigma_text.empty() || *end != '\0') throw InvalidArgument("'sigma' must be a number");
+  return codegen::generate(codegen::parse_method(param("method", "linear")), codegen::parse_language(param("lang", "glsl")),
+                           sigma, integer("radius", -1), integer("passes", 0));
+}
+
 }  // namespace
 
 struct ExplorerServer::Impl {
@@ -148,7 +170,13 @@ struct ExplorerServer::Impl {
     ~Slot() { s.release(); }
   };
 
-  void routes();
+  // The handlers, by what they serve.
+  void routes() { guard_requests(), page_routes(), image_routes(), blur_routes(), derived_routes(); }
+  void guard_requests();  // the Host check, errors and exceptions as one-line JSON
+  void page_routes();     // the page, its files, the server's info
+  void image_routes();    // uploads, source previews, full-size downloads
+  void blur_routes();     // a blur's reply and its pictures
+  void derived_routes();  // plots and generated shaders of a request
   bool allowed_host(const httplib::Request& req) const;
 };
 
@@ -160,7 +188,7 @@ bool ExplorerServer::Impl::allowed_host(const httplib::Request& req) const {
   return h == host + p || h == "[" + host + "]" + p || h == "127.0.0.1" + p || h == "localhost" + p || h == "[::1]" + p;
 }
 
-void ExplorerServer::Impl::routes() {
+void ExplorerServer::Impl::guard_requests() {
   http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
     if (allowed_host(req)) return httplib::Server::HandlerResponse::Unhandled;
     reply_error(res, 403, "this server answers requests for " + host + ":" + std::to_string(port) + " only");
@@ -178,7 +206,9 @@ void ExplorerServer::Impl::routes() {
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
     reply_error(res, 500, "internal error");
   });
+}
 
+void ExplorerServer::Impl::page_routes() {
   http.Get("/", [this](const httplib::Request& req, httplib::Response& res) {
     const PageAsset* page = find_page_asset("index.html");
     session(req, res);
@@ -203,6 +233,9 @@ void ExplorerServer::Impl::routes() {
                          {"images_per_session", limits.images_per_session}}}});
     });
   });
+}
+
+void ExplorerServer::Impl::image_routes() {
   http.Post("/api/image", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const std::string token = session(req, res);
@@ -221,6 +254,21 @@ void ExplorerServer::Impl::routes() {
       res.set_content(preview_png(*im, temp), "image/png");
     });
   });
+  http.Get("/api/download", [this](const httplib::Request& req, httplib::Response& res) {
+    guarded(res, [&] {
+      const BlurRequest r = query_request(req, limits);
+      const std::shared_ptr<StoredImage> im = image(session(req, res), r.image);
+      const Device d = device(r.device);
+      Slot slot(compute);
+      const std::string bytes = blur_for_download(r, *im, d, temp);
+      const std::string stem = im->name.substr(0, im->name.find_last_of('.'));
+      res.set_header("Content-Disposition", "attachment; filename=\"" + stem + "_blur" + im->extension + "\"");
+      res.set_content(bytes, "application/octet-stream");
+    });
+  });
+}
+
+void ExplorerServer::Impl::blur_routes() {
   http.Post("/api/blur", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const BlurRequest r = parse_blur_request(json::parse(req.body), limits);
@@ -248,6 +296,9 @@ void ExplorerServer::Impl::routes() {
       res.set_content(preview_picture_png(*pictures, req.matches[2].str(), temp), "image/png");
     });
   });
+}
+
+void ExplorerServer::Impl::derived_routes() {
   http.Get("/api/plot", [this](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
       const BlurRequest r = query_request(req, limits);
@@ -257,39 +308,8 @@ void ExplorerServer::Impl::routes() {
   });
   http.Get("/api/codegen", [](const httplib::Request& req, httplib::Response& res) {
     guarded(res, [&] {
-      const auto param = [&](const char* key, const char* fallback) {
-        return req.has_param(key) ? req.get_param_value(key) : std::string(fallback);
-      };
-      const auto integer = [&](const char* key, int fallback) {
-        if (!req.has_param(key)) return fallback;
-        const std::string t = req.get_param_value(key);
-        char* end = nullptr;
-        const long v = std::strtol(t.c_str(), &end, 10);
-        if (t.empty() || *end != '\0' || v < -1 || v > 1000000)
-          throw InvalidArgument(std::string("'") + key + "' must be an integer");
-        return static_cast<int>(v);
-      };
-      const std::string sigma_text = param("sigma", "");
-      char* end = nullptr;
-      const double sigma = std::strtod(sigma_text.c_str(), &end);
-      if (sigma_text.empty() || *end != '\0') throw InvalidArgument("'sigma' must be a number");
-      // The same call as `fastblur codegen` (command_codegen.cpp), so the texts are identical.
-      const codegen::Shader s = codegen::generate(codegen::parse_method(param("method", "linear")),
-                                                  codegen::parse_language(param("lang", "glsl")), sigma,
-                                                  integer("radius", -1), integer("passes", 0));
+      const codegen::Shader s = codegen_shader(req);
       res.set_content(s.code, "text/plain; charset=utf-8");
-    });
-  });
-  http.Get("/api/download", [this](const httplib::Request& req, httplib::Response& res) {
-    guarded(res, [&] {
-      const BlurRequest r = query_request(req, limits);
-      const std::shared_ptr<StoredImage> im = image(session(req, res), r.image);
-      const Device d = device(r.device);
-      Slot slot(compute);
-      const std::string bytes = blur_for_download(r, *im, d, temp);
-      const std::string stem = im->name.substr(0, im->name.find_last_of('.'));
-      res.set_header("Content-Disposition", "attachment; filename=\"" + stem + "_blur" + im->extension + "\"");
-      res.set_content(bytes, "application/octet-stream");
     });
   });
 }
