@@ -254,6 +254,30 @@ def checks(quick):
                 err = float(np.abs(got[ok].astype(np.float64) - want[ok]).max() / max(1.0, np.abs(want[ok]).max()))
                 check(f"holes {dtype} {shape} preserve_nan={preserve}: the host path's", same_nan and err <= tol,
                       f"same NaN {same_nan}, relative error {err:.2e}")
+    # Issue 45: a mask on the device (a CUDA tensor: bool flags broadcast over channels, float
+    # weights, integer data whose empty pixels are cval), against the host path with the same mask.
+    for dtype, shape, kind in ((torch.float32, (96, 128, 3), "flags"), (torch.float32, (80, 100), "weights"),
+                               (torch.float16, (64, 90), "weights"), (torch.uint8, (72, 96, 4), "flags")):
+        t = (rand(shape, torch.float32) * (200 if dtype == torch.uint8 else 1)).to(dtype)
+        m = torch.rand(shape[:2] + ((1,) if len(shape) == 3 else ()), generator=g).to(dev)
+        m = m < 0.2 if kind == "flags" else m
+        want = fastblur.gaussian_filter(host(t).copy(), (2.0, 2.0, 0)[:len(shape)], device="vulkan", mode="mirror",
+                                        cval=5.0, mask=np.broadcast_to(host(m), shape))
+        got = host(fastblur.gaussian_filter(t, (2.0, 2.0, 0)[:len(shape)], mode="mirror", cval=5.0, mask=m))
+        if dtype == torch.uint8:
+            ok, err = True, float(np.abs(got.astype(int) - want.astype(int)).max())
+            good = err <= 1
+        else:
+            ok = np.array_equal(np.isnan(got), np.isnan(want))
+            fin = ~np.isnan(want)
+            err = float(np.abs(got[fin].astype(np.float64) - want[fin]).max() / max(1.0, np.abs(want[fin]).max()))
+            good = ok and err <= (2e-3 if dtype == torch.float16 else 2e-6)
+        check(f"mask {kind} {dtype} {shape}: the host path's", good, f"same NaN {ok}, error {err:.2e}")
+    try:
+        fastblur.gaussian_filter(rand((32, 32), torch.float32), 1.0, mask=rand((32, 32), torch.float32) * 2)
+        check("mask weights outside [0, 1] refused", False, "no error")
+    except ValueError as e:
+        check("mask weights outside [0, 1] refused", "[0, 1]" in str(e), str(e))
 
 
 def event_ms(fn, repeat, stream=None):

@@ -1,8 +1,11 @@
 #version 450
 // Missing data on the device, after the blur: channel `channel` of the output image is the blurred
-// (value x weight) over the blurred weight, NaN where that weight is at most `floor` (no valid sample
-// under the kernel: 4 float epsilons, the CPU's float32 rule) and, with `preserve_nan`, where the
-// source had NaN. The other channels of the output are left as they are.
+// (value x weight) over the blurred weight; where that weight is at most `floor` (no valid sample
+// under the kernel: 4 float epsilons, the CPU's float32 rule) it is `empty` (NaN, or an integer
+// output's value; 0 in an alpha blur, a transparent pixel) and, with `preserve_nan`, NaN where the
+// source had NaN. An alpha blur's last colour channel also writes the alpha channel
+// `alpha_channel`: the blurred weight (alpha blurred plainly) x `alpha_scale`. The other channels of
+// the output are left as they are.
 layout(local_size_x = 256) in;
 
 layout(std430, binding = 0) readonly buffer Pairs { vec2 pairs[]; };
@@ -15,6 +18,9 @@ layout(push_constant) uniform Params {
   uint channel;
   uint preserve_nan;
   float floor_weight;
+  float empty;
+  int alpha_channel;  // -1: none
+  float alpha_scale;
 } p;
 
 void main() {
@@ -22,7 +28,8 @@ void main() {
   if (i >= p.pixels) return;
   uint at = i * p.channels + p.channel;
   vec2 s = pairs[i];
-  float nan = uintBitsToFloat(0x7fc00000u);
-  bool empty = !(s.y > p.floor_weight) || (p.preserve_nan != 0u && isnan(source[at]));
-  image[at] = empty ? nan : s.x / s.y;
+  float r = s.y > p.floor_weight ? s.x / s.y : p.empty;
+  if (p.preserve_nan != 0u && isnan(source[at])) r = uintBitsToFloat(0x7fc00000u);
+  image[at] = r;
+  if (p.alpha_channel >= 0) image[i * p.channels + uint(p.alpha_channel)] = max(0.0, s.y) * p.alpha_scale;
 }

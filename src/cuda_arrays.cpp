@@ -26,6 +26,7 @@
 #include "fastblur/vulkan.hpp"
 #include "cuda_arrays_internal.hpp"
 #include "front_door.hpp"
+#include "missing_rules.hpp"
 #include "vulkan/context.hpp"
 #include "vulkan/context_devices.hpp"
 #include "vulkan/cuda_driver.hpp"
@@ -284,13 +285,19 @@ std::uint64_t packed_bytes(const DeviceView& v, ElementType type) {
 // Where a call's images lie in a slot's buffer: the source's packed image at 0 and the
 // destination's after it, on a 256-byte boundary (every device's storage-buffer alignment). Apart,
 // in place or not, so that float32 passes read and write them where they lie (GpuIo::direct).
+// A mask (data with holes) goes after them, on such a boundary too.
 struct Layout {
-  std::uint64_t out_offset = 0, bytes = 0;
+  std::uint64_t out_offset = 0, mask_offset = 0, bytes = 0;
 };
-Layout layout_of(const DeviceView& src, ElementType destination) {
+Layout layout_of(const DeviceView& src, ElementType destination, const DeviceView* mask = nullptr) {
+  const auto boundary = [](std::uint64_t b) { return (b + 255) / 256 * 256; };
   Layout l;
-  l.out_offset = (packed_bytes(src, src.type) + 255) / 256 * 256;
+  l.out_offset = boundary(packed_bytes(src, src.type));
   l.bytes = l.out_offset + packed_bytes(src, destination);
+  if (mask) {
+    l.mask_offset = boundary(l.bytes);
+    l.bytes = l.mask_offset + packed_bytes(*mask, mask->type);
+  }
   return l;
 }
 
@@ -376,13 +383,15 @@ using Recorder = std::function<void(vk::Job& job, const vulkan::BufferImage& in,
 // copy in -> signal -> (Vulkan: wait, blur, signal) -> wait -> copy out, all queued; nothing waited for
 // unless the slot's last call is still running on the device.
 void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, const DeviceView& src, const DeviceView& dst,
-                          const Recorder& record_blur, cu::Stream stream, TimingRecord& record, CudaHandoff handoff) {
+                          const DeviceView* mask, const Recorder& record_blur, cu::Stream stream, TimingRecord& record,
+                          CudaHandoff handoff) {
   share_timeline(d, device, s);
   auto [in, out] = buffer_images(s.buffer->handle(), src, dst.type);
   const cu::DevicePtr base = s.pointer;
   const bool signal_in = handoff != CudaHandoff::host_then_semaphore, wait_out = handoff != CudaHandoff::semaphore_then_host;
   d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
   copy(d, src, base, true, stream);
+  if (mask) copy(d, *mask, base + layout_of(src, dst.type, mask).mask_offset, true, stream);
   const std::uint64_t copied = s.value + 1, blurred = s.value + 2;
   auto t = vk::Clock::now();
   if (signal_in) {
@@ -415,12 +424,13 @@ void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, co
 
 // The host waits for the copy in, runs the blur and waits for it, then queues the copy out.
 void blur_with_host_waits(const cu::Driver& d, const Device& device, Slot& s, const DeviceView& src, const DeviceView& dst,
-                          const Recorder& record_blur, cu::Stream stream, TimingRecord& record) {
+                          const DeviceView* mask, const Recorder& record_blur, cu::Stream stream, TimingRecord& record) {
   auto [in, out] = buffer_images(s.buffer->handle(), src, dst.type);
   const cu::DevicePtr base = s.pointer;
   d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
   auto t = vk::Clock::now();
   copy(d, src, base, true, stream);
+  if (mask) copy(d, *mask, base + layout_of(src, dst.type, mask).mask_offset, true, stream);
   d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
   d.check(d.cuEventSynchronize(s.done), "cuEventSynchronize");
   record.timing.copy_in_wait_ms = vk::ms_since(t);
@@ -443,8 +453,9 @@ void blur_with_host_waits(const cu::Driver& d, const Device& device, Slot& s, co
 }
 
 // A call on a slot of the ring, ordered with `stream` as `handoff` says; the job's blur is record_blur's.
+// A mask, where given, is copied in after the source (layout_of's mask_offset).
 void run_call(DeviceState& st, const DeviceView& src, const DeviceView& dst, CudaHandoff handoff, const Recorder& record_blur,
-              std::uintptr_t stream, std::chrono::steady_clock::time_point start) {
+              std::uintptr_t stream, std::chrono::steady_clock::time_point start, const DeviceView* mask = nullptr) {
   auto record = std::make_shared<TimingRecord>();
   record->timing.handoff = handoff;
   const cu::Driver& d = cu::driver();
@@ -453,12 +464,12 @@ void run_call(DeviceState& st, const DeviceView& src, const DeviceView& dst, Cud
   cu::CurrentContext current(d, st.context->handle());
   const auto cu_stream = reinterpret_cast<cu::Stream>(stream);
   slot->retire();  // the host waits here only when the ring's calls are all still running
-  ensure(d, st.device, *slot, layout_of(src, dst.type).bytes);
+  ensure(d, st.device, *slot, layout_of(src, dst.type, mask).bytes);
   if (handoff != CudaHandoff::host_waits) {
     slot->timing = record;
-    blur_with_semaphores(d, st.device, *slot, src, dst, record_blur, cu_stream, *record, handoff);
+    blur_with_semaphores(d, st.device, *slot, src, dst, mask, record_blur, cu_stream, *record, handoff);
   } else {
-    blur_with_host_waits(d, st.device, *slot, src, dst, record_blur, cu_stream, *record);
+    blur_with_host_waits(d, st.device, *slot, src, dst, mask, record_blur, cu_stream, *record);
   }
   record->timing.total_ms = vk::ms_since(start);
   last_call = record;
@@ -561,46 +572,76 @@ void blur(const DeviceView& src, const DeviceView& dst, const Plan& given, int o
 }
 
 namespace {
-// What the device's normalized convolution takes (cuda.hpp says why the rest is refused).
-void check_missing(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& m) {
-  if (m.mask.data) throw Unsupported("a mask with CUDA arrays is not supported (NumPy arrays take one; or mark the missing values NaN)");
-  if (m.alpha) throw Unsupported("alpha weights with CUDA arrays are not supported (NumPy arrays take them)");
-  const auto floating = [](ElementType t) { return t == ElementType::f16 || t == ElementType::f32; };
-  if (!floating(src.type) || !floating(dst.type))
-    throw InvalidArgument("omitting NaN needs float data: " + std::string(to_string(src.type)) + " has no NaN (pass a mask with host arrays)");
+bool floating(ElementType t) { return t == ElementType::f16 || t == ElementType::f32; }
+
+// What the device's normalized convolution takes: the rules every request keeps (missing_rules.hpp),
+// a mask in CUDA memory of the data's shape, and what only the host computes (cuda.hpp says why).
+void check_missing(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& m,
+                   const DeviceView& mask) {
+  if (m.mask.data) throw InvalidArgument("a mask in host memory with CUDA arrays: give it as a CUDA array of the data's device");
+  if (mask.data) {
+    check_view(mask, "mask");
+    if (mask.extent != src.extent || (mask.channels != 1 && mask.channels != src.channels))
+      throw InvalidArgument("the mask's shape differs from the data's");
+    if (mask.type != ElementType::u8 && !floating(mask.type))
+      throw InvalidArgument("a mask is bool or uint8 (nonzero = missing) or float16/float32 weights in [0, 1], not " +
+                            std::string(to_string(mask.type)));
+  }
+  missing::check_weights(src.type, src.channels, mask.data != 0, spec, m);
+  if (m.alpha) return;  // its constant border is transparent (cval 0, checked above): the pairs' outside
   for (std::size_t a = 0; a < 3; ++a)
     if (spec.border[a] == Border::constant && spec.sigma[a] > kSigmaCutoff && std::isfinite(spec.cval))
       throw Unsupported("missing data with a constant border of a finite cval is not supported on CUDA arrays (cval=NaN: the outside is missing)");
-  if (!std::isnan(m.empty_value)) throw Unsupported("an empty value other than NaN is not supported on CUDA arrays");
+  if (!floating(dst.type) && std::isnan(m.empty_value) && std::isnan(spec.cval))
+    throw InvalidArgument("an integer output needs a value where no valid sample lies under the kernel: not a NaN cval "
+                          "(use another border, or set the empty value)");
+}
+
+// The device's weights for a request (the host's rules: alpha over the type's maximum, empty
+// pixels NaN for float outputs, else the empty value or cval).
+vulkan::BufferWeights buffer_weights(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& m) {
+  vulkan::BufferWeights w;
+  w.omit_nan = m.omit_nan;
+  w.alpha = m.alpha;
+  w.alpha_scale = static_cast<float>(alpha_scale(src.type));
+  w.preserve_nan = m.preserve_nan && floating(dst.type);
+  w.empty = static_cast<float>(floating(dst.type) || !std::isnan(m.empty_value) ? m.empty_value : spec.cval);
+  return w;
 }
 }  // namespace
 
-Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal) {
-  if (!missing.any()) return plan(src, dst, spec, ordinal);
+Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
+          const DeviceView& mask) {
+  if (!missing.any() && !mask.data) return plan(src, dst, spec, ordinal);
   check_view(src, "source");
   check_view(dst, "destination");
   if (src.extent != dst.extent || src.channels != dst.channels)
     throw InvalidArgument("source and destination differ in shape");
-  check_missing(src, dst, spec, missing);
+  check_missing(src, dst, spec, missing, mask);
   DeviceState& st = ready_state(ordinal);
   const auto [in, out] = buffer_images(VK_NULL_HANDLE, src, dst.type);
   return vulkan::plan_missing(st.device, in, spec, st.handoff);
 }
 
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
-          std::uintptr_t stream) {
-  if (!missing.any()) return blur(src, dst, spec, ordinal, stream);
+          std::uintptr_t stream, const DeviceView& mask) {
+  if (!missing.any() && !mask.data) return blur(src, dst, spec, ordinal, stream);
   const auto start = vk::Clock::now();
-  const Plan pairs = plan(src, dst, spec, missing, ordinal);  // refused here, before anything is queued
+  const Plan pairs = plan(src, dst, spec, missing, ordinal, mask);  // refused here, before anything is queued
   const double plan_ms = vk::ms_since(start);
   DeviceState& st = ready_state(ordinal);
   front_door::record_run(pairs);
-  const bool preserve = missing.preserve_nan;
+  const vulkan::BufferWeights weights = buffer_weights(src, dst, spec, missing);
+  const DeviceView* mask_view = mask.data ? &mask : nullptr;
   run_call(st, src, dst, pairs.schedule.cuda_handoff,
            [&](vk::Job& job, const vulkan::BufferImage& in, const vulkan::BufferImage& out) {
-             vulkan::record_missing_timed(job, in, out, pairs, preserve);
+             vulkan::BufferWeights w = weights;
+             if (mask_view)  // in the slot's buffer after the images (layout_of)
+               w.mask = vulkan::BufferImage{in.buffer, layout_of(src, dst.type, mask_view).mask_offset, src.extent[0],
+                                            src.extent[1], src.extent[2], mask.channels, mask.type, VK_QUEUE_FAMILY_EXTERNAL};
+             vulkan::record_missing_timed(job, in, out, pairs, w);
            },
-           stream, start);
+           stream, start, mask_view);
   last_call->timing.plan_ms = plan_ms;
   last_call->timing.total_ms = vk::ms_since(start);
 }
@@ -658,8 +699,10 @@ Plan plan(const DeviceView&, ElementType, const BlurSpec&, int) { no_backend(); 
 Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, int) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const BlurSpec&, int, std::uintptr_t) { no_backend(); }
 void blur(const DeviceView&, const DeviceView&, const Plan&, int, std::uintptr_t) { no_backend(); }
-Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, const MissingData&, int) { no_backend(); }
-void blur(const DeviceView&, const DeviceView&, const BlurSpec&, const MissingData&, int, std::uintptr_t) { no_backend(); }
+Plan plan(const DeviceView&, const DeviceView&, const BlurSpec&, const MissingData&, int, const DeviceView&) { no_backend(); }
+void blur(const DeviceView&, const DeviceView&, const BlurSpec&, const MissingData&, int, std::uintptr_t, const DeviceView&) {
+  no_backend();
+}
 SlicedPlan plan_slices(const DeviceView&, const DeviceView&, const std::vector<BlurSpec>&, int) { no_backend(); }
 void blur_slices(const DeviceView&, const DeviceView&, const std::vector<BlurSpec>&, int, std::uintptr_t) { no_backend(); }
 std::uint64_t imports() { return 0; }

@@ -23,6 +23,7 @@
 #include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
 #include "front_door.hpp"
+#include "missing_rules.hpp"
 
 namespace fastblur {
 namespace {
@@ -87,15 +88,7 @@ void check_request(const View& src, const View& dst, const BlurSpec& spec, const
       throw InvalidArgument("a mask is bool or uint8 (nonzero = missing) or float32/float64 weights in [0, 1], not " +
                             std::string(to_string(t)));
   }
-  if (m.omit_nan && !is_float(src.type) && !m.mask.data)
-    throw InvalidArgument("omitting NaN needs float data (" + std::string(to_string(src.type)) +
-                          " has no NaN): give a mask for its missing values");
-  if (m.alpha && src.channels < 2) throw InvalidArgument("an alpha blur needs an image with an alpha channel (2 channels or more)");
-  if (m.alpha && m.omit_nan) throw InvalidArgument("alpha weights and NaN omission cannot combine: mask the NaNs instead");
-  if (m.alpha && m.mask.data) throw InvalidArgument("alpha weights and a mask cannot combine");
-  for (const Border b : spec.border)
-    if (m.alpha && b == Border::constant && spec.cval != 0.0)
-      throw InvalidArgument("an alpha blur with a constant border takes cval 0 (transparent outside)");
+  missing::check_weights(src.type, src.channels, m.mask.data != nullptr, spec, m);
 }
 
 // Float certainty weights must lie in [0, 1]: checked before anything is written.
@@ -199,19 +192,6 @@ bool nan_only_packed(const View& src, const View& dst, const MissingData& m, boo
   constexpr ElementType wt = sizeof(T) == 8 ? ElementType::f64 : ElementType::f32;
   return !m.mask.data && !m.alpha && !shifted && k == src.channels && src.type == wt && dst.type == wt &&
          packed_rows<T>(src) && packed_rows<T>(dst);
-}
-
-// Integers' alpha as a fraction of their maximum.
-double alpha_scale(ElementType t) {
-  switch (t) {
-    case ElementType::u8: return 255.0;
-    case ElementType::u16: return 65535.0;
-    case ElementType::i8: return 127.0;
-    case ElementType::i16: return 32767.0;
-    case ElementType::u32: return 4294967295.0;
-    case ElementType::i32: return 2147483647.0;
-    default: return 1.0;
-  }
 }
 
 // One group's normalized convolution: rows of the source packed into a float work image of weighted
@@ -397,6 +377,30 @@ void blur_missing(const View& src, const View& dst, const BlurSpec& spec, const 
 }
 
 }  // namespace
+
+void missing::check_weights(ElementType data_type, int channels, bool has_mask, const BlurSpec& spec, const MissingData& m) {
+  if (m.omit_nan && !is_float(data_type) && !has_mask)
+    throw InvalidArgument("omitting NaN needs float data (" + std::string(to_string(data_type)) +
+                          " has no NaN): give a mask for its missing values");
+  if (m.alpha && channels < 2) throw InvalidArgument("an alpha blur needs an image with an alpha channel (2 channels or more)");
+  if (m.alpha && m.omit_nan) throw InvalidArgument("alpha weights and NaN omission cannot combine: mask the NaNs instead");
+  if (m.alpha && has_mask) throw InvalidArgument("alpha weights and a mask cannot combine");
+  for (const Border b : spec.border)
+    if (m.alpha && b == Border::constant && spec.cval != 0.0)
+      throw InvalidArgument("an alpha blur with a constant border takes cval 0 (transparent outside)");
+}
+
+double alpha_scale(ElementType t) noexcept {
+  switch (t) {
+    case ElementType::u8: return 255.0;
+    case ElementType::u16: return 65535.0;
+    case ElementType::i8: return 127.0;
+    case ElementType::i16: return 32767.0;
+    case ElementType::u32: return 4294967295.0;
+    case ElementType::i32: return 2147483647.0;
+    default: return 1.0;
+  }
+}
 
 void blur(const View& src, const View& dst, const BlurSpec& spec, const MissingData& missing) {
   blur_missing(src, dst, spec, missing, nullptr);

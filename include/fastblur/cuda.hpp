@@ -68,17 +68,25 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, in
 /// another handoff is planned again from its spec.
 void blur(const DeviceView& src, const DeviceView& dst, const Plan& plan, int ordinal, std::uintptr_t stream);
 
-/// Data with holes in CUDA memory: missing.omit_nan - NaN samples are missing - with preserve_nan,
-/// fastblur/missing_data.hpp's normalized convolution run on the device as the CPU runs it in float32
-/// (each channel packed with its weight, the pairs blurred, divided back; NaN where no valid sample
-/// lies under the kernel), ordered with `stream` as blur() is. float16 and float32 arrays. Refused in
-/// one line before anything is queued: a mask or alpha (Unsupported: host arrays take them), integer
-/// data (InvalidArgument: no NaN to omit), and a constant border with a finite cval (Unsupported: the
-/// CPU computes that case in float64; cval NaN, the outside missing, is taken). With no weights
-/// requested, the plain blur. The plan is that of the pairs' blur (2 channels, float32).
-Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal);
+/// Data with holes in CUDA memory: fastblur/missing_data.hpp's normalized convolution run on the
+/// device as the CPU runs it in float32 (each channel - each colour channel in an alpha blur -
+/// packed with its weight, the pairs blurred, divided back), ordered with `stream` as blur() is.
+/// The weights: missing.omit_nan (NaN samples are missing; float data), `mask` (in CUDA memory on
+/// the same device, the data's extents, one channel for every channel or one per channel; u8:
+/// nonzero = missing, as a bool array's bytes; float16 / float32: certainty weights in [0, 1], taken
+/// as given - the device does not check them), or missing.alpha (the last channel weights the others
+/// over its type's maximum and is blurred plainly; 0 where no alpha lies under the kernel).
+/// missing.mask (host memory) is refused; the host's rules hold (missing_data.hpp: InvalidArgument,
+/// one line, before anything is queued). Where no valid sample lies under the kernel the output is
+/// NaN for float outputs (preserve_nan: also where the source was NaN), else missing.empty_value
+/// or cval. Refused too: a constant border with a finite cval but in an alpha blur (Unsupported: the
+/// CPU computes that case in float64; cval NaN, the outside missing, is taken), and an integer
+/// output with no empty value but a NaN cval. With no weights requested, the plain blur. The plan is
+/// that of the pairs' blur (2 channels, float32).
+Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
+          const DeviceView& mask = {});
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
-          std::uintptr_t stream);
+          std::uintptr_t stream, const DeviceView& mask = {});
 
 /// A stack of 2D images in CUDA memory (slice k at z = k: a batch, each sample's channels
 /// interleaved, or each channel a slice of its own) blurred slice by slice, slice k with specs[k] - a

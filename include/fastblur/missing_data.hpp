@@ -31,6 +31,10 @@ struct MissingData {
   bool any() const noexcept { return omit_nan || alpha || mask.data != nullptr; }
 };
 
+/// An alpha blur's weight is alpha over this: integers' maximum (u8 255, u16 65535, ...), 1 for
+/// float types (alpha in [0, 1]).
+double alpha_scale(ElementType type) noexcept;
+
 /// Blurs `src` into `dst` as normalized convolution (see above) with `spec`'s blur (its algorithm,
 /// tolerance, sigmas, borders; always rounded to nearest: SciPy's bits are not defined for it).
 /// Borders: reflect, mirror, nearest and wrap extend data and weights alike; constant extends with

@@ -200,17 +200,15 @@ def _missing_request(input, nan_policy, mask, preserve_nan):
 
 def _cuda_missing(nan_policy, mask, preserve_nan):
     """What a call on CUDA arrays says of missing data: None for a plain blur, else (omit_nan,
-    preserve_nan) for the core's normalized convolution on the device (fastblur/cuda.hpp)."""
+    preserve_nan, mask) for the core's normalized convolution on the device (fastblur/cuda.hpp); the
+    mask, a CUDA array or None, is checked and laid out by _foreign_arrays.cuda_mask."""
     if nan_policy not in _NAN_POLICIES:
         raise ValueError(f"nan_policy must be 'propagate' or 'omit', got {nan_policy!r}")
-    if mask is not None:
-        raise NotImplementedError("mask= is not taken with CUDA arrays: mark the missing values NaN with "
-                                  "nan_policy='omit', or blur host arrays")
-    if nan_policy == "propagate":
+    if nan_policy == "propagate" and mask is None:
         if preserve_nan:
             raise ValueError("preserve_nan needs nan_policy='omit' or a mask")
         return None
-    return True, bool(preserve_nan)
+    return nan_policy == "omit", bool(preserve_nan), mask
 
 
 def _filter_missing(input, output, active, missing, cval, algorithm, tolerance, threads, options, device):
@@ -336,6 +334,9 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         mask counts too (the result is a plain array). Where no valid sample lies under the kernel
         the output is NaN (float) or ``cval`` (integers). ``mode='constant'`` with ``cval=nan``
         treats everything outside the array as missing; with a number, as present with that value.
+        With CUDA arrays the mask is a CUDA array of the same library and device (bool or integer:
+        nonzero = missing; float: weights, checked on the device by the library); a constant border
+        there takes ``cval=nan`` only.
     preserve_nan : bool, optional
         With ``nan_policy='omit'`` or a mask: NaN in the output where the input had NaN.
 

@@ -227,21 +227,72 @@ def _cuda_filter_missing(src, dst, active, cval, truncate, algorithm, tolerance,
     """Data with holes: one core call over up to three axes (the weights cannot be split across
     calls), C-ordered copies where the core's copies cannot take the layout."""
     if len(active) > 3:
-        raise NotImplementedError("missing data (nan_policy='omit') is blurred over at most three axes a call")
-    omit_nan, preserve_nan = missing
+        raise NotImplementedError("missing data (nan_policy='omit', mask) is blurred over at most three axes a call")
+    omit_nan, preserve_nan, mask = missing
+    mask = cuda_mask(mask, src) if mask is not None else None
     args = (*requests(active), float(cval), truncate, algorithm, tolerance, options)
     work = dst
+
+    def run(src, work):
+        _core.blur_cuda_axes_missing(src.interface, work.interface, src.ordinal, omit_nan, preserve_nan, *args, src.stream,
+                                     mask=mask.interface if mask is not None else None)
+
     try:
-        _core.blur_cuda_axes_missing(src.interface, work.interface, src.ordinal, omit_nan, preserve_nan, *args, src.stream)
+        run(src, work)
     except ValueError as e:
         if _LAYOUT_REFUSED not in str(e):
             raise
         src = src if src.c_ordered() else src.contiguous()
         work = dst if dst.c_ordered() else CudaArray(dst.empty_like())
-        _core.blur_cuda_axes_missing(src.interface, work.interface, src.ordinal, omit_nan, preserve_nan, *args, src.stream)
+        run(src, work)
     if work is not dst:
         dst.obj[...] = work.obj
     return dst.obj
+
+
+def cuda_mask(mask, data):
+    """A call's mask on CUDA arrays as the core takes it (fastblur/cuda.hpp): a C-ordered CUDA array
+    of the data's shape on its device, bytes where it flags missing values (nonzero = missing) or
+    float32 / float16 certainty weights; or raises. A PyTorch or CuPy mask is made so by its library
+    (bool or integers as flags, other floats as float32, broadcast to the data's shape) and its
+    weights checked to lie in [0, 1] (one reduction on the device, and a wait for it); another
+    library's mask must already be so (its weights are taken as given)."""
+    if not on_cuda(mask):
+        raise TypeError("with CUDA arrays the mask is a CUDA array too (on the data's device), not "
+                        f"{type(mask).__name__}")
+    m = CudaArray(mask)
+    if m.ordinal != data.ordinal:
+        raise ValueError(f"the mask is on CUDA device {m.ordinal}, the data on {data.ordinal}")
+    try:
+        shape = np.broadcast_shapes(m.shape, data.shape)
+    except ValueError:
+        shape = None
+    if shape != data.shape:
+        raise ValueError(f"the mask's shape {m.shape} differs from the data's {data.shape}")
+    if m.dtype.kind not in "biuf":
+        raise TypeError(f"mask must be a bool array (True = missing) or float weights in [0, 1], not {m.dtype}")
+    name = type(mask).__module__.split(".")[0]
+    if name == "torch":
+        import torch
+        x = (mask != 0).to(torch.uint8) if m.dtype.kind in "biu" else mask if m.dtype == np.float16 else mask.float()
+        x = x.broadcast_to(data.shape).contiguous()
+    elif name == "cupy":
+        import cupy
+        with cupy.cuda.Device(data.ordinal):
+            x = (mask != 0).astype(cupy.uint8) if m.dtype.kind in "biu" else mask if m.dtype == np.float16 else \
+                mask.astype(cupy.float32)
+            x = cupy.ascontiguousarray(cupy.broadcast_to(x, data.shape))
+    else:
+        if m.shape != data.shape or not m.c_ordered() or m.dtype not in (np.bool_, np.uint8, np.float16, np.float32):
+            raise TypeError(f"a CUDA mask of {name} is taken as the core takes it: C-ordered, the data's shape "
+                            f"{data.shape}, bool or uint8 flags or float16/float32 weights (or give a PyTorch or "
+                            "CuPy mask)")
+        if m.dtype == np.bool_:
+            m.interface["typestr"] = "|u1"  # the same bytes: nonzero = missing
+        return m
+    if m.dtype.kind == "f" and bool(((x < 0) | (x > 1) | (x != x)).any()):
+        raise ValueError("mask weights must lie in [0, 1] (NaN is no weight)")
+    return CudaArray(x)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -362,21 +362,47 @@ Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vec
   return PreparedCudaCall(src, dst, axes, base, ordinal).plan();
 }
 
-void blur_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+namespace {
+
+// A call's mask laid out as its output: the same batch and blurs (the mask's offsets for each), or refused.
+std::vector<std::ptrdiff_t> mask_offsets(const CudaLayout& c, const CudaArray& src, const CudaArray& mask,
+                                         const std::vector<AxisRequest>& axes, const BlurSpec& base, int ordinal,
+                                         View& mask_view) {
+  if (mask.shape.extents != src.shape.extents) throw InvalidArgument("the mask's shape differs from the data's");
+  const CudaLayout cm = lay_out_cuda(src, mask, axes, base, ordinal);
+  if (cm.l.batch != c.l.batch || cm.l.dv.extent != c.l.dv.extent || cm.l.dv.channels != c.l.dv.channels)
+    throw InvalidArgument("the mask is laid out unlike the output: give it C-contiguous");
+  std::vector<std::ptrdiff_t> offsets;
+  for_each_blur(cm.l.batch, cm.s, cm.d, [&](std::ptrdiff_t, std::ptrdiff_t m_o) { offsets.push_back(m_o); });
+  mask_view = cm.l.dv;
+  return offsets;
+}
+
+}  // namespace
+
+void blur_cuda_missing(const CudaArray& src, const CudaArray& dst, const CudaArray* mask, const std::vector<AxisRequest>& axes,
                        const BlurSpec& base, const MissingData& missing, int ordinal, std::uintptr_t stream) {
   const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
+  View mv;
+  const std::vector<std::ptrdiff_t> mo = mask ? mask_offsets(c, src, *mask, axes, base, ordinal, mv) : std::vector<std::ptrdiff_t>{};
   py::gil_scoped_release release;
+  std::size_t i = 0;
   for_each_blur(c.l.batch, c.s, c.d, [&](std::ptrdiff_t so, std::ptrdiff_t d_o) {
+    const cuda::DeviceView m = mask ? device_view(mv, mask->data + static_cast<std::uint64_t>(mo.at(i))) : cuda::DeviceView{};
+    ++i;
     cuda::blur(device_view(c.l.sv, src.data + static_cast<std::uint64_t>(so)),
-               device_view(c.l.dv, dst.data + static_cast<std::uint64_t>(d_o)), c.l.spec, missing, ordinal, stream);
+               device_view(c.l.dv, dst.data + static_cast<std::uint64_t>(d_o)), c.l.spec, missing, ordinal, stream, m);
   });
 }
 
-Plan plan_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+Plan plan_cuda_missing(const CudaArray& src, const CudaArray& dst, const CudaArray* mask, const std::vector<AxisRequest>& axes,
                        const BlurSpec& base, const MissingData& missing, int ordinal) {
   const CudaLayout c = lay_out_cuda(src, dst, axes, base, ordinal);
+  View mv;
+  const std::vector<std::ptrdiff_t> mo = mask ? mask_offsets(c, src, *mask, axes, base, ordinal, mv) : std::vector<std::ptrdiff_t>{};
   py::gil_scoped_release release;
-  return cuda::plan(device_view(c.l.sv, src.data), device_view(c.l.dv, dst.data), c.l.spec, missing, ordinal);
+  return cuda::plan(device_view(c.l.sv, src.data), device_view(c.l.dv, dst.data), c.l.spec, missing, ordinal,
+                    mask ? device_view(mv, mask->data + static_cast<std::uint64_t>(mo.at(0))) : cuda::DeviceView{});
 }
 
 namespace {

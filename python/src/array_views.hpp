@@ -87,10 +87,11 @@ Plan plan_cuda_arrays(const CudaArray& src, const CudaArray& dst, const std::vec
                       const BlurSpec& base, int ordinal);
 
 /// Data with holes in CUDA arrays, laid out as PreparedCudaCall lays them out: fastblur::cuda::blur
-/// with `missing` for each blur of the batch, its copies on `stream`; its plan (the pairs' blur).
-void blur_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+/// with `missing` and the `mask` (null: none; the data's shape, laid out as the output is) for each
+/// blur of the batch, its copies on `stream`; its plan (the pairs' blur).
+void blur_cuda_missing(const CudaArray& src, const CudaArray& dst, const CudaArray* mask, const std::vector<AxisRequest>& axes,
                        const BlurSpec& base, const MissingData& missing, int ordinal, std::uintptr_t stream);
-Plan plan_cuda_missing(const CudaArray& src, const CudaArray& dst, const std::vector<AxisRequest>& axes,
+Plan plan_cuda_missing(const CudaArray& src, const CudaArray& dst, const CudaArray* mask, const std::vector<AxisRequest>& axes,
                        const BlurSpec& base, const MissingData& missing, int ordinal);
 
 /// A batch with a sigma per sample: axis 0 of the arrays indexes the samples, and sample i is

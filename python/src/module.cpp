@@ -303,30 +303,35 @@ void bind_cuda_arrays(py::module_& m) {
                                const std::vector<std::string>& modes, const std::vector<double>& radii,
                                const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
                                double truncate, const std::string& algorithm, double tolerance, const py::dict& options,
-                               std::uintptr_t stream) {
+                               std::uintptr_t stream, const std::optional<py::dict>& mask) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, "nearest");
-        python::blur_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst),
+        const std::optional<python::CudaArray> m = mask ? std::optional(python::cuda_array_of(*mask)) : std::nullopt;
+        python::blur_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst), m ? &*m : nullptr,
                                   axis_requests(axes, sigmas, modes, radii, orders, weights), base,
                                   cuda_missing(omit_nan, preserve_nan), ordinal, stream);
       },
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("omit_nan"), py::arg("preserve_nan"), py::arg("axes"),
       py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"),
-      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("stream"));
+      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("stream"),
+      py::arg("mask") = py::none());
   m.def(
       "plan_cuda_axes_missing",
       [](const py::dict& src, const py::dict& dst, int ordinal, bool omit_nan, bool preserve_nan,
                                const std::vector<int>& axes, const std::vector<double>& sigmas,
                                const std::vector<std::string>& modes, const std::vector<double>& radii,
                                const std::vector<int>& orders, const std::vector<std::vector<double>>& weights, double cval,
-                               double truncate, const std::string& algorithm, double tolerance, const py::dict& options) {
+                               double truncate, const std::string& algorithm, double tolerance, const py::dict& options,
+                               const std::optional<py::dict>& mask) {
         const BlurSpec base = base_spec(algorithm, tolerance, cval, truncate, 0, options, "nearest");
+        const std::optional<python::CudaArray> m = mask ? std::optional(python::cuda_array_of(*mask)) : std::nullopt;
         return from_json(plan_json(python::plan_cuda_missing(python::cuda_array_of(src), python::cuda_array_of(dst),
+                                                             m ? &*m : nullptr,
                                                              axis_requests(axes, sigmas, modes, radii, orders, weights), base,
                                                              cuda_missing(omit_nan, preserve_nan), ordinal)));
       },
       py::arg("src"), py::arg("dst"), py::arg("ordinal"), py::arg("omit_nan"), py::arg("preserve_nan"), py::arg("axes"),
       py::arg("sigmas"), py::arg("modes"), py::arg("radii"), py::arg("orders"), py::arg("weights"), py::arg("cval"),
-      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"));
+      py::arg("truncate"), py::arg("algorithm"), py::arg("tolerance"), py::arg("options"), py::arg("mask") = py::none());
   m.def(
       "plan_cuda_axes",
       [](const py::dict& src, const py::dict& dst, int ordinal, const std::vector<int>& axes,

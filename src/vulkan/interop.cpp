@@ -156,7 +156,7 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
 // Missing data: a channel at a time packed into (value x weight, weight) pairs, blurred, divided back
 // (vulkan/missing_passes.hpp), between the conversions of record_buffers.
 void record_missing(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
-                    bool preserve_nan) {
+                    const BufferWeights& weights) {
   vk::Context& ctx = job.context();
   if (!src.buffer) throw InvalidArgument("source: the buffer is null");
   if (!dst.buffer) throw InvalidArgument("destination: the buffer is null");
@@ -181,11 +181,34 @@ void record_missing(vk::Job& job, const BufferImage& src, const BufferImage& dst
   if (dst.buffer != src.buffer) job.acquire(dst.buffer, dst.owner_family);
   job.timestamp("start");
   convert_caller(job, src, in.buffer, count, false);
+  vk::PackWeights pack;
+  pack.omit_nan = weights.omit_nan;
+  vk::Work mask;
+  if (weights.mask) {
+    if (weights.mask->width != src.width || weights.mask->height != src.height || weights.mask->depth != src.depth)
+      throw InvalidArgument("internal: the mask's buffer image has another shape than the source's");
+    mask = vk::work_like(job, shape_of(*weights.mask));
+    convert_caller(job, *weights.mask, mask.buffer, static_cast<std::uint64_t>(mask.pixels() * mask.channels), false);
+    pack.mask = &mask;
+    pack.mask_flags = weights.mask->type == ElementType::u8;  // bytes: flags; f16 / f32: weights
+  }
+  vk::DivideRule divide;
+  divide.preserve_nan = weights.preserve_nan;
+  divide.floor_weight = kFloorWeight;
+  divide.empty = weights.alpha ? 0.0f : weights.empty;  // an alpha blur's empty pixel is transparent
+  const int colours = weights.alpha ? image.channels - 1 : image.channels;
+  if (weights.alpha) {
+    const float scale = weights.alpha_scale;
+    pack.weight_channel = image.channels - 1;
+    pack.weight_scale = 1.0f / scale;
+    divide.alpha_scale = scale;
+  }
   job.timestamp("converted in");
-  for (int c = 0; c < image.channels; ++c) {
-    vk::record_missing_pack(job, in, pairs, c);
+  for (int c = 0; c < colours; ++c) {
+    vk::record_missing_pack(job, in, pairs, c, pack);
     vk::record_algorithm(job, pairs, blurred, pairs_plan);
-    vk::record_missing_divide(job, blurred, in, out, c, preserve_nan, kFloorWeight);
+    if (weights.alpha && c == colours - 1) divide.alpha_channel = image.channels - 1;  // alpha: the weight blurred
+    vk::record_missing_divide(job, blurred, in, out, c, divide);
   }
   job.timestamp("blurred");
   convert_caller(job, dst, out.buffer, count, true);
@@ -374,8 +397,8 @@ Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& 
 }
 
 void record_missing_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
-                          bool preserve_nan) {
-  record_missing(job, src, dst, pairs_plan, preserve_nan);
+                          const BufferWeights& weights) {
+  record_missing(job, src, dst, pairs_plan, weights);
 }
 
 SlicedPlan plan_slices(const Device& device, const BufferImage& src, const BufferImage& dst,

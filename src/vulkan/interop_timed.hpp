@@ -2,6 +2,8 @@
 // fastblur::vulkan::blur of buffers (interop.cpp) as the CUDA-array front door (cuda_arrays.cpp)
 // needs it: planned with the handoff the call runs with, recorded into a job it submits itself
 // (ordered by a shared timeline semaphore) or run at once, and where the device time went.
+#include <limits>
+#include <optional>
 #include <vector>
 
 #include "fastblur/plan.hpp"
@@ -42,15 +44,25 @@ SlicedPlan plan_slices(const Device& device, const BufferImage& src, const Buffe
 /// stacked, else each slice's plan in turn, every slice converted where the plan says so.
 void record_slices_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const SlicedPlan& plan);
 
-/// Missing data on a CUDA array's buffers (NaN omitted: fastblur/missing_data.hpp's normalized
-/// convolution): the plan of its blur, `spec` rounded to nearest with cval 0 (outside is missing
-/// where the border is constant), for 2-channel float32 pairs of src's extents.
+/// The weights of a buffer call's normalized convolution (fastblur/missing_data.hpp's, on a CUDA
+/// array's buffers), their product.
+struct BufferWeights {
+  bool omit_nan = false;             ///< NaN samples are missing
+  bool alpha = false;                ///< the last channel weights the others (over alpha_scale) and is blurred plainly
+  float alpha_scale = 1.0f;          ///< alpha's maximum in the source's type (fastblur::alpha_scale)
+  std::optional<BufferImage> mask;   ///< the source's extents, 1 channel or its own; u8: flags (nonzero = missing),
+                                     ///< f16 / f32: certainty weights
+  bool preserve_nan = false;         ///< NaN where the source was NaN
+  float empty = std::numeric_limits<float>::quiet_NaN();  ///< where no valid sample lies under the kernel (alpha: 0)
+};
+/// Missing data on a CUDA array's buffers: the plan of its blur, `spec` rounded to nearest with
+/// cval 0 (outside is missing where the border is constant), for 2-channel float32 pairs of src's
+/// extents.
 Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff);
-/// Records it into `job` with record_timed's timestamps: each channel of `src` packed with its
-/// weight, blurred with `pairs_plan`, divided back into `dst` - NaN where no valid sample lies under
-/// the kernel, and with `preserve_nan` where src was NaN.
+/// Records it into `job` with record_timed's timestamps: each channel of `src` (each colour channel
+/// in an alpha blur) packed with its weight, blurred with `pairs_plan`, divided back into `dst`.
 void record_missing_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
-                          bool preserve_nan);
+                          const BufferWeights& weights);
 
 /// The device spans of a job record_timed recorded, once it has run.
 void device_timing(const vk::Job& job, BufferBlurTiming& timing);

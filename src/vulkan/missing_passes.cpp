@@ -13,11 +13,16 @@ namespace fastblur::vk {
 namespace {
 
 struct PackParams {
-  std::uint32_t pixels, channels, channel;
+  std::uint32_t pixels, channels, channel, omit_nan;
+  std::int32_t weight_channel;
+  float weight_scale;
+  std::uint32_t mask_kind, mask_channels;
 };
 struct DivideParams {
   std::uint32_t pixels, channels, channel, preserve_nan;
-  float floor_weight;
+  float floor_weight, empty;
+  std::int32_t alpha_channel;
+  float alpha_scale;
 };
 
 std::uint32_t pixels_of(const Work& w) {
@@ -28,29 +33,48 @@ std::uint32_t pixels_of(const Work& w) {
 
 }  // namespace
 
-void record_missing_pack(Job& job, const Work& image, const Work& pairs, int channel) {
-  if (pairs.channels != 2 || pairs.pixels() != image.pixels() || channel < 0 || channel >= image.channels)
+void record_missing_pack(Job& job, const Work& image, const Work& pairs, int channel, const PackWeights& weights) {
+  if (pairs.channels != 2 || pairs.pixels() != image.pixels() || channel < 0 || channel >= image.channels ||
+      weights.weight_channel >= image.channels)
     throw InvalidArgument("internal: missing_pack takes a channel of an image into pairs of its extents");
+  const Work* mask = weights.mask;
+  if (mask && (mask->pixels() != image.pixels() || (mask->channels != 1 && mask->channels != image.channels)))
+    throw InvalidArgument("internal: missing_pack's mask has another shape than its image");
   const ComputePipeline& p = job.context().pipeline(
       "missing_pack", shaders::words("missing_pack"), {},
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(PackParams));
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+      sizeof(PackParams));
   const std::uint32_t n = pixels_of(image);
-  const PackParams pp{n, static_cast<std::uint32_t>(image.channels), static_cast<std::uint32_t>(channel)};
-  job.dispatch(p, {Binding::storage(image), Binding::storage(pairs)}, pp, spread_groups((n + 255) / 256));
+  const PackParams pp{n,
+                      static_cast<std::uint32_t>(image.channels),
+                      static_cast<std::uint32_t>(channel),
+                      weights.omit_nan ? 1u : 0u,
+                      weights.weight_channel,
+                      weights.weight_scale,
+                      !mask ? 0u : weights.mask_flags ? 1u : 2u,
+                      mask ? static_cast<std::uint32_t>(mask->channels) : 1u};
+  job.dispatch(p, {Binding::storage(image), Binding::storage(pairs), Binding::storage(mask ? *mask : image)}, pp,
+               spread_groups((n + 255) / 256));
 }
 
 void record_missing_divide(Job& job, const Work& pairs, const Work& source, const Work& out, int channel,
-                           bool preserve_nan, float floor_weight) {
+                           const DivideRule& rule) {
   if (pairs.channels != 2 || pairs.pixels() != out.pixels() || source.pixels() != out.pixels() ||
-      source.channels != out.channels || channel < 0 || channel >= out.channels)
+      source.channels != out.channels || channel < 0 || channel >= out.channels || rule.alpha_channel >= out.channels)
     throw InvalidArgument("internal: missing_divide takes pairs back into a channel of an image of their extents");
   const ComputePipeline& p = job.context().pipeline(
       "missing_divide", shaders::words("missing_divide"), {},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
       sizeof(DivideParams));
   const std::uint32_t n = pixels_of(out);
-  const DivideParams dp{n, static_cast<std::uint32_t>(out.channels), static_cast<std::uint32_t>(channel),
-                        preserve_nan ? 1u : 0u, floor_weight};
+  const DivideParams dp{n,
+                        static_cast<std::uint32_t>(out.channels),
+                        static_cast<std::uint32_t>(channel),
+                        rule.preserve_nan ? 1u : 0u,
+                        rule.floor_weight,
+                        rule.empty,
+                        rule.alpha_channel,
+                        rule.alpha_scale};
   job.dispatch(p, {Binding::storage(pairs), Binding::storage(source), Binding::storage(out)}, dp,
                spread_groups((n + 255) / 256));
 }

@@ -396,11 +396,44 @@ def test_cuda_arrays_with_holes_equal_the_host_paths_normalized_convolution(dtyp
 
 
 @needs_fake
+@pytest.mark.parametrize("dtype,shape,mask_dtype,mode", [(np.float32, (37, 53), np.bool_, "reflect"),
+                                                         (np.float32, (29, 41, 3), np.float32, "mirror"),
+                                                         (np.float16, (31, 27), np.float16, "wrap"),
+                                                         (np.uint8, (33, 45, 4), np.bool_, "nearest"),
+                                                         (np.float32, (40, 31), np.uint8, "constant")])
+def test_cuda_arrays_with_a_mask_equal_the_host_paths_normalized_convolution(dtype, shape, mask_dtype, mode):
+    # mask= a CUDA array (flags: True = missing; or certainty weights) on the array's GPU: the host
+    # path's normalized convolution with the same mask on the same device, to float rounding (integers
+    # within one step), the same empty pixels (NaN, or cval for integer data).
+    g = rng()
+    a = (g.random(shape) * (200 if np.dtype(dtype).kind == "u" else 10)).astype(dtype)
+    flags = mask_dtype in (np.bool_, np.uint8)
+    m = g.random(shape) < 0.2 if flags else g.random(shape)
+    m[(slice(2, 24),) * 2] = 1 if flags else 0  # a block with no valid sample under the kernel
+    m = m.astype(mask_dtype)
+    kw = dict(mode=mode, cval=np.nan if mode == "constant" else 5.0)
+    want = on_gpu(a, 2.0, mask=m.astype(np.float32) if mask_dtype == np.float16 else m, **kw)
+    r = fastblur.gaussian_filter(CudaArray(a.copy()), 2.0, mask=CudaArray(m), **kw)
+    assert isinstance(r, CudaArray) and r.a.dtype == dtype
+    if np.dtype(dtype).kind == "f":
+        assert np.array_equal(np.isnan(r.a), np.isnan(want)) and np.isnan(want).any()
+        ok = ~np.isnan(want)
+        tol = 2e-3 if dtype == np.float16 else 2e-6
+        np.testing.assert_allclose(r.a[ok].astype(np.float64), want[ok].astype(np.float64), rtol=tol, atol=tol)
+    else:
+        assert np.abs(r.a.astype(int) - want.astype(int)).max() <= 1 and (want == 5).any()
+
+
+@needs_fake
 def test_cuda_arrays_with_holes_refuse_what_the_device_does_not_take():
     a = np.ones((20, 20), np.float32)
     out = np.full((20, 20), 7, np.float32)
-    with pytest.raises(NotImplementedError, match="mask= is not taken with CUDA arrays"):
+    with pytest.raises(TypeError, match="the mask is a CUDA array too"):
         fastblur.gaussian_filter(CudaArray(a), 1.0, mask=np.zeros((20, 20), bool), output=CudaArray(out))
+    with pytest.raises(ValueError, match="the mask's shape"):
+        fastblur.gaussian_filter(CudaArray(a), 1.0, mask=CudaArray(np.zeros((20, 21), bool)), output=CudaArray(out))
+    with pytest.raises(TypeError, match="as the core takes it"):  # float64: this library's mask is taken as it is
+        fastblur.gaussian_filter(CudaArray(a), 1.0, mask=CudaArray(np.zeros((20, 20))), output=CudaArray(out))
     with pytest.raises(NotImplementedError, match="constant border of a finite cval"):
         fastblur.gaussian_filter(CudaArray(a), 1.0, mode="constant", cval=2.0, nan_policy="omit", output=CudaArray(out))
     with pytest.raises(ValueError, match="float data"):

@@ -415,12 +415,9 @@ TEST_F(VulkanTest, CudaViewsWithHolesGiveTheHostPathsNormalizedConvolution) {
   test::Buffer bytes = test::make_buffer(ElementType::u8, 16, 12, 1, 1);
   const cuda::DeviceView b = cuda.upload(bytes);
   EXPECT_THROW(cuda::blur(b, b, spec, omit, 0, 0), InvalidArgument);
-  MissingData with_alpha;
-  with_alpha.alpha = true;
-  EXPECT_THROW(cuda::blur(f, o, spec, with_alpha, 0, 0), Unsupported);
-  MissingData with_mask = omit;
-  with_mask.mask = full.view;
-  EXPECT_THROW(cuda::blur(f, o, spec, with_mask, 0, 0), Unsupported);
+  MissingData host_mask = omit;
+  host_mask.mask = full.view;  // host memory: masks on CUDA arrays are CUDA arrays
+  EXPECT_THROW(cuda::blur(f, o, spec, host_mask, 0, 0), InvalidArgument);
   BlurSpec present = spec;
   present.with_border(Border::constant);
   present.cval = 3.0;
@@ -429,6 +426,100 @@ TEST_F(VulkanTest, CudaViewsWithHolesGiveTheHostPathsNormalizedConvolution) {
   EXPECT_THROW(cuda::blur(f, o, present, omit, 0, 0), Unsupported);
   cuda.download(o, omitted);
   EXPECT_TRUE(same_values(omitted.view, untouched.view));
+}
+
+// A mask in CUDA memory (flags or certainty weights, one channel for all or one each) and alpha
+// weights: the host path's normalized convolution, on every type the copies take.
+TEST_F(VulkanTest, CudaViewsWithAMaskOrAlphaGiveTheHostPaths) {
+  test::CudaMemory cuda(device_);
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  struct Case {
+    ElementType type;
+    std::int64_t w, h, d;
+    int c;
+    Border border;
+    ElementType mask;  // b8: none (an alpha blur)
+    int mask_channels;
+    const char* what;
+  };
+  const Case cases[] = {
+      {ElementType::f32, 37, 23, 1, 3, Border::reflect, ElementType::u8, 1, "flags for every channel"},
+      {ElementType::f32, 31, 17, 4, 2, Border::nearest, ElementType::f32, 2, "weights per channel, a volume"},
+      {ElementType::f16, 30, 26, 1, 1, Border::wrap, ElementType::f16, 1, "float16 weights"},
+      {ElementType::u16, 33, 21, 1, 1, Border::mirror, ElementType::u8, 1, "integer data, empty pixels cval"},
+      {ElementType::u8, 41, 29, 1, 4, Border::reflect, ElementType::b8, 0, "alpha, RGBA8"},
+      {ElementType::f32, 35, 19, 1, 4, Border::constant, ElementType::b8, 0, "alpha, float, transparent outside"},
+      {ElementType::u16, 27, 22, 1, 2, Border::wrap, ElementType::b8, 0, "alpha, grey and alpha, uint16"}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    BlurSpec spec = k.d > 1 ? BlurSpec::isotropic_3d(1.4) : BlurSpec::isotropic_2d(2.3);
+    spec.with_border(k.border);
+    spec.cval = k.border == Border::constant ? 0.0 : 7.0;
+    MissingData m;
+    m.alpha = k.mask == ElementType::b8;
+    test::Buffer src = test::make_buffer(k.type, k.w, k.h, k.d, k.c), got = test::make_buffer(k.type, k.w, k.h, k.d, k.c);
+    test::Buffer want = test::make_buffer(k.type, k.w, k.h, k.d, k.c);
+    test::fill_random(src.view, rng);
+    test::Buffer mask = test::make_buffer(m.alpha ? ElementType::u8 : k.mask, k.w, k.h, k.d, std::max(1, k.mask_channels));
+    for (std::int64_t z = 0; z < k.d; ++z)
+      for (std::int64_t y = 0; y < k.h; ++y)
+        for (std::int64_t x = 0; x < k.w; ++x) {
+          // A block missing whole (empty pixels where the kernel sees nothing else), scattered holes.
+          const bool block = x >= 3 && x < 25 && y >= 2 && y < 21;
+          for (int c = 0; c < mask.view.channels; ++c)
+            test::set(mask.view, x, y, z, c,
+                      k.mask == ElementType::u8 ? (block || u(rng) < 0.2 ? 1.0 : 0.0) : (block ? 0.0 : u(rng)));
+          if (m.alpha)  // transparent in the block, partly elsewhere
+            test::set(src.view, x, y, z, k.c - 1, block ? 0.0 : u(rng) * test::type_scale(k.type));
+        }
+    MissingData host = m;
+    test::Buffer host_mask = test::make_buffer(k.mask == ElementType::f16 ? ElementType::f32 : mask.view.type, k.w, k.h,
+                                               k.d, mask.view.channels);  // the host takes float32 weights
+    for (std::int64_t z = 0; z < k.d; ++z)
+      for (std::int64_t y = 0; y < k.h; ++y)
+        for (std::int64_t x = 0; x < k.w; ++x)
+          for (int c = 0; c < mask.view.channels; ++c) test::set(host_mask.view, x, y, z, c, test::get(mask.view, x, y, z, c));
+    if (!m.alpha) host.mask = host_mask.view;
+    blur(src.view, want.view, spec, host, device_);
+    const cuda::DeviceView s = cuda.upload(src), d = cuda.upload(got);
+    const cuda::DeviceView mv = m.alpha ? cuda::DeviceView{} : cuda.upload(mask);
+    cuda::blur(s, d, spec, m, 0, 0, mv);
+    cuda.download(d, got);
+    // float32 work on both sides: integers within one step of their rounding, floats relative to
+    // their size (float16 its precision).
+    const double tol = k.type == ElementType::f16 ? 2e-3 : 2e-6;
+    const auto bound = [&](double w) { return is_integer(k.type) ? 1.0 : tol * std::max(1.0, std::fabs(w)); };
+    int empty = 0;
+    for (std::int64_t z = 0; z < k.d; ++z)
+      for (std::int64_t y = 0; y < k.h; ++y)
+        for (std::int64_t x = 0; x < k.w; ++x)
+          for (int c = 0; c < k.c; ++c) {
+            const double g = test::get(got.view, x, y, z, c), w = test::get(want.view, x, y, z, c);
+            ASSERT_EQ(std::isnan(g), std::isnan(w)) << x << "," << y << "," << z << " c" << c << ": " << g << " vs " << w;
+            if (std::isnan(w)) ++empty;
+            else ASSERT_LE(std::fabs(g - w), bound(w)) << x << "," << y << "," << z << " c" << c << ": " << g << " vs " << w;
+          }
+    if (!is_integer(k.type) && !m.alpha) EXPECT_GT(empty, 0) << "the block's centre has no valid sample under the kernel";
+    EXPECT_EQ(cuda::plan(s, d, spec, m, 0, mv).channels, 2);
+  }
+  // Refused in one line before anything is queued: the host's rules, and a mask of another shape or type.
+  test::Buffer rgb = test::make_buffer(ElementType::f32, 16, 12, 1, 3), grey = test::make_buffer(ElementType::f32, 16, 12, 1, 1);
+  test::Buffer small = test::make_buffer(ElementType::u8, 15, 12, 1, 1), two = test::make_buffer(ElementType::u8, 16, 12, 1, 2);
+  test::Buffer wide = test::make_buffer(ElementType::u16, 16, 12, 1, 1);
+  const cuda::DeviceView r = cuda.upload(rgb), g = cuda.upload(grey);
+  const BlurSpec spec = BlurSpec::isotropic_2d(1.5);
+  MissingData alpha;
+  alpha.alpha = true;
+  EXPECT_THROW(cuda::blur(g, g, spec, alpha, 0, 0), InvalidArgument);  // one channel has no alpha
+  EXPECT_THROW(cuda::blur(r, r, spec, alpha, 0, 0, cuda.upload(grey)), InvalidArgument);  // alpha and a mask
+  EXPECT_THROW(cuda::blur(r, r, spec, MissingData{}, 0, 0, cuda.upload(small)), InvalidArgument);
+  EXPECT_THROW(cuda::blur(r, r, spec, MissingData{}, 0, 0, cuda.upload(two)), InvalidArgument);
+  EXPECT_THROW(cuda::blur(r, r, spec, MissingData{}, 0, 0, cuda.upload(wide)), InvalidArgument);
+  BlurSpec outside = spec;
+  outside.with_border(Border::constant);
+  outside.cval = 0.5;
+  EXPECT_THROW(cuda::blur(r, r, outside, alpha, 0, 0), InvalidArgument);  // an alpha blur's outside is transparent
 }
 
 TEST_F(VulkanTest, CudaViewsTheCopiesCannotTakeAreRefused) {
