@@ -107,89 +107,86 @@ void blur_piece(const std::shared_ptr<Context>& ctx, const std::vector<float>& i
   }
 }
 
-}  // namespace
 
-void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& dst, const Plan& plan, Timing* timing) {
-  const auto start = Clock::now();
-  if (timing) *timing = Timing{};
+// One piece: the image travels in its own type and is converted on the device. A large image goes
+// in parts of rows: each part's upload is submitted as soon as it is packed, so the host packs the
+// next part while the device copies this one, and on the way back each part is unpacked while the
+// next one downloads.
+void blur_whole(const std::shared_ptr<Context>& ctx, const View& src, const View& dst, const Plan& plan, Timing* timing,
+                Clock::time_point start) {
   const std::int64_t W = src.width(), H = src.height(), D = src.depth();
   const int C = src.channels;
-  if (std::max({W, H, D}) > (1 << 30)) throw Unsupported("an axis longer than 2^30 samples on the Vulkan backend");
-  const std::vector<tiling::Piece> pieces = tiling::pieces(src.extent, plan.schedule.tile, tiling::piece_grid(plan).halo);
-  if (timing) timing->pieces = static_cast<int>(pieces.size());
-
-  if (pieces.size() == 1) {
-    // One piece: the image travels in its own type and is converted on the device. A large image
-    // goes in parts of rows: each part's upload is submitted as soon as it is packed, so the host
-    // packs the next part while the device copies this one, and on the way back each part is
-    // unpacked while the next one downloads.
-    Job job(ctx);
-    Work a;
-    a.extent = {W, H, D};
-    a.channels = C;
-    const std::uint64_t count = static_cast<std::uint64_t>(a.pixels() * C);
-    const ElementType in_type = wire_type(src.type), out_type = wire_type(dst.type);
-    const std::uint64_t in_bytes = wire_bytes(count, in_type), out_bytes = wire_bytes(count, out_type);
-    const std::int64_t rows = H * D;
-    const std::int64_t parts = std::clamp<std::int64_t>(plan.schedule.transfer_parts, 1, rows);  // the plan's
-    const auto row_of = [&](std::int64_t part) { return rows * part / parts; };
-    const std::uint64_t in_row = static_cast<std::uint64_t>(W * C) * element_size(in_type);
-    const std::uint64_t out_row = static_cast<std::uint64_t>(W * C) * element_size(out_type);
-    Buffer& up = job.buffer(in_bytes, Buffer::Kind::upload);
-    Buffer& in_words = job.buffer(in_bytes, Buffer::Kind::device);
-    a.buffer = in_type == ElementType::f32 ? in_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
-    Work b = a;
-    Buffer& out_words = job.buffer(out_bytes, Buffer::Kind::device);
-    b.buffer = out_type == ElementType::f32 ? out_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
-    Buffer& down = job.buffer(out_bytes, Buffer::Kind::download);
-    double pack_ms = 0.0;
-    job.timestamp("start");
-    for (std::int64_t part = 0; part < parts; ++part) {
-      const auto pack_start = Clock::now();
-      transfer<true>(src, static_cast<std::byte*>(up.data()), row_of(part), row_of(part + 1));
-      pack_ms += ms_since(pack_start);
-      up.flush();
-      const std::uint64_t at = static_cast<std::uint64_t>(row_of(part)) * in_row;
-      job.copy(up.handle(), in_words.handle(), static_cast<std::uint64_t>(row_of(part + 1)) * in_row - at, at, at);
-      if (part + 1 < parts) job.submit_part();
-    }
-    job.timestamp("uploaded");  // the blur's time includes the conversions from and to the wire type
-    if (in_type != ElementType::f32) record_convert(job, in_words.handle(), 0, a.buffer, count, 0, in_type, false);
-    record_algorithm(job, a, b, plan);
-    if (out_type != ElementType::f32) record_convert(job, out_words.handle(), 0, b.buffer, count, 0, out_type, true);
-    job.timestamp("blurred");
-    std::vector<std::size_t> downloaded;
-    for (std::int64_t part = 0; part < parts; ++part) {
-      const std::uint64_t at = static_cast<std::uint64_t>(row_of(part)) * out_row;
-      job.copy(out_words.handle(), down.handle(), static_cast<std::uint64_t>(row_of(part + 1)) * out_row - at, at, at);
-      job.host_barrier();
-      if (part + 1 == parts) job.timestamp("downloaded");
-      downloaded.push_back(job.submit_part());
-    }
-    for (std::int64_t part = 0; part < parts; ++part) {
-      job.wait_part(downloaded[static_cast<std::size_t>(part)]);
-      down.invalidate();
-      const auto unpack_start = Clock::now();
-      transfer<false>(dst, static_cast<std::byte*>(down.data()), row_of(part), row_of(part + 1));
-      pack_ms += ms_since(unpack_start);
-    }
-    job.run();  // nothing left to run: the timestamps' results
-    if (timing) {
-      const auto t = job.timestamps();
-      if (t.size() == 4) {
-        timing->gpu_blur_ms = t[2].second - t[1].second;
-        // With parts, the spans of the uploads and downloads (the device waits for packed parts).
-        timing->gpu_transfer_ms = t[1].second + (t[3].second - t[2].second);
-      }
-      timing->total_ms = ms_since(start);
-      timing->host_pack_ms = pack_ms;
-      timing->host_overhead_ms = std::max(0.0, timing->total_ms - pack_ms - (t.size() == 4 ? t[3].second : 0.0));
-      timing->transfer_parts = static_cast<int>(parts);
-    }
-    return;
+  Job job(ctx);
+  Work a;
+  a.extent = {W, H, D};
+  a.channels = C;
+  const std::uint64_t count = static_cast<std::uint64_t>(a.pixels() * C);
+  const ElementType in_type = wire_type(src.type), out_type = wire_type(dst.type);
+  const std::uint64_t in_bytes = wire_bytes(count, in_type), out_bytes = wire_bytes(count, out_type);
+  const std::int64_t rows = H * D;
+  const std::int64_t parts = std::clamp<std::int64_t>(plan.schedule.transfer_parts, 1, rows);  // the plan's
+  const auto row_of = [&](std::int64_t part) { return rows * part / parts; };
+  const std::uint64_t in_row = static_cast<std::uint64_t>(W * C) * element_size(in_type);
+  const std::uint64_t out_row = static_cast<std::uint64_t>(W * C) * element_size(out_type);
+  Buffer& up = job.buffer(in_bytes, Buffer::Kind::upload);
+  Buffer& in_words = job.buffer(in_bytes, Buffer::Kind::device);
+  a.buffer = in_type == ElementType::f32 ? in_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
+  Work b = a;
+  Buffer& out_words = job.buffer(out_bytes, Buffer::Kind::device);
+  b.buffer = out_type == ElementType::f32 ? out_words.handle() : job.buffer(a.bytes(), Buffer::Kind::device).handle();
+  Buffer& down = job.buffer(out_bytes, Buffer::Kind::download);
+  double pack_ms = 0.0;
+  job.timestamp("start");
+  for (std::int64_t part = 0; part < parts; ++part) {
+    const auto pack_start = Clock::now();
+    transfer<true>(src, static_cast<std::byte*>(up.data()), row_of(part), row_of(part + 1));
+    pack_ms += ms_since(pack_start);
+    up.flush();
+    const std::uint64_t at = static_cast<std::uint64_t>(row_of(part)) * in_row;
+    job.copy(up.handle(), in_words.handle(), static_cast<std::uint64_t>(row_of(part + 1)) * in_row - at, at, at);
+    if (part + 1 < parts) job.submit_part();
   }
+  job.timestamp("uploaded");  // the blur's time includes the conversions from and to the wire type
+  if (in_type != ElementType::f32) record_convert(job, in_words.handle(), 0, a.buffer, count, 0, in_type, false);
+  record_algorithm(job, a, b, plan);
+  if (out_type != ElementType::f32) record_convert(job, out_words.handle(), 0, b.buffer, count, 0, out_type, true);
+  job.timestamp("blurred");
+  std::vector<std::size_t> downloaded;
+  for (std::int64_t part = 0; part < parts; ++part) {
+    const std::uint64_t at = static_cast<std::uint64_t>(row_of(part)) * out_row;
+    job.copy(out_words.handle(), down.handle(), static_cast<std::uint64_t>(row_of(part + 1)) * out_row - at, at, at);
+    job.host_barrier();
+    if (part + 1 == parts) job.timestamp("downloaded");
+    downloaded.push_back(job.submit_part());
+  }
+  for (std::int64_t part = 0; part < parts; ++part) {
+    job.wait_part(downloaded[static_cast<std::size_t>(part)]);
+    down.invalidate();
+    const auto unpack_start = Clock::now();
+    transfer<false>(dst, static_cast<std::byte*>(down.data()), row_of(part), row_of(part + 1));
+    pack_ms += ms_since(unpack_start);
+  }
+  job.run();  // nothing left to run: the timestamps' results
+  if (timing) {
+    const auto t = job.timestamps();
+    if (t.size() == 4) {
+      timing->gpu_blur_ms = t[2].second - t[1].second;
+      // With parts, the spans of the uploads and downloads (the device waits for packed parts).
+      timing->gpu_transfer_ms = t[1].second + (t[3].second - t[2].second);
+    }
+    timing->total_ms = ms_since(start);
+    timing->host_pack_ms = pack_ms;
+    timing->host_overhead_ms = std::max(0.0, timing->total_ms - pack_ms - (t.size() == 4 ? t[3].second : 0.0));
+    timing->transfer_parts = static_cast<int>(parts);
+  }
+}
 
-  // Tiles. Read the whole source first where writing the destination could change it (in place).
+// Pieces with their halos, each gathered, blurred and put back in float32 (blur_piece).
+void blur_in_pieces(const std::shared_ptr<Context>& ctx, const View& src, const View& dst, const Plan& plan, Timing* timing,
+                    const std::vector<tiling::Piece>& pieces) {
+  const std::int64_t W = src.width(), H = src.height(), D = src.depth();
+  const int C = src.channels;
+  // Read the whole source first where writing the destination could change it (in place).
   std::vector<std::byte> snapshot;
   View source = src;
   if (core::views_overlap(src, dst)) {
@@ -206,6 +203,19 @@ void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& 
     blur_piece(ctx, in, out, e, C, plan, {p.lo[0] - p.halo[0], p.lo[1] - p.halo[1]}, timing);
     tiling::put(out.data(), p, dst);
   }
+}
+
+}  // namespace
+
+void gpu_blur(const std::shared_ptr<Context>& ctx, const View& src, const View& dst, const Plan& plan, Timing* timing) {
+  const auto start = Clock::now();
+  if (timing) *timing = Timing{};
+  if (std::max({src.width(), src.height(), src.depth()}) > (1 << 30))
+    throw Unsupported("an axis longer than 2^30 samples on the Vulkan backend");
+  const std::vector<tiling::Piece> pieces = tiling::pieces(src.extent, plan.schedule.tile, tiling::piece_grid(plan).halo);
+  if (timing) timing->pieces = static_cast<int>(pieces.size());
+  if (pieces.size() == 1) return blur_whole(ctx, src, dst, plan, timing, start);
+  blur_in_pieces(ctx, src, dst, plan, timing, pieces);
   if (timing) timing->total_ms = ms_since(start);
 }
 

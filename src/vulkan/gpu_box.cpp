@@ -74,94 +74,112 @@ struct BoxParams {
   std::int32_t npasses, pad, first_line;
 };
 
+
+// Running sums (box_chunk.comp), seed 002's moving average: a batch of lanes (one channel of one
+// line each) gathered into an extended copy, each box a dispatch sliding over chunks of the plan's
+// outputs a thread, the centre scattered back.
+void record_running_sums(Job& job, const Work& in, const Work& out, const Plan& plan, int axis) {
+  Context& ctx = job.context();
+  const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
+  const auto ax = static_cast<std::size_t>(axis);
+  const int C = in.channels;
+  const std::int64_t n = in.extent[ax], lines = in.lines(axis);
+  const auto& boxes = resolved.passes[ax];
+  const std::int64_t pad = resolved.reach[ax];  // every pass's padding, as the plan resolved it
+  const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
+  const bool interleave = plan.schedule.gpu_interleave_scratch;
+  // Two extended copies of a batch of lanes.
+  const std::int64_t lanes = lines * C, len = n + 2 * pad;
+  const std::uint64_t per_lane = static_cast<std::uint64_t>(len) * 4;
+  const std::int64_t batch = planned_batch(ctx, g, 2 * per_lane);
+  if (g.pass_outputs.size() != boxes.size()) throw InvalidArgument("internal: box_chunk without its passes' outputs");
+  Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+  Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+  const ComputePipeline& p = ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)},
+                                          std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+                                          sizeof(ChunkParams));
+  for (std::int64_t first = 0; first < lanes; first += batch) {
+    const std::int64_t todo = std::min(batch, lanes - first);
+    ChunkParams cp{{static_cast<std::int32_t>(in.extent[0]), static_cast<std::int32_t>(in.extent[1]),
+                    static_cast<std::int32_t>(in.extent[2]), static_cast<std::int32_t>(todo)},
+                   axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
+                   0, static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
+                   interleave ? static_cast<std::int32_t>(todo) : 1, interleave ? 1 : static_cast<std::int32_t>(len),
+                   0, 0.0f, 0, 0, 0};
+    const auto run = [&](Buffer& a, Buffer& b, std::int64_t steps) {
+      job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(a), Binding::storage(b)},
+                   cp, spread_groups(static_cast<std::uint64_t>((todo * steps + 63) / 64)));
+    };
+    run(s1, s0, len);  // gather into s0
+    Buffer *cur = &s0, *next = &s1;
+    std::int64_t lo = 0, hi = len;
+    for (std::size_t k = 0; k < boxes.size(); ++k) {
+      const auto& q = boxes[k];
+      const std::int64_t h = q.radius + 1, outputs = hi - lo - 2 * h;
+      const std::int64_t chunk = g.pass_outputs[k];
+      cp.mode = 1;
+      cp.radius = static_cast<std::int32_t>(q.radius);
+      cp.alpha = static_cast<float>(q.alpha);
+      cp.lo = static_cast<std::int32_t>(lo);
+      cp.hi = static_cast<std::int32_t>(hi);
+      cp.chunk = static_cast<std::int32_t>(chunk);
+      run(*cur, *next, (outputs + chunk - 1) / chunk);
+      std::swap(cur, next);
+      lo += h;
+      hi -= h;
+    }
+    cp.mode = 2;
+    run(*cur, *next, n);  // scatter the centre into out
+  }
+}
+
+// Prefix sums (box_scan.comp), seed 001: a workgroup per line scans the extended line's prefix
+// sums in shared memory, in chunks with carried sums, every box from them.
+void record_prefix_sums(Job& job, const Work& in, const Work& out, const Plan& plan, int axis, Buffer& params) {
+  Context& ctx = job.context();
+  const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
+  const auto ax = static_cast<std::size_t>(axis);
+  const int C = in.channels;
+  const std::int64_t n = in.extent[ax], lines = in.lines(axis);
+  const auto& boxes = resolved.passes[ax];
+  const std::int64_t pad = resolved.reach[ax];  // every pass's padding, as the plan resolved it
+  const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
+  // Scratch per line: two value arrays and the prefix sums' two halves, each (n + 2 pad) samples
+  // of every channel.
+  const std::uint64_t per_line = static_cast<std::uint64_t>(C) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4;
+  const std::int64_t batch = planned_batch(ctx, g, per_line);
+  Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
+  const ComputePipeline& p =
+      ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
+                   sizeof(BoxParams));
+  for (std::int64_t first = 0; first < lines; first += batch) {
+    const BoxParams bp{{static_cast<std::int32_t>(in.extent[0]), static_cast<std::int32_t>(in.extent[1]),
+                        static_cast<std::int32_t>(in.extent[2]), static_cast<std::int32_t>(lines)},
+                       axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
+                       static_cast<std::int32_t>(boxes.size()), static_cast<std::int32_t>(pad),
+                       static_cast<std::int32_t>(first)};
+    const std::int64_t todo = std::min(batch, lines - first);
+    job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(scratch), Binding::storage(params)},
+                 bp, spread_groups(static_cast<std::uint64_t>(todo)));
+  }
+}
+
 }  // namespace
 
 void record_box(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
   const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
-  Context& ctx = job.context();
-  const int C = src.channels;
   run_separable(job, src, dst, active_axes(plan, src), [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
-    const std::int64_t n = src.extent[ax], lines = src.lines(axis);
-    const auto& boxes = resolved.passes[ax];
-    const std::int64_t pad = resolved.reach[ax];  // every pass's padding, as the plan resolved it
-    std::vector<float> table;
-    for (const auto& q : boxes) {
+    const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): its shader is the schedule
+    if (g.shader == algo::box_shader(BoxSchedule::running_sums)) return record_running_sums(job, in, out, plan, axis);
+    std::vector<float> table;  // each box's radius and end weight
+    for (const auto& q : resolved.passes[ax]) {
       table.push_back(static_cast<float>(q.radius));
       table.push_back(static_cast<float>(q.alpha));
     }
-    const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
-    if (g.shader == algo::box_shader(BoxSchedule::fused)) {
-      record_fused(job, in, out, plan, axis, upload(job, table.data(), table.size() * sizeof(float)));
-      return;
-    }
-    const bool scan = g.shader == algo::box_shader(BoxSchedule::prefix_sums);
-    if (!scan) {
-      const bool interleave = plan.schedule.gpu_interleave_scratch;
-      // Running sums: two extended copies of a batch of lanes (one channel of one line each).
-      const std::int64_t lanes = lines * C, len = n + 2 * pad;
-      const std::uint64_t per_lane = static_cast<std::uint64_t>(len) * 4;
-      const std::int64_t batch = planned_batch(ctx, g, 2 * per_lane);
-      if (g.pass_outputs.size() != boxes.size()) throw InvalidArgument("internal: box_chunk without its passes' outputs");
-      Buffer& s0 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-      Buffer& s1 = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-      const ComputePipeline& p = ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)},
-                                              std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
-                                              sizeof(ChunkParams));
-      for (std::int64_t first = 0; first < lanes; first += batch) {
-        const std::int64_t todo = std::min(batch, lanes - first);
-        ChunkParams cp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
-                        static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(todo)},
-                       axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
-                       0, static_cast<std::int32_t>(pad), static_cast<std::int32_t>(first),
-                       interleave ? static_cast<std::int32_t>(todo) : 1, interleave ? 1 : static_cast<std::int32_t>(len),
-                       0, 0.0f, 0, 0, 0};
-        const auto run = [&](Buffer& a, Buffer& b, std::int64_t steps) {
-          job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(a), Binding::storage(b)},
-                       cp, spread_groups(static_cast<std::uint64_t>((todo * steps + 63) / 64)));
-        };
-        run(s1, s0, len);  // gather into s0
-        Buffer *cur = &s0, *next = &s1;
-        std::int64_t lo = 0, hi = len;
-        for (std::size_t k = 0; k < boxes.size(); ++k) {
-          const auto& q = boxes[k];
-          const std::int64_t h = q.radius + 1, outputs = hi - lo - 2 * h;
-          const std::int64_t chunk = g.pass_outputs[k];
-          cp.mode = 1;
-          cp.radius = static_cast<std::int32_t>(q.radius);
-          cp.alpha = static_cast<float>(q.alpha);
-          cp.lo = static_cast<std::int32_t>(lo);
-          cp.hi = static_cast<std::int32_t>(hi);
-          cp.chunk = static_cast<std::int32_t>(chunk);
-          run(*cur, *next, (outputs + chunk - 1) / chunk);
-          std::swap(cur, next);
-          lo += h;
-          hi -= h;
-        }
-        cp.mode = 2;
-        run(*cur, *next, n);  // scatter the centre into out
-      }
-      return;
-    }
-    Buffer& params = upload(job, table.data(), table.size() * sizeof(float));
-    // Scratch per line: two value arrays and the prefix sums' two halves, each (n + 2 pad) samples
-    // of every channel.
-    const std::uint64_t per_line = static_cast<std::uint64_t>(C) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4;
-    const std::int64_t batch = planned_batch(ctx, g, per_line);
-    Buffer& scratch = job.buffer(per_line * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
-    const ComputePipeline& p =
-        ctx.pipeline(g.shader, shaders::words(g.shader), {static_cast<std::uint32_t>(C)}, std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER),
-                     sizeof(BoxParams));
-    for (std::int64_t first = 0; first < lines; first += batch) {
-      const BoxParams bp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1]),
-                          static_cast<std::int32_t>(src.extent[2]), static_cast<std::int32_t>(lines)},
-                         axis, static_cast<std::int32_t>(plan.axes[ax].border), static_cast<float>(plan.spec.cval),
-                         static_cast<std::int32_t>(boxes.size()), static_cast<std::int32_t>(pad),
-                         static_cast<std::int32_t>(first)};
-      const std::int64_t todo = std::min(batch, lines - first);
-      job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(scratch), Binding::storage(params)},
-                   bp, spread_groups(static_cast<std::uint64_t>(todo)));
-    }
+    Buffer& passes = upload(job, table.data(), table.size() * sizeof(float));
+    if (g.shader == algo::box_shader(BoxSchedule::fused)) return record_fused(job, in, out, plan, axis, passes);
+    record_prefix_sums(job, in, out, plan, axis, passes);
   });
 }
 

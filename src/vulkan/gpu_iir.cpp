@@ -29,6 +29,34 @@ struct IirParams {
   std::int32_t sample_stride, line_stride;  // the scratch's layout (Schedule::gpu_interleave_scratch)
 };
 
+// The coefficients iir_line.comp reads for the plan's recursion along axis `ax`: Deriche's parallel
+// form's poles and residues (real, imaginary), his direct form's causal, anticausal and feedback
+// terms and gains, or Young-van Vliet's gain, feedback and Triggs-Sdika's boundary matrix.
+std::vector<double> coefficients(const algo::IirResolved& resolved, double sigma, std::size_t ax, GpuPass::Recursion recursion) {
+  const algo::IirAxis& r = resolved.axes[ax];
+  std::vector<double> k;
+  if (recursion == GpuPass::Recursion::deriche_parallel) {
+    const auto f = kernel::deriche_parallel_form(sigma);
+    for (const auto& z : {f.pole[0], f.pole[1], f.residue[0], f.residue[1]}) {
+      k.push_back(z.real());
+      k.push_back(z.imag());
+    }
+  } else if (recursion == GpuPass::Recursion::deriche_direct) {
+    const auto& c = r.deriche;
+    k.insert(k.end(), c.causal.begin(), c.causal.end());
+    k.insert(k.end(), c.anticausal.begin(), c.anticausal.end());
+    k.insert(k.end(), c.feedback.begin(), c.feedback.end());
+    k.push_back(c.causal_gain);
+    k.push_back(c.anticausal_gain);
+  } else {
+    const auto& c = r.young_van_vliet;
+    k.push_back(c.B);
+    k.insert(k.end(), c.feedback.begin(), c.feedback.end());
+    for (const auto& row : r.triggs_sdika) k.insert(k.end(), row.begin(), row.end());
+  }
+  return k;
+}
+
 // iir_line.comp's VARIANT for the plan's recursion.
 std::uint32_t shader_recursion(GpuPass::Recursion recursion) {
   switch (recursion) {
@@ -60,33 +88,13 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
       throw Unsupported("this plan runs iir in float64, which " + ctx.info().name + " lacks: plan for this device");
     if (g.recursion == GpuPass::Recursion::none || (g.recursion == GpuPass::Recursion::young_van_vliet) == deriche)
       throw InvalidArgument("internal: the plan's iir pass names no recursion of its variant");
-    const bool parallel = g.recursion == GpuPass::Recursion::deriche_parallel;
     const std::size_t real = float64 ? sizeof(double) : sizeof(float);
     const algo::IirAxis& r = resolved.axes[ax];
     const std::int64_t n = src.extent[ax], lanes = src.lines(axis) * C;  // a lane: one channel of a line
-    std::vector<double> k;
     const std::int64_t pad = r.pad;
-    if (parallel) {
-      const auto f = kernel::deriche_parallel_form(plan.axes[ax].sigma);
-      for (const auto& z : {f.pole[0], f.pole[1], f.residue[0], f.residue[1]}) {
-        k.push_back(z.real());
-        k.push_back(z.imag());
-      }
-    } else if (deriche) {
-      const auto& c = r.deriche;
-      k.insert(k.end(), c.causal.begin(), c.causal.end());
-      k.insert(k.end(), c.anticausal.begin(), c.anticausal.end());
-      k.insert(k.end(), c.feedback.begin(), c.feedback.end());
-      k.push_back(c.causal_gain);
-      k.push_back(c.anticausal_gain);
-    } else {
-      const auto& c = r.young_van_vliet;
-      k.push_back(c.B);
-      k.insert(k.end(), c.feedback.begin(), c.feedback.end());
-      for (const auto& row : r.triggs_sdika) k.insert(k.end(), row.begin(), row.end());
-    }
+    const std::vector<double> k = coefficients(resolved, plan.axes[ax].sigma, ax, g.recursion);
     const std::vector<float> kf(k.begin(), k.end());
-    Buffer& coefficients = float64 ? upload(job, k.data(), k.size() * sizeof(double)) : upload(job, kf.data(), kf.size() * sizeof(float));
+    Buffer& coefficient_buffer = float64 ? upload(job, k.data(), k.size() * sizeof(double)) : upload(job, kf.data(), kf.size() * sizeof(float));
     // Per lane, Deriche keeps the causal part of the outputs; Young-van Vliet the causal pass from
     // the first output to the padded line's end.
     const std::uint64_t per_lane = static_cast<std::uint64_t>(deriche ? n : n + pad) * real;
@@ -118,7 +126,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
                          interleave ? static_cast<std::int32_t>(batch) : 1,
                          interleave ? 1 : static_cast<std::int32_t>(per_lane / real)};
       job.dispatch(p, {Binding::storage(in), Binding::storage(out), Binding::storage(scratch),
-                       Binding::storage(coefficients)},
+                       Binding::storage(coefficient_buffer)},
                    ip, spread_groups(static_cast<std::uint64_t>((todo + group_lanes - 1) / group_lanes)));
     }
   });
