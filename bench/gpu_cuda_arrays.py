@@ -383,6 +383,24 @@ def figures(quick, bench_jsonl):
         figure(f"torch {'x'.join(map(str, shape))} sigma {sigma:g} 10% NaN omit", fastblur_omit_ms=omit,
                fastblur_plain_ms=plain, omit_over_plain=omit / plain, torch_recipe_ms=recipe, ratio=recipe / omit,
                note="issue 45: omit within 1.5x of the plain blur (CPU target), faster than the recipe")
+    # Issue 45: a channels-last RGB image whose colours share their holes - a mask of one channel -
+    # travels as one 4-channel blur with its weight; the same holes as NaN are omitted a channel at a
+    # time (3 blurs of 2 channels). Prediction (bench/RESULTS.md, 2026-11-28): mask about 1.5x the
+    # plain blur, NaN omission about 2.2x.
+    for shape, sigma in (((1080, 1920, 3), 2.0), ((1080, 1920, 3), 8.0)):
+        if quick:
+            shape = (shape[0] // 4, shape[1] // 4, 3)
+        x = torch.rand(shape, device="cuda")
+        holes = torch.rand(shape[:2] + (1,), device="cuda") < 0.1
+        with_nan = x.masked_fill(holes, float("nan"))
+        s = (sigma, sigma, 0)
+        plain = event_ms(lambda: fastblur.gaussian_filter(x, s, mode="mirror"), repeat)
+        masked = event_ms(lambda: fastblur.gaussian_filter(x, s, mode="mirror", mask=holes), repeat)
+        omit = event_ms(lambda: fastblur.gaussian_filter(with_nan, s, mode="mirror", nan_policy="omit"), repeat)
+        figure(f"torch {'x'.join(map(str, shape))} sigma {sigma:g} 10% holes shared by the colours",
+               fastblur_plain_ms=plain, fastblur_mask_ms=masked, mask_over_plain=masked / plain,
+               fastblur_nan_omit_ms=omit, omit_over_plain=omit / plain,
+               note="issue 45: one (C+1)-channel blur for shared weights against a blur a channel")
     # Issue 46: against the separable conv2d a PyTorch user writes, data on the device, CUDA events.
     for shape, sigma in (((1, 3, 256, 256), 2.0), ((16, 3, 256, 256), 2.0), ((1, 3, 1080, 1920), 2.0),
                          ((1, 3, 1080, 1920), 10.0)):

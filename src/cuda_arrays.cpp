@@ -598,9 +598,14 @@ void check_missing(const DeviceView& src, const DeviceView& dst, const BlurSpec&
 }
 
 // The device's weights for a request (the host's rules: alpha over the type's maximum, empty
-// pixels NaN for float outputs, else the empty value or cval).
-vulkan::BufferWeights buffer_weights(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& m) {
+// pixels NaN for float outputs, else the empty value or cval); the mask's image where the call's
+// buffer will hold it (layout_of), in `buffer` (null to plan).
+vulkan::BufferWeights buffer_weights(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& m,
+                                     const DeviceView& mask, VkBuffer buffer) {
   vulkan::BufferWeights w;
+  if (mask.data)
+    w.mask = vulkan::BufferImage{buffer, layout_of(src, dst.type, &mask).mask_offset, src.extent[0], src.extent[1],
+                                 src.extent[2], mask.channels, mask.type, VK_QUEUE_FAMILY_EXTERNAL};
   w.omit_nan = m.omit_nan;
   w.alpha = m.alpha;
   w.alpha_scale = static_cast<float>(alpha_scale(src.type));
@@ -620,7 +625,7 @@ Plan plan(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, co
   check_missing(src, dst, spec, missing, mask);
   DeviceState& st = ready_state(ordinal);
   const auto [in, out] = buffer_images(VK_NULL_HANDLE, src, dst.type);
-  return vulkan::plan_missing(st.device, in, spec, st.handoff);
+  return vulkan::plan_missing(st.device, in, spec, st.handoff, buffer_weights(src, dst, spec, missing, mask, VK_NULL_HANDLE));
 }
 
 void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, const MissingData& missing, int ordinal,
@@ -631,17 +636,12 @@ void blur(const DeviceView& src, const DeviceView& dst, const BlurSpec& spec, co
   const double plan_ms = vk::ms_since(start);
   DeviceState& st = ready_state(ordinal);
   front_door::record_run(pairs);
-  const vulkan::BufferWeights weights = buffer_weights(src, dst, spec, missing);
-  const DeviceView* mask_view = mask.data ? &mask : nullptr;
   run_call(st, src, dst, pairs.schedule.cuda_handoff,
            [&](vk::Job& job, const vulkan::BufferImage& in, const vulkan::BufferImage& out) {
-             vulkan::BufferWeights w = weights;
-             if (mask_view)  // in the slot's buffer after the images (layout_of)
-               w.mask = vulkan::BufferImage{in.buffer, layout_of(src, dst.type, mask_view).mask_offset, src.extent[0],
-                                            src.extent[1], src.extent[2], mask.channels, mask.type, VK_QUEUE_FAMILY_EXTERNAL};
-             vulkan::record_missing_timed(job, in, out, pairs, w);
+             // The mask in the slot's buffer after the images (layout_of).
+             vulkan::record_missing_timed(job, in, out, pairs, buffer_weights(src, dst, spec, missing, mask, in.buffer));
            },
-           stream, start, mask_view);
+           stream, start, mask.data ? &mask : nullptr);
   last_call->timing.plan_ms = plan_ms;
   last_call->timing.total_ms = vk::ms_since(start);
 }

@@ -153,20 +153,31 @@ void record_buffers(vk::Job& job, const BufferImage& src, const BufferImage& dst
   stamp("end");
 }
 
-// Missing data: a channel at a time packed into (value x weight, weight) pairs, blurred, divided back
-// (vulkan/missing_passes.hpp), between the conversions of record_buffers.
+// The channels of a missing-data call's work image (the plan's, chosen here once): the colours and
+// their weight where the colours share it (alpha, or a mask of one channel; NaN omission is per
+// channel) and fit one image (4 channels at most): one blur; else a channel and its weight, a blur
+// a channel.
+int missing_work_channels(const BufferImage& src, const BufferWeights& w) {
+  const int colours = w.alpha ? src.channels - 1 : src.channels;
+  const bool shared = !w.omit_nan && (w.alpha || (w.mask && w.mask->channels == 1));
+  return shared && colours + 1 <= 4 ? colours + 1 : 2;
+}
+
+// Missing data: the colours packed with their weight (all at once where they share it, else a
+// channel at a time), blurred, divided back (vulkan/missing_passes.hpp), between the conversions of
+// record_buffers.
 void record_missing(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
                     const BufferWeights& weights) {
   vk::Context& ctx = job.context();
   if (!src.buffer) throw InvalidArgument("source: the buffer is null");
   if (!dst.buffer) throw InvalidArgument("destination: the buffer is null");
   check_buffers(ctx, src, dst);
-  if (pairs_plan.schedule.backend != Backend::vulkan || pairs_plan.channels != 2 ||
+  if (pairs_plan.schedule.backend != Backend::vulkan || pairs_plan.channels != missing_work_channels(src, weights) ||
       pairs_plan.extent != std::array<std::int64_t, 3>{src.width, src.height, src.depth})
-    throw InvalidArgument("internal: the missing-data plan is made for the pairs of these buffers");
+    throw InvalidArgument("internal: the missing-data plan is made for the work image of these buffers");
   const vk::Work image = shape_of(src);
   vk::Work pair_shape = image;
-  pair_shape.channels = 2;
+  pair_shape.channels = pairs_plan.channels;
   if (static_cast<double>(pair_shape.bytes()) > static_cast<double>(ctx.piece_limit()))
     throw Unsupported("the image exceeds what " + ctx.info().name + " blurs in one piece (" +
                       std::to_string(ctx.piece_limit()) + " bytes as float32)");
@@ -204,10 +215,11 @@ void record_missing(vk::Job& job, const BufferImage& src, const BufferImage& dst
     divide.alpha_scale = scale;
   }
   job.timestamp("converted in");
-  for (int c = 0; c < colours; ++c) {
+  const int group = pairs_plan.channels - 1;  // colours a blur carries
+  for (int c = 0; c < colours; c += group) {
     vk::record_missing_pack(job, in, pairs, c, pack);
     vk::record_algorithm(job, pairs, blurred, pairs_plan);
-    if (weights.alpha && c == colours - 1) divide.alpha_channel = image.channels - 1;  // alpha: the weight blurred
+    if (weights.alpha && c + group == colours) divide.alpha_channel = image.channels - 1;  // alpha: the weight blurred
     vk::record_missing_divide(job, blurred, in, out, c, divide);
   }
   job.timestamp("blurred");
@@ -385,9 +397,10 @@ void record_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, 
   record_buffers(job, src, dst, plan, true);
 }
 
-Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff) {
+Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff,
+                  const BufferWeights& weights) {
   BufferImage pairs = src;
-  pairs.channels = 2;
+  pairs.channels = missing_work_channels(src, weights);
   pairs.type = ElementType::f32;
   pairs.offset = 0;
   BlurSpec s = spec;

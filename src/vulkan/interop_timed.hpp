@@ -56,11 +56,15 @@ struct BufferWeights {
   float empty = std::numeric_limits<float>::quiet_NaN();  ///< where no valid sample lies under the kernel (alpha: 0)
 };
 /// Missing data on a CUDA array's buffers: the plan of its blur, `spec` rounded to nearest with
-/// cval 0 (outside is missing where the border is constant), for 2-channel float32 pairs of src's
-/// extents.
-Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff);
-/// Records it into `job` with record_timed's timestamps: each channel of `src` (each colour channel
-/// in an alpha blur) packed with its weight, blurred with `pairs_plan`, divided back into `dst`.
+/// cval 0 (outside is missing where the border is constant), for a float32 work image of src's
+/// extents: the colours and their weight where they share it (alpha, a mask of one channel) and fit
+/// 4 channels, else pairs of a channel and its weight (its channels say which; the mask's buffer
+/// is not read).
+Plan plan_missing(const Device& device, const BufferImage& src, const BlurSpec& spec, CudaHandoff handoff,
+                  const BufferWeights& weights);
+/// Records it into `job` with record_timed's timestamps: the colours of `src` (each channel, or all
+/// but alpha) packed with their weight as the plan groups them, blurred with `pairs_plan`, divided
+/// back into `dst`.
 void record_missing_timed(vk::Job& job, const BufferImage& src, const BufferImage& dst, const Plan& pairs_plan,
                           const BufferWeights& weights);
 

@@ -13,13 +13,13 @@ namespace fastblur::vk {
 namespace {
 
 struct PackParams {
-  std::uint32_t pixels, channels, channel, omit_nan;
+  std::uint32_t pixels, channels, channel, group, omit_nan;
   std::int32_t weight_channel;
   float weight_scale;
   std::uint32_t mask_kind, mask_channels;
 };
 struct DivideParams {
-  std::uint32_t pixels, channels, channel, preserve_nan;
+  std::uint32_t pixels, channels, channel, group, preserve_nan;
   float floor_weight, empty;
   std::int32_t alpha_channel;
   float alpha_scale;
@@ -33,13 +33,16 @@ std::uint32_t pixels_of(const Work& w) {
 
 }  // namespace
 
-void record_missing_pack(Job& job, const Work& image, const Work& pairs, int channel, const PackWeights& weights) {
-  if (pairs.channels != 2 || pairs.pixels() != image.pixels() || channel < 0 || channel >= image.channels ||
+void record_missing_pack(Job& job, const Work& image, const Work& work, int channel, const PackWeights& weights) {
+  const int group = work.channels - 1;
+  if (group < 1 || work.pixels() != image.pixels() || channel < 0 || channel + group > image.channels ||
       weights.weight_channel >= image.channels)
-    throw InvalidArgument("internal: missing_pack takes a channel of an image into pairs of its extents");
+    throw InvalidArgument("internal: missing_pack takes channels of an image into a work image of its extents");
   const Work* mask = weights.mask;
   if (mask && (mask->pixels() != image.pixels() || (mask->channels != 1 && mask->channels != image.channels)))
     throw InvalidArgument("internal: missing_pack's mask has another shape than its image");
+  if (group > 1 && (weights.omit_nan || (mask && mask->channels != 1)))
+    throw InvalidArgument("internal: missing_pack groups channels only where they share their weight");
   const ComputePipeline& p = job.context().pipeline(
       "missing_pack", shaders::words("missing_pack"), {},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -48,20 +51,22 @@ void record_missing_pack(Job& job, const Work& image, const Work& pairs, int cha
   const PackParams pp{n,
                       static_cast<std::uint32_t>(image.channels),
                       static_cast<std::uint32_t>(channel),
+                      static_cast<std::uint32_t>(group),
                       weights.omit_nan ? 1u : 0u,
                       weights.weight_channel,
                       weights.weight_scale,
                       !mask ? 0u : weights.mask_flags ? 1u : 2u,
                       mask ? static_cast<std::uint32_t>(mask->channels) : 1u};
-  job.dispatch(p, {Binding::storage(image), Binding::storage(pairs), Binding::storage(mask ? *mask : image)}, pp,
+  job.dispatch(p, {Binding::storage(image), Binding::storage(work), Binding::storage(mask ? *mask : image)}, pp,
                spread_groups((n + 255) / 256));
 }
 
-void record_missing_divide(Job& job, const Work& pairs, const Work& source, const Work& out, int channel,
+void record_missing_divide(Job& job, const Work& work, const Work& source, const Work& out, int channel,
                            const DivideRule& rule) {
-  if (pairs.channels != 2 || pairs.pixels() != out.pixels() || source.pixels() != out.pixels() ||
-      source.channels != out.channels || channel < 0 || channel >= out.channels || rule.alpha_channel >= out.channels)
-    throw InvalidArgument("internal: missing_divide takes pairs back into a channel of an image of their extents");
+  const int group = work.channels - 1;
+  if (group < 1 || work.pixels() != out.pixels() || source.pixels() != out.pixels() || source.channels != out.channels ||
+      channel < 0 || channel + group > out.channels || rule.alpha_channel >= out.channels)
+    throw InvalidArgument("internal: missing_divide takes a work image back into channels of an image of its extents");
   const ComputePipeline& p = job.context().pipeline(
       "missing_divide", shaders::words("missing_divide"), {},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -70,12 +75,13 @@ void record_missing_divide(Job& job, const Work& pairs, const Work& source, cons
   const DivideParams dp{n,
                         static_cast<std::uint32_t>(out.channels),
                         static_cast<std::uint32_t>(channel),
+                        static_cast<std::uint32_t>(group),
                         rule.preserve_nan ? 1u : 0u,
                         rule.floor_weight,
                         rule.empty,
                         rule.alpha_channel,
                         rule.alpha_scale};
-  job.dispatch(p, {Binding::storage(pairs), Binding::storage(source), Binding::storage(out)}, dp,
+  job.dispatch(p, {Binding::storage(work), Binding::storage(source), Binding::storage(out)}, dp,
                spread_groups((n + 255) / 256));
 }
 

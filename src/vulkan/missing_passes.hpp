@@ -1,8 +1,8 @@
 #pragma once
-// Missing data on the device (normalized convolution, fastblur/missing_data.hpp): one channel of a
-// packed float image into a 2-channel work image of (value x weight, weight) - the weight from NaN,
-// a mask or the alpha channel - and, once blurred, back as value over weight (missing_pack.comp,
-// missing_divide.comp).
+// Missing data on the device (normalized convolution, fastblur/missing_data.hpp): a group of channels
+// of a packed float image (one, or several sharing their weight) into a work image of each value x
+// weight and the weight - the weight from NaN, a mask or the alpha channel - and, once blurred, back
+// as value over weight (missing_pack.comp, missing_divide.comp).
 #include "vulkan/work.hpp"
 
 namespace fastblur::vk {
@@ -16,8 +16,10 @@ struct PackWeights {
   bool mask_flags = false;     ///< the mask's values are flags (nonzero = missing), else certainty weights
 };
 
-/// `pairs` (2 channels) from channel `channel` of `image` (same extents), weighted by `weights`.
-void record_missing_pack(Job& job, const Work& image, const Work& pairs, int channel, const PackWeights& weights);
+/// `work` (group + 1 channels: the group's weighted values, then the weight) from channels `channel`
+/// to `channel + group - 1` of `image` (same extents), weighted by `weights`; group = work.channels - 1
+/// (more than one only where the weight is shared: no NaN omitted, a mask of one channel).
+void record_missing_pack(Job& job, const Work& image, const Work& work, int channel, const PackWeights& weights);
 
 /// How the blurred pairs are divided back.
 struct DivideRule {
@@ -28,8 +30,8 @@ struct DivideRule {
   float alpha_scale = 1.0f;
 };
 
-/// Channel `channel` of `out` from the blurred `pairs` as `rule` says.
-void record_missing_divide(Job& job, const Work& pairs, const Work& source, const Work& out, int channel,
+/// Channels `channel` on of `out` (work.channels - 1 of them) from the blurred `work` as `rule` says.
+void record_missing_divide(Job& job, const Work& work, const Work& source, const Work& out, int channel,
                            const DivideRule& rule);
 
 }  // namespace fastblur::vk
