@@ -115,8 +115,11 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       const double iw = static_cast<double>(extent[0] + (sigma(0) ? 2 * (plan.axes[0].radius + 1) : 0));
       const double ih = static_cast<double>(extent[1] + (sigma(1) ? 2 * (plan.axes[1].radius + 1) : 0));
       const double P = iw * ih;
-      // Padding, then the x pass over the padded image, then the y pass into the work buffer.
-      return bytes + pad(P) + (sigma(0) && sigma(1) ? 2 * P * ic * 4 : 0) + P * ic * 4 + N * C * 4;
+      // Padding, then the x pass over the padded image, then the y pass into the work buffer; the
+      // images' texels of 4 bytes a channel, or 2 in float16 (the plan's GpuPass::real).
+      const double texel = plan.schedule.gpu[0].real == ElementType::f16 ? 2 : 4;
+      return bytes + N * C * 4 + P * ic * texel + (sigma(0) && sigma(1) ? 2 * P * ic * texel : 0) + P * ic * texel +
+             N * C * 4;
     }
     case Algorithm::kawase: {
       const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);

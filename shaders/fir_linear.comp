@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
 // fir-linear (seeds 002, 003): the Gaussian along one axis with pairs of adjacent taps merged into
 // one bilinear fetch (w = w1 + w2 at o = (o1 w1 + o2 w2) / w), so the texture unit does half the
 // work. The image was padded once by the border modes (pad_image.comp) far enough for both passes;

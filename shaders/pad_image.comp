@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
 // A 2D plane of a packed float work buffer into a storage image, extended by the border modes
 // (scipy's rules, border.glsl): image texel (i, j) is the buffer's pixel (i - origin.x, j - origin.y)
 // mapped by the border of each axis, or cval. The sampled-image algorithms read the result

@@ -16,7 +16,9 @@ class FirLinear final : public Descriptor {
                     "The linear-sampling trick: a pair of taps becomes one fetch of the texture unit's linear "
                     "interpolation, so a kernel of 2r + 1 taps needs about r + 1 fetches. Exact up to the sampler's "
                     "sub-texel precision (8 bits on most GPUs: an error of at most 1/512 of the data's range per "
-                    "pass). The image is padded once by the border modes. Vulkan backend, 2D images.",
+                    "pass), and, where the plan keeps the 4-channel images of an 8-bit or float16 source in "
+                    "float16 (a measured profile's choice), the x pass's rounding (at most 1/2048 of the data's "
+                    "range more). The image is padded once by the border modes. Vulkan backend, 2D images.",
                     Capabilities{.separable = true, .max_dimensions = 2, .cpu = false, .vulkan = true,
                                  .vulkan_volumes = false, .texture_filtering = true}},
                    {}) {}

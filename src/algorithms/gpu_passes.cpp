@@ -91,10 +91,19 @@ void schedule_gpu_batches(Plan& plan, const Shape& shape) {
   descriptor(plan.algorithm).schedule_gpu_batches(plan, shape, piece);
 }
 
-void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base) {
+void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base, ElementType images) {
   if (shape.backend != Backend::vulkan) return;
   for (GpuPass& g : plan.schedule.gpu) g = GpuPass{};
-  plan.schedule.gpu[0].shader = std::string(base) + "_c" + std::to_string(image_channels(shape.channels));
+  GpuPass& g = plan.schedule.gpu[0];
+  const int C = image_channels(shape.channels);
+  g.shader = std::string(base) + "_c" + std::to_string(C);
+  // float16 holds an 8-bit or float16 source exactly (and its sums within 2^-11 of their size); a
+  // wider source's values could exceed its range (65504). 4 channels: the format every device
+  // stores to and filters.
+  if (images == ElementType::f16 && C == 4 && (shape.source == ElementType::u8 || shape.source == ElementType::f16)) {
+    g.shader += "_half";
+    g.real = ElementType::f16;
+  }
 }
 
 ElementType wire_type(ElementType t) noexcept {

@@ -48,8 +48,10 @@ void schedule_gpu_batches(Plan& plan, const Shape& shape);
 inline int image_channels(int channels) noexcept { return channels <= 2 ? channels : 4; }
 /// The pass of an algorithm that runs on images (kawase, fir-linear, dual-kawase, mip-poisson): its
 /// shader's variant for the image's channels, `base` + "_c1", "_c2" or "_c4", named in the plan
-/// (GpuPass::shader of axis x), which the recorder runs.
-void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base);
+/// (GpuPass::shader of axis x), which the recorder runs. `images` f16 (fir-linear's variant): 4-channel
+/// images of an 8-bit or float16 source in float16, "_c4_half" and GpuPass::real f16 (others stay
+/// float32: 1 and 2 channels, and sources whose values float16 could not hold).
+void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base, ElementType images = ElementType::f32);
 
 /// The shader of a box pass as the plan's BoxSchedule names it (running sums: box_chunk, prefix
 /// sums: box_scan, fused: box_fused), and of downsample's design (chain: downsample_chain, per axis:

@@ -36,7 +36,8 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
   std::array<std::int64_t, 2> pad{0, 0};
   for (int a : axes) pad[static_cast<std::size_t>(a)] = plan.axes[static_cast<std::size_t>(a)].radius + 1;
   const std::int64_t iw = src.extent[0] + 2 * pad[0], ih = src.extent[1] + 2 * pad[1];
-  Image& padded = float_image(job, C, iw, ih, 1, "fir-linear");
+  const ElementType real = plan.schedule.gpu[0].real;  // the plan's image format: float32, or float16
+  Image& padded = float_image(job, C, iw, ih, 1, "fir-linear", real);
   record_pad(job, src, padded, pad, plan);
   const Image* in = &padded;
   for (std::size_t k = 0; k < axes.size(); ++k) {
@@ -51,7 +52,7 @@ void record_fir_linear(Job& job, const Work& src, const Work& dst, const Plan& p
       taps.push_back(static_cast<float>(t.weight));
     }
     Buffer& table = upload(job, taps.data(), taps.size() * sizeof(float));
-    const Image* out = last ? in : &float_image(job, C, iw, ih, 1, "fir-linear");
+    const Image* out = last ? in : &float_image(job, C, iw, ih, 1, "fir-linear", real);
     const ComputePipeline& p = ctx.pipeline(
         shader, shaders::words(shader),
         {static_cast<std::uint32_t>(C), static_cast<std::uint32_t>(axis), last ? 1u : 0u},

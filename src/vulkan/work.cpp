@@ -105,7 +105,8 @@ void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floa
 
 const std::string& planned_image_shader(const Plan& plan, const Work& image) {
   const std::string& s = plan.schedule.gpu[0].shader;
-  const std::string suffix = "_c" + std::to_string(stored_channels(image.channels));
+  const std::string suffix = "_c" + std::to_string(stored_channels(image.channels)) +
+                             (plan.schedule.gpu[0].real == ElementType::f16 ? "_half" : "");
   if (s.size() <= suffix.size() || s.compare(s.size() - suffix.size(), suffix.size(), suffix) != 0)
     throw InvalidArgument("internal: the plan names no image pass for " + std::to_string(image.channels) +
                           " channels (GpuPass::shader '" + s + "')");
@@ -122,9 +123,11 @@ struct PadParams {
 
 void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
                 const Plan& plan, std::uint32_t level) {
-  const int ic = stored_channels(src.channels);
+  // The variant that stores the image's format (float16: "_half").
+  const std::string shader = "pad_image_c" + std::to_string(stored_channels(src.channels)) +
+                             (image.format() == VK_FORMAT_R16G16B16A16_SFLOAT ? "_half" : "");
   const ComputePipeline& p = job.context().pipeline(
-      "pad_image_c" + std::to_string(ic), shaders::words("pad_image_c" + std::to_string(ic)), {static_cast<std::uint32_t>(src.channels)},
+      shader, shaders::words(shader), {static_cast<std::uint32_t>(src.channels)},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(PadParams));
   const PadParams pp{{static_cast<std::int32_t>(src.extent[0]), static_cast<std::int32_t>(src.extent[1])},
                      {static_cast<std::int32_t>(origin[0]), static_cast<std::int32_t>(origin[1])},
@@ -136,12 +139,14 @@ void record_pad(Job& job, const Work& src, const Image& image, std::array<std::i
 }
 
 Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
-                   const char* algorithm) {
-  const VkFormat format = float_format(channels);
+                   const char* algorithm, ElementType real) {
+  if (real == ElementType::f16 && stored_channels(channels) != 4)
+    throw InvalidArgument("internal: float16 images hold four channels");
+  const VkFormat format = real == ElementType::f16 ? VK_FORMAT_R16G16B16A16_SFLOAT : float_format(channels);
   Context& ctx = job.context();
   if (!ctx.can_filter_linear(format) || !ctx.can_store(format))
     throw Unsupported(std::string(algorithm) + ": Vulkan device " + ctx.info().name +
-                      " cannot filter float32 images linearly and store to them (" +
+                      " cannot filter these float images linearly and store to them (" +
                       std::to_string(stored_channels(channels)) + " channels)");
   const std::int64_t limit = ctx.limits().maxImageDimension2D;
   if (width > limit || height > limit)

@@ -80,10 +80,10 @@ class Image;
 /// extended by spec's borders along x and y (cval for constant).
 void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
                 const Plan& plan, std::uint32_t level = 0);
-/// An image of the job for a work image's channels (float, 1, 2 or 4 channels), after checking that
-/// the device can sample it linearly and store to it.
+/// An image of the job for a work image's channels (float, 1, 2 or 4 channels; `real` f16: float16,
+/// 4 channels), after checking that the device can sample it linearly and store to it.
 Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
-                   const char* algorithm);
+                   const char* algorithm, ElementType real = ElementType::f32);
 
 /// Records a plan's algorithm from one work image into another (the plan resolved for the Vulkan
 /// backend; a piece of the image may be smaller than the plan's). `noise_origin` is the work image's
