@@ -25,8 +25,10 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
   // The conversions from the element type into the float work buffer and back.
   if (vk::wire_type(type) != ElementType::f32) bytes += 2 * N * C * (es + 4);
   const auto sigma = [&](int a) { return plan.axes[static_cast<std::size_t>(a)].sigma > 0 && extent[static_cast<std::size_t>(a)] > 1; };
+  // An image pass's texels: 4 bytes a channel, or 2 in float16 (the plan's GpuPass::real).
+  const double texel = plan.schedule.gpu[0].real == ElementType::f16 ? 2 : 4;
   // pad_image.comp: the work buffer read once, a padded float image of P pixels written.
-  const auto pad = [&](double P) { return N * C * 4 + P * ic * 4; };
+  const auto pad = [&](double P) { return N * C * 4 + P * ic * texel; };
   switch (plan.algorithm) {
     case Algorithm::fir:
     case Algorithm::fir_incremental:
@@ -115,11 +117,8 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       const double iw = static_cast<double>(extent[0] + (sigma(0) ? 2 * (plan.axes[0].radius + 1) : 0));
       const double ih = static_cast<double>(extent[1] + (sigma(1) ? 2 * (plan.axes[1].radius + 1) : 0));
       const double P = iw * ih;
-      // Padding, then the x pass over the padded image, then the y pass into the work buffer; the
-      // images' texels of 4 bytes a channel, or 2 in float16 (the plan's GpuPass::real).
-      const double texel = plan.schedule.gpu[0].real == ElementType::f16 ? 2 : 4;
-      return bytes + N * C * 4 + P * ic * texel + (sigma(0) && sigma(1) ? 2 * P * ic * texel : 0) + P * ic * texel +
-             N * C * 4;
+      // Padding, then the x pass over the padded image, then the y pass into the work buffer.
+      return bytes + pad(P) + (sigma(0) && sigma(1) ? 2 * P * ic * texel : 0) + P * ic * texel + N * C * 4;
     }
     case Algorithm::kawase: {
       const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);
@@ -128,7 +127,7 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       const double iw = static_cast<double>(extent[0] + 2 * (1 + algo::kawase_reach(r.offsets[0])));
       const double ih = static_cast<double>(extent[1] + 2 * (1 + algo::kawase_reach(r.offsets[1])));
       const double P = iw * ih;
-      return bytes + pad(P) + static_cast<double>(passes - 1) * 2 * P * ic * 4 + P * ic * 4 + N * C * 4;
+      return bytes + pad(P) + static_cast<double>(passes - 1) * 2 * P * ic * texel + P * ic * texel + N * C * 4;
     }
     case Algorithm::dual_kawase: {
       const auto& s = algo::resolved_as<algo::DualKawaseResolved>(plan).schedule;
@@ -136,9 +135,9 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       const auto py = algo::dual_kawase_padding(extent[1], s.levels, s.offset[1]);
       const auto level = [&](int l) { return static_cast<double>((px.size >> l) * (py.size >> l)); };
       bytes += pad(level(0));
-      for (int l = 0; l < s.levels; ++l) bytes += (level(l) + level(l + 1)) * ic * 4;      // down
-      for (int l = s.levels - 1; l >= 1; --l) bytes += (level(l + 1) + level(l)) * ic * 4;  // up
-      return bytes + level(1) * ic * 4 + N * C * 4;                                         // the last up pass
+      for (int l = 0; l < s.levels; ++l) bytes += (level(l) + level(l + 1)) * ic * texel;      // down
+      for (int l = s.levels - 1; l >= 1; --l) bytes += (level(l + 1) + level(l)) * ic * texel;  // up
+      return bytes + level(1) * ic * texel + N * C * 4;                                         // the last up pass
     }
     case Algorithm::mip_poisson: {
       const auto& s = algo::resolved_as<algo::MipPoissonResolved>(plan).schedule;

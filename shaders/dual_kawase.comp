@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
 // dual-kawase (Bjorge, SIGGRAPH 2015), the taps of kernel_dual_kawase.hpp: a down pass writes a
 // level of half the size, an up pass one of twice the size; the last up pass writes the image's
 // pixels (cropped out of the padded level 0) into the packed work buffer. Fetches are bilinear with

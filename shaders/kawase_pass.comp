@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
 // One Kawase pass (seed 002): the mean of four bilinear fetches at the diagonal offsets (+-dx, +-dy)
 // from each texel's centre. The image was padded once by the border modes (pad_image.comp) by the
 // whole schedule's reach, as the CPU extends it once; passes go image to image, the last writes the

@@ -58,7 +58,9 @@ class DualKawase final : public Descriptor {
              "each up pass doubles it with 8, so a large blur costs about 1.3 image passes. Levels and the taps' "
              "offset are solved so the variance is sigma^2 exactly. Its 2D response's peak is flatter than a "
              "Gaussian's (2D max error up to 0.63 from sigma 5), and it is not shift-invariant (blocks of "
-             "2^levels pixels). 2D images; the border modes extend the image once.",
+             "2^levels pixels). 2D images; the border modes extend the image once (on the GPU its levels in "
+             "float16 where a measured profile says so and the source is 8-bit or float16: each pass rounded "
+             "to 2^-11 of its values).",
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false,
                           .texture_filtering = true, .min_sigma = kernel::kDualKawaseMinSigma}},
             {option({.key = "dual_kawase_levels", .flag = "levels", .kind = ParameterInfo::Kind::integer,

@@ -19,14 +19,16 @@ bool box_is(const Plan& p) {
     if (!g.shader.empty()) return g.shader == box_shader(S);
   return S == BoxSchedule::running_sums;
 }
-// fir-linear's images (the padded image and the x pass's) in float32, or float16 where they hold
-// four channels of an 8-bit or float16 source: half the bytes, and the texture unit filters 64-bit
-// texels at full rate where it filters 128-bit ones at a quarter on NVIDIA GPUs; within
-// fir-linear's catalogued bound (the source exact, the x pass's sums rounded to 2^-11 of their size).
+// An image algorithm's images (fir-linear's padded image and x pass's, kawase's passes', dual-kawase's
+// levels) in float32, or float16 where they hold four channels of an 8-bit or float16 source: half
+// the bytes, and the texture unit filters 64-bit texels at full rate where it filters 128-bit ones
+// at a quarter on NVIDIA GPUs; within each algorithm's catalogued bound (the source exact, each
+// pass's results rounded to 2^-11 of their size).
+constexpr char kFirLinear[] = "fir_linear", kKawasePass[] = "kawase_pass", kDualKawase[] = "dual_kawase";
+template <const char* Base, ElementType R>
+void images_as(Plan& p, const Shape& shape) { schedule_image_gpu(p, shape, Base, R); }
 template <ElementType R>
-void fir_linear_images_as(Plan& p, const Shape& shape) { schedule_image_gpu(p, shape, "fir_linear", R); }
-template <ElementType R>
-bool fir_linear_images_are(const Plan& p) { return p.schedule.gpu[0].real == R; }
+bool images_are(const Plan& p) { return p.schedule.gpu[0].real == R; }
 template <GpuDownsample D>
 void downsample_as(Plan& p, const Shape&) { p.schedule.gpu_downsample = D; }
 template <GpuDownsample D>
@@ -50,8 +52,12 @@ const std::vector<GpuVariant>& gpu_variants() {
       {Algorithm::box, "running-sums", box_as<BoxSchedule::running_sums>, box_is<BoxSchedule::running_sums>},
       {Algorithm::box, "prefix-sums", box_as<BoxSchedule::prefix_sums>, box_is<BoxSchedule::prefix_sums>},
       {Algorithm::box, "fused", box_as<BoxSchedule::fused>, box_is<BoxSchedule::fused>},
-      {Algorithm::fir_linear, "float32-images", fir_linear_images_as<ElementType::f32>, fir_linear_images_are<ElementType::f32>},
-      {Algorithm::fir_linear, "float16-images", fir_linear_images_as<ElementType::f16>, fir_linear_images_are<ElementType::f16>},
+      {Algorithm::fir_linear, "float32-images", images_as<kFirLinear, ElementType::f32>, images_are<ElementType::f32>},
+      {Algorithm::fir_linear, "float16-images", images_as<kFirLinear, ElementType::f16>, images_are<ElementType::f16>},
+      {Algorithm::kawase, "float32-images", images_as<kKawasePass, ElementType::f32>, images_are<ElementType::f32>},
+      {Algorithm::kawase, "float16-images", images_as<kKawasePass, ElementType::f16>, images_are<ElementType::f16>},
+      {Algorithm::dual_kawase, "float32-images", images_as<kDualKawase, ElementType::f32>, images_are<ElementType::f32>},
+      {Algorithm::dual_kawase, "float16-images", images_as<kDualKawase, ElementType::f16>, images_are<ElementType::f16>},
       {Algorithm::downsample, "chain", downsample_as<GpuDownsample::chain>, downsample_is<GpuDownsample::chain>},
       {Algorithm::downsample, "per-axis", downsample_as<GpuDownsample::per_axis>, downsample_is<GpuDownsample::per_axis>},
   };

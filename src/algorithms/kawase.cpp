@@ -40,7 +40,9 @@ class Kawase final : public Descriptor {
              "Masaki Kawase's bloom filter: each pass averages four bilinear fetches at (+-d, +-d), so a GPU reads "
              "16 texels with 4 fetches. The offsets grow like Kawase's own (d_i = c (i + 1/2)), c solved so the "
              "passes' variances sum to sigma^2; seed 002's presets {0,1,2,2,3} and {2,3,3,3} as --offsets. The CPU "
-             "extends the image once by the border (as fir); the GPU blurs 2D images.",
+             "extends the image once by the border (as fir); the GPU blurs 2D images (their passes' images in "
+             "float16 where a measured profile says so and the source is 8-bit or float16: each pass rounded "
+             "to 2^-11 of its values).",
              Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false, .texture_filtering = true}},
             {option({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
                     .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,

@@ -49,33 +49,40 @@ TEST_F(VulkanTest, FirLinearEqualsFir) {
             texture_tolerance(ElementType::f32));
 }
 
-// fir-linear's float16-images variant: 4-channel images of 8-bit and float16 sources in float16
-// (the source exact, the x pass rounded to 2^-11 of its values), fir's result within the catalogued
-// bound; other sources and channel counts keep float32 images (the variant changes nothing there).
-TEST_F(VulkanTest, FirLinearInFloat16ImagesStaysWithinItsBound) {
+// The image algorithms' float16-images variant (fir-linear, kawase, dual-kawase): 4-channel images of
+// 8-bit and float16 sources in float16 (the source exact, each pass's results rounded to 2^-11 of
+// their size), the CPU's result within the texture bound plus a rounding a pass (fir-linear's x pass;
+// kawase's passes but the last; dual-kawase's levels: at most 8 here); other sources and channel
+// counts keep float32 images (the variant changes nothing there).
+TEST_F(VulkanTest, ImagesInFloat16StayWithinTheirBound) {
   auto rng = test::rng_for_test();
-  const algo::GpuVariant* half = test::gpu_variant(Algorithm::fir_linear, "float16-images");
-  ASSERT_NE(half, nullptr);
-  for (const ElementType type : {ElementType::u8, ElementType::f16, ElementType::f32, ElementType::u16})
-    for (const int channels : {1, 3, 4})
-      for (const Border border : {Border::reflect, Border::constant, Border::wrap}) {
-        BlurSpec spec = BlurSpec::isotropic_2d(3.3);
-        spec.algorithm = Algorithm::fir_linear;
-        spec.with_border(border);
-        spec.cval = 0.3 * test::type_scale(type);
-        const double diff = test::gpu_cpu_difference(device_, spec, type, 37, 26, 1, channels, rng, Algorithm::fir,
-                                                     ElementType::f64, "float16-images");
-        auto probe = test::make_buffer(type, 37, 26, 1, channels);
-        Plan plan = make_plan(spec, probe.view, ElementType::f64, device_);
-        half->apply(plan, vk::shape_on(test::context_of(device_), {37, 26, 1}, channels, type, ElementType::f64));
-        const bool in_half = channels > 2 && (type == ElementType::u8 || type == ElementType::f16);
-        EXPECT_EQ(plan.schedule.gpu[0].real, in_half ? ElementType::f16 : ElementType::f32) << to_string(type) << " C" << channels;
-        EXPECT_EQ(algo::gpu_variant_of(plan), in_half ? "float16-images" : "float32-images");
-        // The x pass's values rounded once to float16: 2^-11 of the largest (the data's scale).
-        const double bound = texture_tolerance(type) + (in_half ? std::ldexp(1.0, -11) * test::type_scale(type) : 0.0);
-        EXPECT_LE(diff, bound) << test::describe_case(spec, type, 37, 26, 1, channels);
-        if (in_half && type == ElementType::u8) EXPECT_GT(diff, 0.0) << "float16 rounds the x pass's sums somewhere";
-      }
+  struct Case { Algorithm algorithm, cpu; int roundings; };
+  for (const Case& a : {Case{Algorithm::fir_linear, Algorithm::fir, 1}, Case{Algorithm::kawase, Algorithm::kawase, 8},
+                        Case{Algorithm::dual_kawase, Algorithm::dual_kawase, 8}}) {
+    const algo::GpuVariant* half = test::gpu_variant(a.algorithm, "float16-images");
+    ASSERT_NE(half, nullptr);
+    for (const ElementType type : {ElementType::u8, ElementType::f16, ElementType::f32, ElementType::u16})
+      for (const int channels : {1, 3, 4})
+        for (const Border border : {Border::reflect, Border::constant, Border::wrap}) {
+          BlurSpec spec = BlurSpec::isotropic_2d(3.3);
+          spec.algorithm = a.algorithm;
+          spec.with_border(border);
+          spec.cval = 0.3 * test::type_scale(type);
+          const std::string what = std::string(to_string(a.algorithm)) + " " + test::describe_case(spec, type, 37, 26, 1, channels);
+          const double diff = test::gpu_cpu_difference(device_, spec, type, 37, 26, 1, channels, rng, a.cpu,
+                                                       ElementType::f64, "float16-images");
+          auto probe = test::make_buffer(type, 37, 26, 1, channels);
+          Plan plan = make_plan(spec, probe.view, ElementType::f64, device_);
+          half->apply(plan, vk::shape_on(test::context_of(device_), {37, 26, 1}, channels, type, ElementType::f64));
+          const bool in_half = channels > 2 && (type == ElementType::u8 || type == ElementType::f16);
+          EXPECT_EQ(plan.schedule.gpu[0].real, in_half ? ElementType::f16 : ElementType::f32) << what;
+          EXPECT_EQ(algo::gpu_variant_of(plan), in_half ? "float16-images" : "float32-images") << what;
+          const double bound =
+              texture_tolerance(type) + (in_half ? a.roundings * std::ldexp(1.0, -11) * test::type_scale(type) : 0.0);
+          EXPECT_LE(diff, bound) << what;
+          if (in_half && type == ElementType::u8) EXPECT_GT(diff, 0.0) << "float16 rounds some pass's values: " << what;
+        }
+  }
 }
 
 TEST_F(VulkanTest, KawaseEqualsTheCpuSchedules) {
