@@ -75,18 +75,30 @@ struct BoxParams {
 };
 
 
+// What both box schedules read of the plan along one axis.
+struct BoxAxis {
+  BoxAxis(const Plan& plan, int axis)
+      : ax(static_cast<std::size_t>(axis)),
+        boxes(algo::resolved_as<algo::BoxResolved>(plan).passes[ax]),
+        pad(algo::resolved_as<algo::BoxResolved>(plan).reach[ax]),  // every pass's padding, as resolved
+        pass(plan.schedule.gpu[ax]) {}                              // shader, outputs, batch (algorithms/box.cpp)
+  std::size_t ax;
+  const std::vector<kernel::BoxPass>& boxes;
+  std::int64_t pad;
+  const GpuPass& pass;
+};
+
 // Running sums (box_chunk.comp), seed 002's moving average: a batch of lanes (one channel of one
 // line each) gathered into an extended copy, each box a dispatch sliding over chunks of the plan's
 // outputs a thread, the centre scattered back.
 void record_running_sums(Job& job, const Work& in, const Work& out, const Plan& plan, int axis) {
   Context& ctx = job.context();
-  const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
-  const auto ax = static_cast<std::size_t>(axis);
+  const BoxAxis b(plan, axis);
+  const auto ax = b.ax;
   const int C = in.channels;
-  const std::int64_t n = in.extent[ax], lines = in.lines(axis);
-  const auto& boxes = resolved.passes[ax];
-  const std::int64_t pad = resolved.reach[ax];  // every pass's padding, as the plan resolved it
-  const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
+  const std::int64_t n = in.extent[ax], lines = in.lines(axis), pad = b.pad;
+  const auto& boxes = b.boxes;
+  const GpuPass& g = b.pass;
   const bool interleave = plan.schedule.gpu_interleave_scratch;
   // Two extended copies of a batch of lanes.
   const std::int64_t lanes = lines * C, len = n + 2 * pad;
@@ -137,13 +149,12 @@ void record_running_sums(Job& job, const Work& in, const Work& out, const Plan& 
 // sums in shared memory, in chunks with carried sums, every box from them.
 void record_prefix_sums(Job& job, const Work& in, const Work& out, const Plan& plan, int axis, Buffer& params) {
   Context& ctx = job.context();
-  const auto& resolved = algo::resolved_as<algo::BoxResolved>(plan);
-  const auto ax = static_cast<std::size_t>(axis);
+  const BoxAxis b(plan, axis);
+  const auto ax = b.ax;
   const int C = in.channels;
-  const std::int64_t n = in.extent[ax], lines = in.lines(axis);
-  const auto& boxes = resolved.passes[ax];
-  const std::int64_t pad = resolved.reach[ax];  // every pass's padding, as the plan resolved it
-  const GpuPass& g = plan.schedule.gpu[ax];  // the plan's pass (algorithms/box.cpp): shader, outputs, batch
+  const std::int64_t n = in.extent[ax], lines = in.lines(axis), pad = b.pad;
+  const auto& boxes = b.boxes;
+  const GpuPass& g = b.pass;
   // Scratch per line: two value arrays and the prefix sums' two halves, each (n + 2 pad) samples
   // of every channel.
   const std::uint64_t per_line = static_cast<std::uint64_t>(C) * 4 * static_cast<std::uint64_t>(n + 2 * pad) * 4;

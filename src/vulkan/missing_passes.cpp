@@ -25,6 +25,13 @@ struct DivideParams {
   float alpha_scale;
 };
 
+// The pass `name`: three storage buffers and its parameters.
+const ComputePipeline& three_buffer_pass(Job& job, const char* name, std::uint32_t params) {
+  return job.context().pipeline(
+      name, shaders::words(name), {},
+      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, params);
+}
+
 std::uint32_t pixels_of(const Work& w) {
   if (static_cast<std::uint64_t>(w.pixels()) * static_cast<std::uint64_t>(w.channels) > 0xffffffffull)
     throw Unsupported("an image of more than 2^32 values on the Vulkan backend");
@@ -43,10 +50,7 @@ void record_missing_pack(Job& job, const Work& image, const Work& work, int chan
     throw InvalidArgument("internal: missing_pack's mask has another shape than its image");
   if (group > 1 && (weights.omit_nan || (mask && mask->channels != 1)))
     throw InvalidArgument("internal: missing_pack groups channels only where they share their weight");
-  const ComputePipeline& p = job.context().pipeline(
-      "missing_pack", shaders::words("missing_pack"), {},
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-      sizeof(PackParams));
+  const ComputePipeline& p = three_buffer_pass(job, "missing_pack", sizeof(PackParams));
   const std::uint32_t n = pixels_of(image);
   const PackParams pp{n,
                       static_cast<std::uint32_t>(image.channels),
@@ -67,10 +71,7 @@ void record_missing_divide(Job& job, const Work& work, const Work& source, const
   if (group < 1 || work.pixels() != out.pixels() || source.pixels() != out.pixels() || source.channels != out.channels ||
       channel < 0 || channel + group > out.channels || rule.alpha_channel >= out.channels)
     throw InvalidArgument("internal: missing_divide takes a work image back into channels of an image of its extents");
-  const ComputePipeline& p = job.context().pipeline(
-      "missing_divide", shaders::words("missing_divide"), {},
-      {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-      sizeof(DivideParams));
+  const ComputePipeline& p = three_buffer_pass(job, "missing_divide", sizeof(DivideParams));
   const std::uint32_t n = pixels_of(out);
   const DivideParams dp{n,
                         static_cast<std::uint32_t>(out.channels),
