@@ -716,10 +716,11 @@ def _registry_doc(indent):
     return "\n".join(algs), "\n".join(opts)
 
 
-def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=None, order=0, channels=1,
+def plan(shape, sigma, dtype=None, mode="reflect", truncate=4.0, *, radius=None, order=0, channels=1,
          output=None, algorithm="auto", tolerance=0.0, device="cpu", threads=0, rounding="scipy", options=None):
     """What ``gaussian_filter`` runs for a C-ordered array of ``shape`` (NumPy order; ``channels``
-    > 1 adds a last axis of that many interleaved channels, not blurred) and ``dtype``, with the
+    > 1 adds a last axis of that many interleaved channels, not blurred) and ``dtype`` (default
+    float32), or for an array itself (its shape and, unless ``dtype`` is given, its dtype), with the
     same arguments (``output`` a dtype, default ``dtype``): the core's plan for that call, made by
     the same layout and planner as the call itself (with more than three blurred axes, the first
     three's). A dict with ``algorithm``; its resolved parameters by key (those of the whole plan as
@@ -730,12 +731,23 @@ def plan(shape, sigma, dtype="float32", mode="reflect", truncate=4.0, *, radius=
     shift-invariant, downsample's factor; else 1), ``achieved_sigma`` and ``weights`` (the kernel the plan correlates with: a list up to 64 taps,
     else its length; None for the algorithms without one); ``schedule`` (backend, driver,
     threads, intermediate type, rounding, and the CPU strips, ``stream_destination`` (the output
-    written past the caches, for one larger than half the last-level cache), the Vulkan tiles and pieces, box's
-    Vulkan schedules and downsample's GPU design (``gpu_downsample``), iir's GPU float64); ``options`` (the algorithm's options the plan runs with:
+    written past the caches, for one larger than half the last-level cache), the Vulkan tiles and pieces, and
+    ``gpu_passes``: each axis's GPU pass - its shader (box's schedule and downsample's design among
+    them), tile, block, batch and ``real``, iir's float64 or the image algorithms' float16 images);
+    ``gpu_variant`` (the named GPU variant the schedule runs, '' for none); ``options`` (the algorithm's options the plan runs with:
     the caller's and those the planner chose, e.g. a tolerance's ``downsample_low_truncate``);
     ``predicted_max_error`` (docs/DESIGN.md's max error of the whole impulse response), ``predicted_cost`` (relative units), ``cost_profile`` (on a Vulkan device with a measured profile, which one corrected the costs; else empty), ``reason``, ``considered`` (every
     candidate weighed) and ``description`` (all of it as text)."""
-    spatial = tuple(int(s) for s in shape)
+    if hasattr(shape, "shape") and hasattr(shape, "dtype"):  # an array (NumPy's or another library's)
+        dtype = np.dtype(str(shape.dtype).replace("torch.", "")) if dtype is None else dtype
+        shape = tuple(shape.shape)
+    dtype = "float32" if dtype is None else dtype
+    try:
+        if isinstance(shape, (str, bytes)):
+            raise TypeError
+        spatial = tuple(int(s) for s in shape)
+    except (TypeError, ValueError):
+        raise TypeError(f"plan: shape must be a tuple of ints or an array, not {type(shape).__name__}") from None
     channels = int(channels)
     if any(s < 1 for s in spatial) or not spatial or channels < 1:
         raise ValueError(f"plan: shape {spatial} needs at least one axis, all >= 1, and at least 1 channel")

@@ -22,6 +22,13 @@ def test_plan_reports_the_choice_and_its_prediction():
     assert len(p["kawase_offsets"]) == 2 and len(p["kawase_offsets"][0]) > 0
     with pytest.raises(ValueError):
         fastblur.plan((64, 64), 5.0, tolerance=-1)
+    # An array itself, as gaussian_filter takes it: its shape and dtype (found trying plan() as a user).
+    a = np.zeros((150, 230, 4), np.uint8)
+    p = fastblur.plan(a, (5, 5, 0))
+    assert p == fastblur.plan((150, 230, 4), (5, 5, 0), dtype=np.uint8)
+    assert fastblur.plan(a, (5, 5, 0), dtype=np.float64) == fastblur.plan((150, 230, 4), (5, 5, 0), dtype=np.float64) != p
+    with pytest.raises(TypeError, match="a tuple of ints or an array"):
+        fastblur.plan("image", 5.0)
 
 
 def test_analyze_returns_the_design_metrics():
