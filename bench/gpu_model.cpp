@@ -99,7 +99,7 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
         axes += on;
         blocks *= on ? static_cast<double>((extent[ax] + 2 * d.pad) / d.factor) : static_cast<double>(extent[ax]);
       }
-      if (plan.schedule.gpu_downsample == GpuDownsample::chain)
+      if (algo::downsample_design_of(plan.schedule.gpu[0].shader) == GpuDownsample::chain)
         // The source read once into the blocks, each blurred axis reads and writes them, the
         // interpolation reads them and writes the destination.
         return bytes + N * C * 8 + blocks * C * 4 * (2 + 2 * axes);
@@ -179,7 +179,8 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
       return n;
     }
     case Algorithm::downsample:  // chain: the tent, a blur per axis, the interpolation; else three per axis
-      return n + static_cast<std::uint64_t>(plan.schedule.gpu_downsample == GpuDownsample::chain ? 2 + axes : 3 * axes);
+      return n + static_cast<std::uint64_t>(
+                     algo::downsample_design_of(plan.schedule.gpu[0].shader) == GpuDownsample::chain ? 2 + axes : 3 * axes);
     case Algorithm::fir_linear:
       return n + 1 + static_cast<std::uint64_t>(axes);  // padding, a pass an axis
     case Algorithm::kawase: {

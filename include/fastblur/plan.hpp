@@ -53,8 +53,10 @@ enum class BoxSchedule {
 };
 std::string_view to_string(BoxSchedule schedule) noexcept;
 
-/// How the Vulkan backend runs `downsample`. Both compute the same chain (tent onto block centres,
-/// low-resolution Gaussian, linear interpolation back), in a different order of float operations.
+/// How the Vulkan backend runs `downsample` (the variants of its plan, named by its pass's shader:
+/// GpuPass::shader downsample_chain or downsample_line). Both compute the same chain (tent onto
+/// block centres, low-resolution Gaussian, linear interpolation back), in a different order of float
+/// operations; the planner's is the chain.
 enum class GpuDownsample {
   per_axis,  ///< three passes per axis through a full-resolution image between axes, a thread per
              ///< sample along the axis (the first GPU design; measured 10x+ its floor on an H200)
@@ -177,8 +179,6 @@ struct Schedule {
   /// overhead (float32 1080x1920x3 sigma 5: the x pass alone 420-530 ms a row at a time). Every
   /// output keeps its operations, so its bits.
   bool x_across_rows = false;
-  /// Vulkan: downsample's design (the planner's choice: chain).
-  GpuDownsample gpu_downsample = GpuDownsample::chain;
   /// Vulkan: each axis's pass (shader variant, tile, block or outputs a thread).
   std::array<GpuPass, 3> gpu{};
   /// Vulkan: per-line scratch (box's running sums, iir) interleaved across lines (a GPU's coalesced

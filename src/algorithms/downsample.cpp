@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "algorithms/cost_model.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "core/cache_size.hpp"
 #include "fastblur/kernel.hpp"
 
@@ -113,8 +114,12 @@ class Downsample final : public Descriptor {
                        r.axes[2].factor == 0 && float_lanes_allowed(plan.spec, shape);
     plan.schedule.driver = chain ? CpuDriver::chain : CpuDriver::lines;
     // On the GPU, the same design for images and volumes (GpuDownsample::chain: coalesced, one read
-    // and one write at full resolution).
-    plan.schedule.gpu_downsample = GpuDownsample::chain;
+    // and one write at full resolution), its shader the record of the choice (gpu_variants.cpp names
+    // the other).
+    if (shape.backend == Backend::vulkan) {
+      for (GpuPass& g : plan.schedule.gpu) g = GpuPass{};
+      plan.schedule.gpu[0].shader = downsample_shader(GpuDownsample::chain);
+    }
     plan.schedule.stream_destination = chain && streams_float_destination(shape);
   }
 

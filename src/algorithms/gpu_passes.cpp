@@ -74,13 +74,16 @@ const char* downsample_shader(GpuDownsample design) noexcept {
   return design == GpuDownsample::per_axis ? "downsample_line" : "downsample_chain";
 }
 
+GpuDownsample downsample_design_of(std::string_view shader) noexcept {
+  return shader == downsample_shader(GpuDownsample::per_axis) ? GpuDownsample::per_axis : GpuDownsample::chain;
+}
+
 std::vector<std::string> planned_shaders(const Plan& plan) {
   std::vector<std::string> out;
   const auto add = [&](const std::string& s) {
     if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
   for (const GpuPass& g : plan.schedule.gpu) add(g.shader);
-  if (plan.algorithm == Algorithm::downsample) add(downsample_shader(plan.schedule.gpu_downsample));
   return out;
 }
 

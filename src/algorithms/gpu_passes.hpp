@@ -60,6 +60,8 @@ const char* box_shader(BoxSchedule schedule) noexcept;
 /// The box schedule a pass's shader runs (running sums for any other name, such as none yet).
 BoxSchedule box_schedule_of(std::string_view shader) noexcept;
 const char* downsample_shader(GpuDownsample design) noexcept;
+/// The design a downsample plan's pass runs (its shader; the chain for any other name).
+GpuDownsample downsample_design_of(std::string_view shader) noexcept;
 /// Every shader a plan's algorithm passes run on the device, as the plan names them (GpuPass::shader
 /// of its axes, downsample's design); the recorders create no other (but for the
 /// conversions and padding around every algorithm: convert, pad_image, image_to_work, work_to_image).

@@ -29,10 +29,11 @@ template <const char* Base, ElementType R>
 void images_as(Plan& p, const Shape& shape) { schedule_image_gpu(p, shape, Base, R); }
 template <ElementType R>
 bool images_are(const Plan& p) { return p.schedule.gpu[0].real == R; }
+// downsample's design is its pass's shader (downsample_chain, downsample_line).
 template <GpuDownsample D>
-void downsample_as(Plan& p, const Shape&) { p.schedule.gpu_downsample = D; }
+void downsample_as(Plan& p, const Shape&) { p.schedule.gpu[0].shader = downsample_shader(D); }
 template <GpuDownsample D>
-bool downsample_is(const Plan& p) { return p.schedule.gpu_downsample == D; }
+bool downsample_is(const Plan& p) { return downsample_design_of(p.schedule.gpu[0].shader) == D; }
 // fir's passes with `N` outputs a thread (8: register-blocked, fir_line_o8 / fir_across_o8).
 template <int N>
 void fir_outputs_as(Plan& p, const Shape& shape) { schedule_fir_gpu(p, shape, N); }

@@ -1,6 +1,7 @@
 #pragma once
 // The Vulkan backend's named variants of a plan (issue 47's levers): each a way to run one
-// algorithm's plan - a change of its schedule - that computes the same result. The planner runs
+// algorithm's plan - a change of its schedule - that computes the same result, or one within the
+// algorithm's catalogued bound (the image algorithms' float16 images). The planner runs
 // an algorithm's first variant unless a measured profile of the device (gpu_profile.hpp) says
 // another is faster; the GPU benchmark measures every one. A new lever is one line in
 // gpu_variants.cpp.

@@ -121,7 +121,6 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("fused_axes"), j.boolean(s.fused_axes);
   j.key("fused_z"), j.boolean(s.fused_z);
   j.key("x_across_rows"), j.boolean(s.x_across_rows);
-  j.key("gpu_downsample"), j.text(to_string(s.gpu_downsample));
   j.key("tile"), j.numbers(s.tile);
   j.key("pieces"), j.integer(s.pieces);
   // Vulkan: each axis's pass as the plan chose it (Schedule::gpu), the scratch layout, transfer parts.

@@ -1,4 +1,4 @@
-// downsample on the GPU, in the plan's design (Schedule::gpu_downsample): the chain
+// downsample on the GPU, in the plan's design (its pass's shader, GpuDownsample): the chain
 // (gpu_downsample_chain.cpp), or per axis the tent onto block centres, low-resolution Gaussian and
 // linear interpolation as three parallel passes (downsample_line.comp), with the factor,
 // compensated sigma and padding of the plan (src/algorithms/downsample.hpp), as cpu/downsample.cpp.
@@ -26,7 +26,8 @@ struct DownsampleParams {
 }  // namespace
 
 void record_downsample(Job& job, const Work& src, const Work& dst, const Plan& plan, std::array<std::int64_t, 2>) {
-  if (plan.schedule.gpu_downsample == GpuDownsample::chain) return record_downsample_chain(job, src, dst, plan);
+  if (algo::downsample_design_of(plan.schedule.gpu[0].shader) == GpuDownsample::chain)
+    return record_downsample_chain(job, src, dst, plan);
   const auto& resolved = algo::resolved_as<algo::DownsampleResolved>(plan);
   Context& ctx = job.context();
   const int C = src.channels;

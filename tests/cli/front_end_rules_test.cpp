@@ -109,7 +109,7 @@ TEST(FrontEndRules, ThePlanSerialisesEveryFieldAFrontEndShows) {
   EXPECT_EQ(s["driver"], std::string(to_string(fir.schedule.driver)));
   EXPECT_EQ(s["threads"], fir.schedule.threads);
   EXPECT_EQ(s["stream_destination"], fir.schedule.stream_destination);
-  for (const char* key : {"intermediate", "rounding", "strip", "stream_destination", "gpu_downsample", "tile", "pieces", "gpu_passes"})
+  for (const char* key : {"intermediate", "rounding", "strip", "stream_destination", "tile", "pieces", "gpu_passes"})
     EXPECT_TRUE(s.contains(key)) << key;
 
   // A long kernel is written as its length; a box plan's resolved parameters, whole and per axis.

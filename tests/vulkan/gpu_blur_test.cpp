@@ -132,7 +132,7 @@ TEST_F(VulkanTest, DownsampleVolumesMatchTheCpu) {
   spec.algorithm = Algorithm::downsample;
   auto volume = test::make_buffer(ElementType::f32, 32, 32, 32, 1);
   const Plan plan = make_plan(spec, volume.view, ElementType::f32, device_);
-  EXPECT_EQ(plan.schedule.gpu_downsample, GpuDownsample::chain);
+  EXPECT_EQ(plan.schedule.gpu[0].shader, "downsample_chain");
   EXPECT_NE(describe(plan).find("variant chain"), std::string::npos) << describe(plan);
 }
 

@@ -1,8 +1,8 @@
 // The plan is the only record of a GPU variant (issue 48): for every algorithm the Vulkan backend
 // runs (the registry's), in each named variant, 8-bit and float images of 1 to 4 channels and float
-// volumes, every pipeline its recorder asks the context for is a shader the plan names
-// (algo::planned_shaders: GpuPass::shader, downsample's design) or the padding every image-based
-// pass starts from - and every shader the plan names runs. The plan also sizes each pass's batches
+// volumes, and a device feature (iir's float64), every pipeline its recorder asks the context for is
+// a shader the plan names (algo::planned_shaders: each GpuPass::shader) or the padding every
+// image-based pass starts from - and every shader the plan names runs. The plan also sizes each pass's batches
 // for its device (GpuPass::batch), which the recorders run as they are or refuse.
 #include <gtest/gtest.h>
 
@@ -34,6 +34,8 @@ TEST_F(VulkanTest, EveryPipelineARecorderRunsIsNamedByItsPlan) {
     int channels;
     std::array<std::int64_t, 3> extent;
     const algo::GpuVariant* variant;  // null: the plan as made
+    double sigma = 4.0;
+    const char* iir_variant = nullptr;  // the device's features choose too: iir's float64
   };
   std::vector<Case> cases;
   for (const auto& [d, v] : test::vulkan_algorithm_variants()) {
@@ -42,16 +44,21 @@ TEST_F(VulkanTest, EveryPipelineARecorderRunsIsNamedByItsPlan) {
         cases.push_back({d->id(), channels % 2 ? ElementType::u8 : ElementType::f32, channels, {67, 29, 1}, v});
     if (d->info().runs_on(Backend::vulkan, 3)) cases.push_back({d->id(), ElementType::f32, 2, {40, 23, 11}, v});
   }
+  // Young-van Vliet beyond the sigma float32 holds: float64 recursions where the device has them.
+  if (ctx->has_float64()) cases.push_back({Algorithm::iir, ElementType::f32, 2, {300, 9, 1}, nullptr, 30.0, "young-van-vliet"});
   ASSERT_GE(cases.size(), 40u);
   std::vector<std::string> asked;
   for (const Case& c : cases) {
     auto src = test::make_buffer(c.type, c.extent[0], c.extent[1], c.extent[2], c.channels);
     BlurSpec spec;
-    spec.sigma = {4.0, 4.0, c.extent[2] > 1 ? 2.0 : 0.0};
+    spec.sigma = {c.sigma, c.sigma, c.extent[2] > 1 ? 2.0 : 0.0};
     spec.algorithm = c.algorithm;
+    if (c.iir_variant) set_parameter(spec, "iir_variant", c.iir_variant);
     Plan plan = make_plan(spec, src.view, device_);
     if (c.variant) c.variant->apply(plan, vk::shape_on(*ctx, c.extent, c.channels, c.type, c.type));
     const std::vector<std::string> named = algo::planned_shaders(plan);
+    if (c.iir_variant)
+      EXPECT_NE(std::find(named.begin(), named.end(), std::string("iir_line_f64")), named.end()) << describe(plan);
     const std::string what = std::string(to_string(c.algorithm)) + (c.variant ? "-" + std::string(c.variant->name) : "") +
                              " " + std::string(to_string(c.type)) + " C" + std::to_string(c.channels) +
                              (c.extent[2] > 1 ? " volume" : "") + "\n" + describe(plan);

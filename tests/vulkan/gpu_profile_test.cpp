@@ -65,7 +65,7 @@ TEST_F(VulkanTest, AMeasuredProfileRunsTheFastestVariant) {
   spec.sigma = {6.0, 6.0, 0.0};
   spec.algorithm = Algorithm::downsample;
   const Plan model = make_plan(spec, image.view, ElementType::f32, device_);
-  EXPECT_EQ(model.schedule.gpu_downsample, GpuDownsample::chain);
+  EXPECT_EQ(algo::gpu_variant_of(model), "chain");
   EXPECT_TRUE(model.cost_profile.empty());
   EXPECT_NE(describe(model).find("costs: the model"), std::string::npos) << describe(model);
   {
@@ -73,7 +73,7 @@ TEST_F(VulkanTest, AMeasuredProfileRunsTheFastestVariant) {
                                            {{Algorithm::downsample, "chain", 2.0}, {Algorithm::downsample, "per-axis", 0.5}},
                                            160, 120, 6.0));
     const Plan measured = make_plan(spec, image.view, ElementType::f32, device_);
-    EXPECT_EQ(measured.schedule.gpu_downsample, GpuDownsample::per_axis);
+    EXPECT_EQ(measured.schedule.gpu[0].shader, "downsample_line");
     EXPECT_EQ(algo::gpu_variant_of(measured), "per-axis");
     EXPECT_NE(describe(measured).find("costs: the measured profile of " + context.info().name + " (per-axis faster)"),
               std::string::npos)
@@ -84,7 +84,7 @@ TEST_F(VulkanTest, AMeasuredProfileRunsTheFastestVariant) {
               4e-6);
   }
   // The profile gone, the model again (plans are cached by the profile they were made with).
-  EXPECT_EQ(make_plan(spec, image.view, ElementType::f32, device_).schedule.gpu_downsample, GpuDownsample::chain);
+  EXPECT_EQ(algo::gpu_variant_of(make_plan(spec, image.view, ElementType::f32, device_)), "chain");
 }
 
 TEST_F(VulkanTest, AMeasuredProfileChangesWhatAutoPicksWithinTheTolerance) {
