@@ -18,21 +18,20 @@
 // threads on consecutive addresses), transposed so that each thread reads its lane from there;
 // outputs go back the same way. Along y and z each thread fetches its own lane's block (the
 // lanes of a warp are neighbours in memory, so those loads are coalesced already).
-//  - VARIANT 0, Deriche 4th order: causal pass into the line's scratch, anticausal pass added to it
-//    on the way into dst.
 //  - VARIANT 1, Young-van Vliet 3rd order: causal pass into the line's scratch (the padded line
 //    from its first output on), Triggs-Sdika's start for the backward pass, backward pass into dst.
 //  - VARIANT 2, Deriche in its parallel form (kernel_iir.hpp's DericheParallelForm): two complex
 //    first-order recursions per direction, each starting from its steady state for the border's
 //    constant continuation. A first-order recursion's rounding stays within eps / (1 - |p|), so
-//    this runs in float32 at any sigma: float64 is never needed for Deriche.
+//    this runs in float32 at any sigma: float64 is never needed for Deriche (its direct form, which
+//    needed it, is the CPU's only).
 #extension GL_GOOGLE_include_directive : require
 #include "border.glsl"
 #include "line_layout.glsl"
 
 layout(local_size_x = 64) in;
 layout(constant_id = 0) const int CHANNELS = 4;
-layout(constant_id = 1) const int VARIANT = 0;
+layout(constant_id = 1) const int VARIANT = 2;
 layout(constant_id = 2) const bool TILED = false;
 layout(constant_id = 3) const int GROUP_LINES = 16;  // TILED: lines per workgroup (GROUP_LINES CHANNELS <= 64)
 layout(constant_id = 4) const int BLOCK = 1;         // samples per block
@@ -181,38 +180,6 @@ void main() {
           v1r = p1r * a1r - p1i * a1i; v1i = p1r * a1i + p1i * a1r;
           if (i < len - p.pad) put(i, float(z_block(i) + 2.0 * (v0r + v1r)));
           xn = x_block(i);
-        }
-      flush_block(lo, hi);
-    }
-  } else if (VARIANT == 0) {
-    // The causal part is kept in the line's scratch (in `real`) until the anticausal part is added.
-    real x1 = left, x2 = left, x3 = left;
-    real y1 = left * k[12], y2 = y1, y3 = y1, y4 = y1;
-    for (int lo = 0; lo < len - p.pad; lo += block) {
-      int hi = min(lo + block, len - p.pad) - 1;
-      load_block(lo, hi - lo + 1);
-      if (live)
-        for (int i = lo; i <= hi; ++i) {
-          real x0 = x_block(i);
-          real y0 = k[0] * x0 + k[1] * x1 + k[2] * x2 + k[3] * x3 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
-          if (i >= p.pad) scratch[base + (i - p.pad) * p.sample_stride] = y0;
-          x3 = x2; x2 = x1; x1 = x0;
-          y4 = y3; y3 = y2; y2 = y1; y1 = y0;
-        }
-    }
-    real x4 = right;
-    x1 = right; x2 = right; x3 = right;
-    y1 = right * k[13]; y2 = y1; y3 = y1; y4 = y1;
-    for (int hi = len - 1; hi >= p.pad; hi -= block) {
-      int lo = max(hi - block + 1, p.pad);
-      load_block(lo, hi - lo + 1);
-      load_scratch(lo, hi, n);
-      if (live)
-        for (int i = hi; i >= lo; --i) {
-          real y0 = k[4] * x1 + k[5] * x2 + k[6] * x3 + k[7] * x4 - k[8] * y1 - k[9] * y2 - k[10] * y3 - k[11] * y4;
-          if (i < len - p.pad) put(i, float(z_block(i) + y0));
-          x4 = x3; x3 = x2; x2 = x1; x1 = x_block(i);
-          y4 = y3; y3 = y2; y2 = y1; y1 = y0;
         }
       flush_block(lo, hi);
     }

@@ -89,9 +89,9 @@ struct GpuPass {
   /// The type the pass's sums and recursions run in: f32, or f64 where iir's plan asks for it (its
   /// shader's variant, iir_line_f64; the device must have float64).
   ElementType real = ElementType::f32;
-  /// iir_line: the recursion its shader runs (iir_line.comp's VARIANT): Deriche's direct form,
-  /// Young-van Vliet's, or Deriche's parallel form.
-  enum class Recursion { none, deriche_direct, young_van_vliet, deriche_parallel } recursion = Recursion::none;
+  /// iir_line: the recursion its shader runs (iir_line.comp's VARIANT): Young-van Vliet's, or
+  /// Deriche's parallel form (the GPU's only form of Deriche: stable in float32 at any sigma).
+  enum class Recursion { none, young_van_vliet, deriche_parallel } recursion = Recursion::none;
 };
 
 /// Vulkan, on the caller's buffers (fastblur::vulkan::blur of BufferImages, CUDA arrays): where the

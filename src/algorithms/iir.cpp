@@ -145,9 +145,8 @@ class Iir final : public Descriptor {
       }
       g.shader = float64 ? "iir_line_f64" : "iir_line_f32";
       g.real = float64 ? ElementType::f64 : ElementType::f32;
-      // Deriche in float32 runs its parallel form (stable at any sigma), as the chunks do.
-      g.recursion = !deriche ? GpuPass::Recursion::young_van_vliet
-                    : float64 ? GpuPass::Recursion::deriche_direct : GpuPass::Recursion::deriche_parallel;
+      // Deriche runs its parallel form (stable in float32 at any sigma), as the chunks do.
+      g.recursion = deriche ? GpuPass::Recursion::deriche_parallel : GpuPass::Recursion::young_van_vliet;
       const std::int64_t n = shape.extent[a], lanes = shape.elements() / n;
       const std::int64_t batch =
           lines_per_batch(scratch_budget(shape), iir_line_scratch(deriche, n, r.axes[a].pad, real), lanes);

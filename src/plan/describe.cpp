@@ -12,7 +12,6 @@ namespace {
 
 const char* recursion_name(GpuPass::Recursion r) {
   switch (r) {
-    case GpuPass::Recursion::deriche_direct: return "deriche direct form";
     case GpuPass::Recursion::young_van_vliet: return "young-van-vliet";
     case GpuPass::Recursion::deriche_parallel: return "deriche parallel form";
     case GpuPass::Recursion::none: break;

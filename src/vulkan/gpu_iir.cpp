@@ -30,8 +30,8 @@ struct IirParams {
 };
 
 // The coefficients iir_line.comp reads for the plan's recursion along axis `ax`: Deriche's parallel
-// form's poles and residues (real, imaginary), his direct form's causal, anticausal and feedback
-// terms and gains, or Young-van Vliet's gain, feedback and Triggs-Sdika's boundary matrix.
+// form's poles and residues (real, imaginary), or Young-van Vliet's gain, feedback and
+// Triggs-Sdika's boundary matrix.
 std::vector<double> coefficients(const algo::IirResolved& resolved, double sigma, std::size_t ax, GpuPass::Recursion recursion) {
   const algo::IirAxis& r = resolved.axes[ax];
   std::vector<double> k;
@@ -41,13 +41,6 @@ std::vector<double> coefficients(const algo::IirResolved& resolved, double sigma
       k.push_back(z.real());
       k.push_back(z.imag());
     }
-  } else if (recursion == GpuPass::Recursion::deriche_direct) {
-    const auto& c = r.deriche;
-    k.insert(k.end(), c.causal.begin(), c.causal.end());
-    k.insert(k.end(), c.anticausal.begin(), c.anticausal.end());
-    k.insert(k.end(), c.feedback.begin(), c.feedback.end());
-    k.push_back(c.causal_gain);
-    k.push_back(c.anticausal_gain);
   } else {
     const auto& c = r.young_van_vliet;
     k.push_back(c.B);
@@ -61,8 +54,7 @@ std::vector<double> coefficients(const algo::IirResolved& resolved, double sigma
 std::uint32_t shader_recursion(GpuPass::Recursion recursion) {
   switch (recursion) {
     case GpuPass::Recursion::young_van_vliet: return 1;
-    case GpuPass::Recursion::deriche_parallel: return 2;
-    default: return 0;
+    default: return 2;  // Deriche's parallel form
   }
 }
 

@@ -77,8 +77,11 @@ TEST_F(VulkanTest, ImagesInFloat16StayWithinTheirBound) {
           const bool in_half = channels > 2 && (type == ElementType::u8 || type == ElementType::f16);
           EXPECT_EQ(plan.schedule.gpu[0].real, in_half ? ElementType::f16 : ElementType::f32) << what;
           EXPECT_EQ(algo::gpu_variant_of(plan), in_half ? "float16-images" : "float32-images") << what;
-          const double bound =
-              texture_tolerance(type) + (in_half ? a.roundings * std::ldexp(1.0, -11) * test::type_scale(type) : 0.0);
+          // A rounding a pass of 2^-11 of the largest value: the type's scale, or for floats 1.5 of it
+          // (test::fill_random's floats lie in [-0.5, 1.5] of it; a seed that drew kawase's float16
+          // case near 1.5 failed a bound of 1.0).
+          const double largest = test::type_scale(type) * (is_integer(type) ? 1.0 : 1.5);
+          const double bound = texture_tolerance(type) + (in_half ? a.roundings * std::ldexp(1.0, -11) * largest : 0.0);
           EXPECT_LE(diff, bound) << what;
           if (in_half && type == ElementType::u8) EXPECT_GT(diff, 0.0) << "float16 rounds some pass's values: " << what;
         }
