@@ -332,6 +332,24 @@ TEST_F(VulkanTest, CudaSlicesEachGetTheBitsOfBlurringItAlone) {
 // channels whose holes disagree, float16, volumes, every border that extends data (and a constant
 // one with cval NaN), in place; without holes, the plain blur; and what it does not take is refused
 // in one line with nothing written.
+// A CUDA call's normalized convolution against the host path's: NaN in the same places (counted in
+// `empty`), the values of float32 work on both sides - integers within one step of their rounding,
+// floats relative to their size (float16 its precision).
+void expect_the_host_paths_holes(const View& got, const View& want, int& empty) {
+  const double tol = got.type == ElementType::f16 ? 2e-3 : 2e-6;
+  for (std::int64_t z = 0; z < got.depth(); ++z)
+    for (std::int64_t y = 0; y < got.height(); ++y)
+      for (std::int64_t x = 0; x < got.width(); ++x)
+        for (int c = 0; c < got.channels; ++c) {
+          const double g = test::get(got, x, y, z, c), w = test::get(want, x, y, z, c);
+          const std::string at = std::to_string(x) + "," + std::to_string(y) + "," + std::to_string(z) + " c" +
+                                 std::to_string(c) + ": " + std::to_string(g) + " vs " + std::to_string(w);
+          ASSERT_EQ(std::isnan(g), std::isnan(w)) << at;
+          if (std::isnan(w)) ++empty;
+          else ASSERT_LE(std::fabs(g - w), is_integer(got.type) ? 1.0 : tol * std::max(1.0, std::fabs(w))) << at;
+        }
+}
+
 TEST_F(VulkanTest, CudaViewsWithHolesGiveTheHostPathsNormalizedConvolution) {
   test::CudaMemory cuda(device_);
   auto rng = test::rng_for_test();
@@ -370,17 +388,8 @@ TEST_F(VulkanTest, CudaViewsWithHolesGiveTheHostPathsNormalizedConvolution) {
     const cuda::DeviceView s = cuda.upload(src), d = cuda.upload(got);
     cuda::blur(s, d, spec, m, 0, 0);
     cuda.download(d, got);
-    const double tol = k.type == ElementType::f16 ? 2e-3 : 2e-6;
     int empty = 0;
-    for (std::int64_t z = 0; z < k.d; ++z)
-      for (std::int64_t y = 0; y < k.h; ++y)
-        for (std::int64_t x = 0; x < k.w; ++x)
-          for (int c = 0; c < k.c; ++c) {
-            const double g = test::get(got.view, x, y, z, c), w = test::get(want.view, x, y, z, c);
-            ASSERT_EQ(std::isnan(g), std::isnan(w)) << x << "," << y << "," << z << " c" << c << ": " << g << " vs " << w;
-            if (std::isnan(w)) ++empty;
-            else ASSERT_LE(std::fabs(g - w), tol * std::max(1.0, std::fabs(w))) << x << "," << y << "," << z << " c" << c;
-          }
+    ASSERT_NO_FATAL_FAILURE(expect_the_host_paths_holes(got.view, want.view, empty));
     if (k.preserve) EXPECT_GT(empty, 0);
     // The plan printed is the pairs' blur, and the plan run.
     const Plan planned = cuda::plan(s, d, spec, m, 0);
@@ -389,12 +398,8 @@ TEST_F(VulkanTest, CudaViewsWithHolesGiveTheHostPathsNormalizedConvolution) {
     if (k.type == ElementType::f32) {  // in place
       cuda::blur(s, s, spec, m, 0, 0);
       cuda.download(s, src);
-      for (std::int64_t y = 0; y < k.h; ++y)
-        for (int c = 0; c < k.c; ++c) {
-          const double g = test::get(src.view, k.w / 2, y, 0, c), w = test::get(want.view, k.w / 2, y, 0, c);
-          ASSERT_EQ(std::isnan(g), std::isnan(w));
-          if (!std::isnan(w)) ASSERT_LE(std::fabs(g - w), tol * std::max(1.0, std::fabs(w)));
-        }
+      int in_place_empty = 0;
+      ASSERT_NO_FATAL_FAILURE(expect_the_host_paths_holes(src.view, want.view, in_place_empty));
     }
   }
   // No holes: the plain blur's values.
@@ -487,20 +492,8 @@ TEST_F(VulkanTest, CudaViewsWithAMaskOrAlphaGiveTheHostPaths) {
     const cuda::DeviceView mv = m.alpha ? cuda::DeviceView{} : cuda.upload(mask);
     cuda::blur(s, d, spec, m, 0, 0, mv);
     cuda.download(d, got);
-    // float32 work on both sides: integers within one step of their rounding, floats relative to
-    // their size (float16 its precision).
-    const double tol = k.type == ElementType::f16 ? 2e-3 : 2e-6;
-    const auto bound = [&](double w) { return is_integer(k.type) ? 1.0 : tol * std::max(1.0, std::fabs(w)); };
     int empty = 0;
-    for (std::int64_t z = 0; z < k.d; ++z)
-      for (std::int64_t y = 0; y < k.h; ++y)
-        for (std::int64_t x = 0; x < k.w; ++x)
-          for (int c = 0; c < k.c; ++c) {
-            const double g = test::get(got.view, x, y, z, c), w = test::get(want.view, x, y, z, c);
-            ASSERT_EQ(std::isnan(g), std::isnan(w)) << x << "," << y << "," << z << " c" << c << ": " << g << " vs " << w;
-            if (std::isnan(w)) ++empty;
-            else ASSERT_LE(std::fabs(g - w), bound(w)) << x << "," << y << "," << z << " c" << c << ": " << g << " vs " << w;
-          }
+    ASSERT_NO_FATAL_FAILURE(expect_the_host_paths_holes(got.view, want.view, empty));
     if (!is_integer(k.type) && !m.alpha) EXPECT_GT(empty, 0) << "the block's centre has no valid sample under the kernel";
     // Colours sharing their weight (alpha, a mask of one channel) travel as one blur with it; else
     // a channel and its weight a blur.
