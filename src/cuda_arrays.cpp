@@ -335,6 +335,13 @@ void copy(const cu::Driver& d, const DeviceView& v, cu::DevicePtr packed, bool i
   }
 }
 
+// A call's inputs into the slot's buffer at `base`: the source, and a mask after the images (layout_of).
+void copy_in(const cu::Driver& d, const DeviceView& src, const DeviceView* mask, ElementType destination,
+             cu::DevicePtr base, cu::Stream stream) {
+  copy(d, src, base, true, stream);
+  if (mask) copy(d, *mask, base + layout_of(src, destination, mask).mask_offset, true, stream);
+}
+
 // The slot's buffer at least `bytes` long, replaced (after its last call's work) when smaller.
 void ensure(const cu::Driver& d, const Device& device, Slot& s, std::uint64_t bytes) {
   if (!s.done) d.check(d.cuEventCreate(&s.done, cu::kEventDisableTiming), "cuEventCreate");
@@ -390,8 +397,7 @@ void blur_with_semaphores(const cu::Driver& d, const Device& device, Slot& s, co
   const cu::DevicePtr base = s.pointer;
   const bool signal_in = handoff != CudaHandoff::host_then_semaphore, wait_out = handoff != CudaHandoff::semaphore_then_host;
   d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
-  copy(d, src, base, true, stream);
-  if (mask) copy(d, *mask, base + layout_of(src, dst.type, mask).mask_offset, true, stream);
+  copy_in(d, src, mask, dst.type, base, stream);
   const std::uint64_t copied = s.value + 1, blurred = s.value + 2;
   auto t = vk::Clock::now();
   if (signal_in) {
@@ -429,8 +435,7 @@ void blur_with_host_waits(const cu::Driver& d, const Device& device, Slot& s, co
   const cu::DevicePtr base = s.pointer;
   d.check(d.cuStreamWaitEvent(stream, s.done, 0), "cuStreamWaitEvent");
   auto t = vk::Clock::now();
-  copy(d, src, base, true, stream);
-  if (mask) copy(d, *mask, base + layout_of(src, dst.type, mask).mask_offset, true, stream);
+  copy_in(d, src, mask, dst.type, base, stream);
   d.check(d.cuEventRecord(s.done, stream), "cuEventRecord");
   d.check(d.cuEventSynchronize(s.done), "cuEventSynchronize");
   record.timing.copy_in_wait_ms = vk::ms_since(t);

@@ -86,7 +86,7 @@ SOURCE_EXT = (".cpp", ".hpp", ".h", ".cc", ".inc", ".def")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
 # python/fastblur's modules, lowest first: each may import only the ones before it.
-PY_MODULES = ["_core", "_scipy_args", "_foreign_arrays", "_gaussian_family", "_scipy_patch", "__init__", "torch", "_zarr_chunks", "_zarr_store", "dask", "__main__"]
+PY_MODULES = ["_core", "_scipy_args", "_mask_rules", "_foreign_arrays", "_gaussian_family", "_scipy_patch", "__init__", "torch", "_zarr_chunks", "_zarr_store", "dask", "__main__"]
 
 
 def unit_of(root, path):

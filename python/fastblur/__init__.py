@@ -52,7 +52,7 @@ import numpy as np
 from . import _core
 from ._scipy_args import (active_axes, axis_1d, check_axes, check_order, get_output, kernel_radius, mode_name,
                           normalize_sequence, scipy_kernel, scipy_kernels)
-from . import _foreign_arrays, _gaussian_family, _scipy_patch
+from . import _foreign_arrays, _gaussian_family, _mask_rules, _scipy_patch
 
 __all__ = [
     "gaussian_filter", "gaussian_filter1d", "gaussian_laplace", "gaussian_gradient_magnitude", "correlate1d",
@@ -181,13 +181,8 @@ def _missing_request(input, nan_policy, mask, preserve_nan):
     data = np.ma.getdata(input) if masked else input
     if mask is not None:
         mask = np.asarray(mask)
-        if mask.dtype.kind not in "biuf":
-            raise TypeError(f"mask must be a bool array (True = missing) or float weights in [0, 1], not {mask.dtype}")
-        if mask.shape != np.shape(data):
-            try:
-                mask = np.broadcast_to(mask, np.shape(data))
-            except ValueError:
-                raise ValueError(f"the mask's shape {mask.shape} differs from the data's {np.shape(data)}") from None
+        _mask_rules.check_mask(mask.dtype, mask.shape, np.shape(data))
+        mask = np.broadcast_to(mask, np.shape(data))
         if mask.dtype.kind in "iu":
             mask = mask != 0
     if masked:

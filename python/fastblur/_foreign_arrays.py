@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from . import _core
+from . import _core, _mask_rules
 
 _CPU, _CUDA, _CUDA_HOST, _CUDA_MANAGED = 1, 2, 3, 13  # DLPack's device types
 _LAYOUT_REFUSED = "a layout the copies cannot take"  # the core's words (src/cuda_arrays.cpp, check_view)
@@ -263,14 +263,7 @@ def cuda_mask(mask, data):
     m = CudaArray(mask)
     if m.ordinal != data.ordinal:
         raise ValueError(f"the mask is on CUDA device {m.ordinal}, the data on {data.ordinal}")
-    try:
-        shape = np.broadcast_shapes(m.shape, data.shape)
-    except ValueError:
-        shape = None
-    if shape != data.shape:
-        raise ValueError(f"the mask's shape {m.shape} differs from the data's {data.shape}")
-    if m.dtype.kind not in "biuf":
-        raise TypeError(f"mask must be a bool array (True = missing) or float weights in [0, 1], not {m.dtype}")
+    _mask_rules.check_mask(m.dtype, m.shape, data.shape)
     name = type(mask).__module__.split(".")[0]
     if name == "torch":
         import torch

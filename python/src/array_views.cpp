@@ -210,6 +210,14 @@ void blur_arrays(const py::array& src, py::array& dst, const std::vector<AxisReq
   });
 }
 
+namespace {
+// A mask laid out (as an output of the data's call) into the same blurs as the call's output, or refused.
+void check_mask_layout(const Layout& data, const Layout& mask) {
+  if (mask.batch != data.batch || mask.dv.extent != data.dv.extent || mask.dv.channels != data.dv.channels)
+    throw InvalidArgument("the mask is laid out unlike the output: give it C-contiguous");
+}
+}  // namespace
+
 void blur_missing_arrays(const py::array& src, py::array& dst, const py::object& mask, const MissingData& missing,
                          const std::vector<AxisRequest>& axes, const BlurSpec& base, const Device& device) {
   if (!dst.writeable()) throw InvalidArgument("the output array is read-only");
@@ -224,8 +232,7 @@ void blur_missing_arrays(const py::array& src, py::array& dst, const py::object&
     ms = ArrayShape::of(mask_array);
     if (ms.extents != s.extents) throw InvalidArgument("the mask's shape differs from the data's");
     lm = lay_out_call(s, ms, axes, base, device);
-    if (lm.batch != l.batch || lm.dv.extent != l.dv.extent || lm.dv.channels != l.dv.channels)
-      throw InvalidArgument("the mask is laid out unlike the output: give it C-contiguous");
+    check_mask_layout(l, lm);
   }
   // The batch's offsets, in one order for the three arrays.
   std::vector<std::pair<std::ptrdiff_t, std::ptrdiff_t>> offsets;
@@ -370,8 +377,7 @@ std::vector<std::ptrdiff_t> mask_offsets(const CudaLayout& c, const CudaArray& s
                                          View& mask_view) {
   if (mask.shape.extents != src.shape.extents) throw InvalidArgument("the mask's shape differs from the data's");
   const CudaLayout cm = lay_out_cuda(src, mask, axes, base, ordinal);
-  if (cm.l.batch != c.l.batch || cm.l.dv.extent != c.l.dv.extent || cm.l.dv.channels != c.l.dv.channels)
-    throw InvalidArgument("the mask is laid out unlike the output: give it C-contiguous");
+  check_mask_layout(c.l, cm.l);
   std::vector<std::ptrdiff_t> offsets;
   for_each_blur(cm.l.batch, cm.s, cm.d, [&](std::ptrdiff_t, std::ptrdiff_t m_o) { offsets.push_back(m_o); });
   mask_view = cm.l.dv;

@@ -9,6 +9,36 @@
 
 #include "algorithms/descriptor.hpp"
 
+namespace fastblur {
+
+// Two algorithms' GPU designs. A plan records them as its passes' shaders (box_shader,
+// downsample_shader below); the named variants (gpu_variants.cpp) choose them.
+
+/// How the Vulkan backend runs `box` along an axis (the variants of its plan, named by the pass's
+/// shader: GpuPass::shader box_chunk, box_scan or box_fused). All compute the same extended boxes;
+/// the planner's is running sums (the faster on an H100 and on lavapipe, bench/RESULTS.md).
+enum class BoxSchedule {
+  prefix_sums,  ///< seed 001: a workgroup per line scans prefix sums in shared memory, in chunks with
+                ///< carried sums (no limit on the line's length)
+  running_sums, ///< seed 002: moving sums, each thread sliding over a chunk of one channel of a line
+  fused,        ///< every box of the axis in one dispatch: each thread runs the boxes' moving sums as a
+                ///< cascade over a chunk of one channel of a line (no pass written out between boxes)
+};
+
+/// How the Vulkan backend runs `downsample` (the variants of its plan, named by its pass's shader:
+/// GpuPass::shader downsample_chain or downsample_line). Both compute the same chain (tent onto
+/// block centres, low-resolution Gaussian, linear interpolation back), in a different order of float
+/// operations; the planner's is the chain.
+enum class GpuDownsample {
+  per_axis,  ///< three passes per axis through a full-resolution image between axes, a thread per
+             ///< sample along the axis (the first GPU design; measured 10x+ its floor on an H200)
+  chain,     ///< the CPU chain's design: every axis reduced at once from the source read once, the
+             ///< small image blurred axis by axis, interpolated back in one pass (one read and one
+             ///< write at full resolution, threads along x on every pass: coalesced)
+};
+
+}  // namespace fastblur
+
 namespace fastblur::algo {
 
 /// A workgroup's shared memory where the device is not known: what GPUs offer (48 KiB).

@@ -42,23 +42,6 @@ std::string_view to_string(CpuDriver driver) noexcept {
   return "?";
 }
 
-std::string_view to_string(BoxSchedule schedule) noexcept {
-  switch (schedule) {
-    case BoxSchedule::prefix_sums: return "prefix-sums";
-    case BoxSchedule::running_sums: return "running-sums";
-    case BoxSchedule::fused: return "fused";
-  }
-  return "?";
-}
-
-std::string_view to_string(GpuDownsample variant) noexcept {
-  switch (variant) {
-    case GpuDownsample::per_axis: return "per-axis";
-    case GpuDownsample::chain: return "chain";
-  }
-  return "?";
-}
-
 std::string_view to_string(GpuIo io) noexcept {
   switch (io) {
     case GpuIo::converted: return "converted";

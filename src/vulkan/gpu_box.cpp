@@ -7,6 +7,7 @@
 #include <string>
 
 #include "algorithms/box.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/error.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"

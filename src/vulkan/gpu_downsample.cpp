@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "algorithms/downsample.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/kernel.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "algorithms/downsample.hpp"
+#include "algorithms/gpu_passes.hpp"
 #include "fastblur/kernel.hpp"
 #include "vulkan/compute_pipeline.hpp"
 #include "vulkan/context.hpp"
