@@ -74,7 +74,7 @@ void derivative_sum(const View& src, const View& dst, DerivativeSum kind, std::s
     std::vector<const Plan*> ps;
     for (const Plan& p : plans) ps.push_back(&p);
     front_door::record_run(plans[0]);
-    core::populate_for_write(dst);
+    core::populate_for_write(dst, plans[0].schedule.threads);
     const int threads = plans[0].schedule.threads > 0 ? plans[0].schedule.threads : omp_get_max_threads();
     cpu::scipy_order_rows_terms(ps, kind, src, dst, threads);
     return;

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ._core import SIGMA_CUTOFF  # the core's kSigmaCutoff: SciPy's rule, written once
+from ._core import new_output  # memory of freed outputs reused (python/src/kept_outputs.hpp)
 
 # scipy.ndimage's mode names, and the synonyms it accepts for consistency with its interpolators.
 _MODES = {
@@ -124,7 +125,7 @@ def get_output(output, input, shape=None, check_complex=True):
         shape = input.shape
     complex_input = input.dtype.kind == "c" and check_complex
     if output is None:
-        return np.empty(shape, dtype=input.dtype.name)  # every element is written
+        return new_output(np.dtype(input.dtype.name), list(shape))  # every element is written
     if isinstance(output, np.ndarray):
         if output.shape != tuple(shape):
             raise RuntimeError("output shape not correct")
@@ -134,7 +135,7 @@ def get_output(output, input, shape=None, check_complex=True):
     dtype = np.dtype(output)
     if complex_input and dtype.kind != "c":
         raise RuntimeError("output must have complex dtype")
-    return np.empty(shape, dtype=dtype)
+    return new_output(dtype, list(shape))
 
 
 def scipy_kernel(sigma, order, radius):

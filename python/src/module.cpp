@@ -12,6 +12,7 @@
 
 #include "array_views.hpp"
 #include "dlpack_arrays.hpp"
+#include "kept_outputs.hpp"
 #include "fastblur/cuda.hpp"
 #include "fastblur/derivative_sum.hpp"
 #include "fastblur/analysis.hpp"
@@ -466,6 +467,17 @@ void bind_runs_and_analysis(py::module_& m) {
 }
 
 // The kernel helpers (weights, schedules, presets).
+// The drop-in's new outputs (kept_outputs.hpp): arrays whose memory is reused once freed.
+void bind_kept_outputs(py::module_& m) {
+  m.def("new_output", [](const py::dtype& dtype, const std::vector<py::ssize_t>& shape) {
+    return fastblur::python::new_output(dtype, shape);
+  });
+  m.def("set_kept_output_limit", [](std::size_t bytes) { return fastblur::python::set_kept_output_limit(bytes); });
+  m.def("kept_outputs", [] {
+    return py::make_tuple(fastblur::python::kept_output_bytes(), fastblur::python::kept_output_blocks());
+  });
+}
+
 void bind_kernels(py::module_& m) {
   // Kernel helpers.
   m.def("gaussian_weights", [](double sigma, int radius, int order) {
@@ -555,4 +567,5 @@ PYBIND11_MODULE(_core, m) {
   bind_missing_and_derivatives(m);
   bind_runs_and_analysis(m);
   bind_kernels(m);
+  bind_kept_outputs(m);
 }

@@ -36,7 +36,7 @@ void execute(const Plan& plan, const View& src, const View& dst) {
   }
   const Executor run = executor(plan.algorithm);
   if (!run) throw Unsupported("algorithm " + std::string(to_string(plan.algorithm)) + " is not available on the CPU");
-  core::populate_for_write(dst);
+  core::populate_for_write(dst, plan.schedule.threads);
   run(plan, src, dst);
 }
 
