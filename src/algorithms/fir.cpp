@@ -16,13 +16,16 @@ namespace {
 // CPU: 5 + (r + 1) units per axis (SIMD taps over packed rows; fused through a ring of rows at small radii).
 constexpr double kFirFixed = 5.0;
 constexpr double kFirPerTapPair = 1.0;
-// Float taps cost 1.5 units a pair against the lane algorithms and the 16-bit fixed-point path:
-// measured 2026-11-26 (bench/RESULTS.md, issue 28, "fir against sliding-dct fitted to it"), 2
-// threads, RGBA32F 1080p and a 256^3 float32 volume, where the planner kept fir up to sigma 8 while
-// sliding-dct was 1.5x faster at sigma 5.67 in 2D and 1.9x at sigma 4 in 3D. (A volume's z pass
+// Float taps against the lane algorithms and the 16-bit fixed-point path: refitted 2026-11-28
+// (bench/RESULTS.md, issue 43, "fir's float cost refitted") after fir's y pass was blocked: RGBA32F
+// 1080p at sigma 5.67 and 12, 2 threads, against sliding-dct, iir and box at their modelled costs
+// (1.5 before: the planner left fir at sigma 4 for a sliding-dct 1.7x slower). (A volume's z pass
 // costs fir more again, but an axis's choice may not depend on where its lines lie: a line alone
 // and the same lines folded into a volume must get the same filter.)
-constexpr double kFirFloat = 1.5;
+constexpr double kFirFloat = 0.9;
+// SciPy's order into float64 (double taps, no conversion), fitted with the float taps' 1.5 and not
+// measured since: kept.
+constexpr double kScipyOrderIntoDouble = 1.5;
 // Up to this radius the 2D passes are fused through a ring of rows. Measured at 1080p RGBA, 2
 // threads (bench/RESULTS.md, "fir: fused passes"): fused is 1.5x faster at radius 3, even at 8-12,
 // and 1.3x slower at 20-24, where the y pass over the ring's 2r + 1 rows costs more than the
@@ -194,7 +197,7 @@ class Fir final : public Descriptor {
     if (plan.schedule.backend == Backend::vulkan) return 1.0 + 0.02 * (r + 1);  // taps from shared memory
     const double cost = kFirFixed + kFirPerTapPair * (r + 1);
     if (plan.schedule.driver == CpuDriver::scipy_order)  // double, a conversion per axis (none into float64)
-      return (plan.destination == ElementType::f64 ? kFirFloat : 2.0) * cost;
+      return (plan.destination == ElementType::f64 ? kScipyOrderIntoDouble : 2.0) * cost;
     if (plan.schedule.driver == CpuDriver::fixed_point) return 0.5 * cost;  // 16-bit lanes
     return kFirFloat * cost;
   }
