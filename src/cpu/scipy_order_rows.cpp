@@ -60,6 +60,11 @@ struct RowsIo {
   bool in_place = false;
   const View* dst = nullptr;
   bool streamed = false;  // write streams: each worker fences its stores when its band is done
+  // Where rows are doubles already (float64 views, a volume's plane buffer): source row y read where
+  // it lies instead of copied into the ring (never in place: the ring keeps rows the band overwrote),
+  // and the first term's x pass written straight into destination row y instead of through `write`.
+  std::function<const double*(std::int64_t y)> source_at;
+  std::function<double*(std::int64_t y)> destination_at;
 };
 
 void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const RowsIo& io, int workers) {
@@ -119,10 +124,15 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
       const auto enter = [&](std::int64_t e) {  // extended row e into its ring slot
         double* to = slot(e);
         const std::int64_t r = y.map[static_cast<std::size_t>(e)];
+        if (r >= 0 && io.source_at) return;  // read where it lies (tap_row)
         if (r < 0) std::fill(to, to + row, cval);
         else if (in_place && stash_slot[static_cast<std::size_t>(r)] >= 0)
           std::memcpy(to, stash.get() + stash_slot[static_cast<std::size_t>(r)] * row, static_cast<std::size_t>(row) * sizeof(double));
         else io.read(r, to);
+      };
+      const auto tap_row = [&](std::int64_t e) -> const double* {
+        const std::int64_t r = y.map[static_cast<std::size_t>(e)];
+        return r >= 0 && io.source_at ? io.source_at(r) : slot(e);
       };
       for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);
       for (std::int64_t g0 = y0; g0 < y1; g0 += group) {
@@ -131,7 +141,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
         // y: straight into each output row's x line (a term's own lines), a strip at a time for the
         // whole group, the group's rows sharing their tap rows' loads.
         const int outputs = static_cast<int>(g1 - g0);
-        for (int t = 0; t < taps + outputs - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(g0 + t);
+        for (int t = 0; t < taps + outputs - 1; ++t) rows[static_cast<std::size_t>(t)] = tap_row(g0 + t);
         for (std::size_t k = 0; k < terms; ++k) {
           const ScipyAxis &yk = ys[k], &xk = xs[k];
           for (int m = 0; m < outputs; ++m)
@@ -159,10 +169,11 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             };
             for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
             for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
-            ordered_correlate(centre, out, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
+            double* made = k == 0 && io.destination_at ? io.destination_at(out_y) : out;
+            ordered_correlate(centre, made, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
                               static_cast<std::size_t>(C));
             if (k == 0) {
-              io.write(out_y, out);
+              if (made == out) io.write(out_y, out);
             } else {  // the term in the output's type, folded into the row as NumPy folds it
               from_doubles(dt, out, static_cast<std::size_t>(row), term_row.data());
               derivative_sum_step(kind, dt, io.dst->pixel(0, out_y), term_row.data(), static_cast<std::size_t>(row), k == 1,
@@ -201,6 +212,10 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
                 write_row(row, dst, y);
             },
             src.data == dst.data, &dst, stream};
+  if (rows_are_doubles(src) && !io.in_place)
+    io.source_at = [&](std::int64_t y) { return reinterpret_cast<const double*>(src.pixel(0, y)); };
+  if (rows_are_doubles(dst) && !stream)
+    io.destination_at = [&](std::int64_t y) { return reinterpret_cast<double*>(dst.pixel(0, y)); };
   rows_terms(plans, kind, io, workers);
 }
 
@@ -210,6 +225,9 @@ void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& d
   RowsIo io{dst.width(), dst.height(), dst.channels, dst.type,
             [&](std::int64_t y, double* to) { std::memcpy(to, plane + y * row, static_cast<std::size_t>(row) * sizeof(double)); },
             [&](std::int64_t y, const double* from) { write_row(from, dst, y); }, false, &dst};
+  io.source_at = [&](std::int64_t y) { return plane + y * row; };
+  if (rows_are_doubles(dst))
+    io.destination_at = [&](std::int64_t y) { return reinterpret_cast<double*>(dst.pixel(0, y)); };
   rows_terms(plans, DerivativeSum::laplace, io, 1);
 }
 

@@ -65,6 +65,11 @@ View plane_of(const View& v, std::int64_t z) {
   return p;
 }
 
+bool rows_are_doubles(const View& v) {
+  return v.type == ElementType::f64 && v.stride[0] == static_cast<std::ptrdiff_t>(v.channels * sizeof(double)) &&
+         reinterpret_cast<std::uintptr_t>(v.data) % alignof(double) == 0 && v.stride[1] % alignof(double) == 0;
+}
+
 void read_row(const View& v, std::int64_t y, double* to) {
   const std::size_t es = element_size(v.type);
   const std::int64_t W = v.width(), C = v.channels;

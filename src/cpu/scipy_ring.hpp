@@ -47,6 +47,10 @@ Stash lines_read_after_written(const Bands& bands, const ScipyAxis& axis, std::i
 /// Plane z of a view, as a 2D image.
 View plane_of(const View& v, std::int64_t z);
 
+/// Whether a view's rows are doubles already, as SciPy's line buffer holds them (float64, pixels packed
+/// along x, aligned): the fused drivers then read and write them where they lie, without a copy.
+bool rows_are_doubles(const View& v);
+
 /// Row y of a view as doubles, or doubles into row y (packed rows in one run, others a pixel at a time).
 void read_row(const View& v, std::int64_t y, double* to);
 void write_row(const double* from, const View& v, std::int64_t y);
