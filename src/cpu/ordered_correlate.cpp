@@ -15,12 +15,21 @@ HWY_BEFORE_NAMESPACE();
 namespace fastblur::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// An output vector as it is stored: as summed, or through float32 and back (SciPy stores a float32
+// output's axis result, the next axis reads it back: rounded to nearest, as a C cast rounds).
+template <class D>
+HWY_INLINE hn::Vec<D> Stored(D d, hn::Vec<D> v, bool through_float32) {
+  if (!through_float32) return v;
+  const hn::Rebind<float, D> df;
+  return hn::PromoteTo(d, hn::DemoteTo(df, v));
+}
+
 // U output vectors at once, their chains of adds interleaved in one loop over the taps (each
 // output's own order unchanged): one vector's chain alone waits on the adder's latency at every tap.
 // tap(j) is where tap j's values for these outputs start.
 template <int U, class D, class Tap>
 HWY_INLINE void OrderedBlock(D d, const Tap& tap, double* HWY_RESTRICT out, const double* HWY_RESTRICT fw, int size1,
-                             int size2, int symmetry) {
+                             int size2, int symmetry, bool through_float32) {
   const size_t N = hn::Lanes(d);
   hn::Vec<D> acc[U];
   if (symmetry != 0) {
@@ -46,33 +55,40 @@ HWY_INLINE void OrderedBlock(D d, const Tap& tap, double* HWY_RESTRICT out, cons
       for (int u = 0; u < U; ++u) acc[u] = hn::Add(acc[u], hn::Mul(hn::LoadU(d, t + u * N), w));
     }
   }
-  for (int u = 0; u < U; ++u) hn::StoreU(acc[u], d, out + u * N);
+  for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[u], through_float32), d, out + u * N);
 }
 
 // Every output i < count, tap(j, i) giving where tap j's value for output i lies.
 template <class TapAt>
 HWY_INLINE void OrderedAll(const TapAt& tap_at, double* out, size_t count, const double* fw, int size1, int size2,
-                           int symmetry) {
+                           int symmetry, bool through_float32) {
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   const auto at = [&](size_t first) { return [&tap_at, first](int j) { return tap_at(j, first); }; };
-  for (; i + 8 * N <= count; i += 8 * N) OrderedBlock<8>(d, at(i), out + i, fw, size1, size2, symmetry);
-  for (; i + 4 * N <= count; i += 4 * N) OrderedBlock<4>(d, at(i), out + i, fw, size1, size2, symmetry);
-  for (; i + N <= count; i += N) OrderedBlock<1>(d, at(i), out + i, fw, size1, size2, symmetry);
+  const bool t = through_float32;
+  for (; i + 8 * N <= count; i += 8 * N) OrderedBlock<8>(d, at(i), out + i, fw, size1, size2, symmetry, t);
+  for (; i + 4 * N <= count; i += 4 * N) OrderedBlock<4>(d, at(i), out + i, fw, size1, size2, symmetry, t);
+  for (; i + N <= count; i += N) OrderedBlock<1>(d, at(i), out + i, fw, size1, size2, symmetry, t);
   const hn::CappedTag<double, 1> d1;
-  for (; i < count; ++i) OrderedBlock<1>(d1, at(i), out + i, fw, size1, size2, symmetry);
+  for (; i < count; ++i) OrderedBlock<1>(d1, at(i), out + i, fw, size1, size2, symmetry, t);
 }
 
 void OrderedCorrelate(const double* center, double* out, size_t count, const double* fw, int size1, int size2,
                       int symmetry, size_t step) {
   const auto s = static_cast<std::ptrdiff_t>(step);
-  OrderedAll([center, s](int j, size_t i) { return center + i + j * s; }, out, count, fw, size1, size2, symmetry);
+  OrderedAll([center, s](int j, size_t i) { return center + i + j * s; }, out, count, fw, size1, size2, symmetry, false);
+}
+
+void OrderedCorrelateRowsThrough(const double* const* rows, size_t offset, double* out, size_t count, const double* fw,
+                                 int size1, int size2, int symmetry, bool through_float32) {
+  OrderedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, fw, size1, size2, symmetry,
+             through_float32);
 }
 
 void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out, size_t count, const double* fw,
                           int size1, int size2, int symmetry) {
-  OrderedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, fw, size1, size2, symmetry);
+  OrderedCorrelateRowsThrough(rows, offset, out, count, fw, size1, size2, symmetry, false);
 }
 
 // M output rows of a symmetric (sign 1) or antisymmetric (sign -1) kernel, U vectors of each: tap k
@@ -81,7 +97,7 @@ void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out,
 // outputs where each output alone takes two. Every output's own order of operations is unchanged.
 template <int M, int U, class D>
 HWY_INLINE void WindowBlock(D d, const double* const* rows, size_t at, double* const* out, const double* HWY_RESTRICT fw,
-                            int radius, int sign) {
+                            int radius, int sign, bool through_float32) {
   const size_t N = hn::Lanes(d);
   hn::Vec<D> acc[M][U], lo[M][U], hi[M][U];
   const auto w0 = hn::Set(d, fw[0]);
@@ -106,12 +122,12 @@ HWY_INLINE void WindowBlock(D d, const double* const* rows, size_t at, double* c
     }
   }
   for (int m = 0; m < M; ++m)
-    for (int u = 0; u < U; ++u) hn::StoreU(acc[m][u], d, out[m] + u * N);
+    for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[m][u], through_float32), d, out[m] + u * N);
 }
 
 template <int M>
 HWY_INLINE void WindowRows(const double* const* rows, size_t offset, double* const* out, size_t count, const double* fw,
-                           int radius, int sign) {
+                           int radius, int sign, bool through_float32) {
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
   double* at_out[M];
@@ -120,20 +136,22 @@ HWY_INLINE void WindowRows(const double* const* rows, size_t offset, double* con
     return static_cast<double* const*>(at_out);
   };
   size_t i = 0;
-  for (; i + 2 * N <= count; i += 2 * N) WindowBlock<M, 2>(d, rows, offset + i, shift(i), fw, radius, sign);
-  for (; i + N <= count; i += N) WindowBlock<M, 1>(d, rows, offset + i, shift(i), fw, radius, sign);
+  const bool t = through_float32;
+  for (; i + 2 * N <= count; i += 2 * N) WindowBlock<M, 2>(d, rows, offset + i, shift(i), fw, radius, sign, t);
+  for (; i + N <= count; i += N) WindowBlock<M, 1>(d, rows, offset + i, shift(i), fw, radius, sign, t);
   const hn::CappedTag<double, 1> d1;
-  for (; i < count; ++i) WindowBlock<M, 1>(d1, rows, offset + i, shift(i), fw, radius, sign);
+  for (; i < count; ++i) WindowBlock<M, 1>(d1, rows, offset + i, shift(i), fw, radius, sign, t);
 }
 
 void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double* const* out, int outputs, size_t count,
-                               const double* fw, int size1, int size2, int symmetry) {
+                               const double* fw, int size1, int size2, int symmetry, bool through_float32) {
   int m = 0;
+  const bool t = through_float32;
   if (symmetry != 0 && size1 == size2 && size1 > 0) {
-    for (; m + 4 <= outputs; m += 4) WindowRows<4>(rows + m, offset, out + m, count, fw, size1, symmetry);
-    for (; m + 2 <= outputs; m += 2) WindowRows<2>(rows + m, offset, out + m, count, fw, size1, symmetry);
+    for (; m + 4 <= outputs; m += 4) WindowRows<4>(rows + m, offset, out + m, count, fw, size1, symmetry, t);
+    for (; m + 2 <= outputs; m += 2) WindowRows<2>(rows + m, offset, out + m, count, fw, size1, symmetry, t);
   }
-  for (; m < outputs; ++m) OrderedCorrelateRows(rows + m, offset, out[m], count, fw, size1, size2, symmetry);
+  for (; m < outputs; ++m) OrderedCorrelateRowsThrough(rows + m, offset, out[m], count, fw, size1, size2, symmetry, t);
 }
 
 }  // namespace fastblur::cpu::HWY_NAMESPACE
@@ -156,8 +174,10 @@ void ordered_correlate_rows(const double* const* rows, std::size_t offset, doubl
 }
 
 void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
-                                  std::size_t count, const double* fw, int size1, int size2, int symmetry) {
-  HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry);
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
+                                  bool through_float32) {
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry,
+                                                  through_float32);
 }
 }  // namespace fastblur::cpu
 #endif

@@ -25,7 +25,10 @@ void ordered_correlate_rows(const double* const* rows, std::size_t offset, doubl
 /// ordered_correlate_rows for `outputs` consecutive output rows: output m's centre row is rows[m]
 /// (rows[-size1] .. rows[outputs - 1 + size2] valid) and its values go to out[m][0 .. count). The
 /// same bits; a symmetric or antisymmetric kernel loads each tap row once for up to four outputs.
+/// `through_float32`: each output stored through float32 and back (rounded to nearest), as SciPy
+/// stores a float32 output's axis result for the next axis to read - in registers, not a pass of its own.
 void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
-                                  std::size_t count, const double* fw, int size1, int size2, int symmetry);
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
+                                  bool through_float32);
 
 }  // namespace fastblur::cpu

@@ -187,7 +187,7 @@ void correlate_rows(const Rows& r, int nthreads) {
         for (int m = 0; m < outputs; ++m)
           outs[m] = direct_out ? reinterpret_cast<double*>(r.dbase + doff + (l + m) * r.d_step) : out.data() + m * S;
         ordered_correlate_row_window(rows.data() + r.size1, 0, outs, outputs, static_cast<std::size_t>(count), r.fw,
-                                     r.size1, r.size2, r.sym);
+                                     r.size1, r.size2, r.sym, false);
         if (!direct_out)
           for (int m = 0; m < outputs; ++m)
             with_type(r.dt, [&](auto tag) { store<decltype(tag)>(r.dt, outs[m], count, r.dbase + doff + (l + m) * r.d_step, r.d_lane); });

@@ -68,6 +68,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   const std::int64_t group = std::min<std::int64_t>(kGroup, D);
   const int slots = taps + static_cast<int>(group) - 1;
   const std::size_t pitch = static_cast<std::size_t>(values) + 8;  // ring planes a cache line apart in sets
+  const bool through_float32 = dst.type == ElementType::f32;
   std::exception_ptr failure;
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
   for (int b = 0; b < threads; ++b) {
@@ -98,11 +99,12 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
           const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, values - s0));
           for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = planes + m * values + s0;
           ordered_correlate_row_window(rows.data() + z.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs, n,
-                                       z.centre, z.size1, z.size2, z.symmetry);
+                                       z.centre, z.size1, z.size2, z.symmetry, through_float32);
         }
         for (int m = 0; m < outputs; ++m) {
           double* plane = planes + m * values;
-          through_type(dst.type, plane, static_cast<std::size_t>(values));  // SciPy stores z's result, y reads it back
+          // SciPy stores z's result, y reads it back (float32's as the sums were stored).
+          if (!through_float32) through_type(dst.type, plane, static_cast<std::size_t>(values));
           scipy_order_plane_rows(plan, plane, plane_of(dst, g0 + m));
         }
       }

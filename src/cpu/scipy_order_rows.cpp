@@ -81,6 +81,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
   const double cval = plan.spec.cval;
   const ElementType dt = io.destination;
   const std::size_t dst_item = element_size(dt);
+  const bool through_float32 = dt == ElementType::f32;
   // Bands of output rows, one per worker. Extended row e (0 <= e < H + taps - 1, position e - size1)
   // enters band b's ring when output row max(start, e - taps + 1) is made; in place, the rows read
   // after their own band or another one writes them are stashed first.
@@ -151,7 +152,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, row - s0));
             for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = centres[static_cast<std::size_t>(m)] + s0;
             ordered_correlate_row_window(rows.data() + yk.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs,
-                                         n, yk.centre, yk.size1, yk.size2, yk.symmetry);
+                                         n, yk.centre, yk.size1, yk.size2, yk.symmetry, through_float32);
           }
         }
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) {
@@ -159,7 +160,8 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             const ScipyAxis& x = xs[k];
             double* line = lines + k * group_lines + static_cast<std::size_t>(out_y - g0) * line_len;
             double* centre = line + static_cast<std::size_t>(x.size1 * C);
-            through_type(dt, centre, static_cast<std::size_t>(row));  // SciPy stores y's result, x reads it back
+            // SciPy stores y's result, x reads it back (float32's as the y sums were stored).
+            if (!through_float32) through_type(dt, centre, static_cast<std::size_t>(row));
             // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
             const auto extend = [&](std::int64_t j) {
               const std::int64_t m = x.map[static_cast<std::size_t>(j)];
