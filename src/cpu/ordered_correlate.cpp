@@ -24,6 +24,18 @@ HWY_INLINE hn::Vec<D> Stored(D d, hn::Vec<D> v, bool through_float32) {
   return hn::PromoteTo(d, hn::DemoteTo(df, v));
 }
 
+// A tap's values as doubles: loaded, or float32 loaded and widened (exactly, as SciPy's line buffer
+// holds a float32 array's values).
+template <class D>
+HWY_INLINE hn::Vec<D> LoadTap(D d, const double* p) {
+  return hn::LoadU(d, p);
+}
+template <class D>
+HWY_INLINE hn::Vec<D> LoadTap(D d, const float* p) {
+  const hn::Rebind<float, D> df;
+  return hn::PromoteTo(d, hn::LoadU(df, p));
+}
+
 // U output vectors at once, their chains of adds interleaved in one loop over the taps (each
 // output's own order unchanged): one vector's chain alone waits on the adder's latency at every tap.
 // tap(j) is where tap j's values for these outputs start.
@@ -34,25 +46,25 @@ HWY_INLINE void OrderedBlock(D d, const Tap& tap, double* HWY_RESTRICT out, cons
   hn::Vec<D> acc[U];
   if (symmetry != 0) {
     const auto w0 = hn::Set(d, fw[0]);
-    const double* c = tap(0);
-    for (int u = 0; u < U; ++u) acc[u] = hn::Mul(hn::LoadU(d, c + u * N), w0);
+    const auto* c = tap(0);
+    for (int u = 0; u < U; ++u) acc[u] = hn::Mul(LoadTap(d, c + u * N), w0);
     for (int k = size1; k >= 1; --k) {
       const auto w = hn::Set(d, fw[-k]);
-      const double* lo = tap(-k);
-      const double* hi = tap(k);
+      const auto* lo = tap(-k);
+      const auto* hi = tap(k);
       for (int u = 0; u < U; ++u) {
-        const auto l = hn::LoadU(d, lo + u * N), r = hn::LoadU(d, hi + u * N);
+        const auto l = LoadTap(d, lo + u * N), r = LoadTap(d, hi + u * N);
         acc[u] = hn::Add(acc[u], hn::Mul(symmetry > 0 ? hn::Add(l, r) : hn::Sub(l, r), w));
       }
     }
   } else {
     const auto wl = hn::Set(d, fw[size2]);
-    const double* last = tap(size2);
-    for (int u = 0; u < U; ++u) acc[u] = hn::Mul(hn::LoadU(d, last + u * N), wl);
+    const auto* last = tap(size2);
+    for (int u = 0; u < U; ++u) acc[u] = hn::Mul(LoadTap(d, last + u * N), wl);
     for (int j = -size1; j < size2; ++j) {
       const auto w = hn::Set(d, fw[j]);
-      const double* t = tap(j);
-      for (int u = 0; u < U; ++u) acc[u] = hn::Add(acc[u], hn::Mul(hn::LoadU(d, t + u * N), w));
+      const auto* t = tap(j);
+      for (int u = 0; u < U; ++u) acc[u] = hn::Add(acc[u], hn::Mul(LoadTap(d, t + u * N), w));
     }
   }
   for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[u], through_float32), d, out + u * N);
@@ -80,7 +92,8 @@ void OrderedCorrelate(const double* center, double* out, size_t count, const dou
   OrderedAll([center, s](int j, size_t i) { return center + i + j * s; }, out, count, fw, size1, size2, symmetry, false);
 }
 
-void OrderedCorrelateRowsThrough(const double* const* rows, size_t offset, double* out, size_t count, const double* fw,
+template <typename T>
+void OrderedCorrelateRowsThrough(const T* const* rows, size_t offset, double* out, size_t count, const double* fw,
                                  int size1, int size2, int symmetry, bool through_float32) {
   OrderedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, fw, size1, size2, symmetry,
              through_float32);
@@ -95,18 +108,18 @@ void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out,
 // of output m reads rows m - k and m + k, so from one k to the next the outputs' low rows slide by
 // one (lo[m] <- lo[m + 1]) and their high rows too (hi[m] <- hi[m - 1]): two loads a step for all M
 // outputs where each output alone takes two. Every output's own order of operations is unchanged.
-template <int M, int U, class D>
-HWY_INLINE void WindowBlock(D d, const double* const* rows, size_t at, double* const* out, const double* HWY_RESTRICT fw,
+template <int M, int U, class D, typename T>
+HWY_INLINE void WindowBlock(D d, const T* const* rows, size_t at, double* const* out, const double* HWY_RESTRICT fw,
                             int radius, int sign, bool through_float32) {
   const size_t N = hn::Lanes(d);
   hn::Vec<D> acc[M][U], lo[M][U], hi[M][U];
   const auto w0 = hn::Set(d, fw[0]);
   for (int m = 0; m < M; ++m)
-    for (int u = 0; u < U; ++u) acc[m][u] = hn::Mul(hn::LoadU(d, rows[m] + at + u * N), w0);
+    for (int u = 0; u < U; ++u) acc[m][u] = hn::Mul(LoadTap(d, rows[m] + at + u * N), w0);
   for (int m = 0; m < M; ++m)
     for (int u = 0; u < U; ++u) {
-      lo[m][u] = hn::LoadU(d, rows[m - radius] + at + u * N);
-      hi[m][u] = hn::LoadU(d, rows[m + radius] + at + u * N);
+      lo[m][u] = LoadTap(d, rows[m - radius] + at + u * N);
+      hi[m][u] = LoadTap(d, rows[m + radius] + at + u * N);
     }
   for (int k = radius;; --k) {
     const auto w = hn::Set(d, fw[-k]);
@@ -117,16 +130,16 @@ HWY_INLINE void WindowBlock(D d, const double* const* rows, size_t at, double* c
     for (int u = 0; u < U; ++u) {
       for (int m = 0; m + 1 < M; ++m) lo[m][u] = lo[m + 1][u];
       for (int m = M - 1; m > 0; --m) hi[m][u] = hi[m - 1][u];
-      lo[M - 1][u] = hn::LoadU(d, rows[M - k] + at + u * N);  // row (M - 1) - (k - 1)
-      hi[0][u] = hn::LoadU(d, rows[k - 1] + at + u * N);      // row 0 + (k - 1)
+      lo[M - 1][u] = LoadTap(d, rows[M - k] + at + u * N);  // row (M - 1) - (k - 1)
+      hi[0][u] = LoadTap(d, rows[k - 1] + at + u * N);      // row 0 + (k - 1)
     }
   }
   for (int m = 0; m < M; ++m)
     for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[m][u], through_float32), d, out[m] + u * N);
 }
 
-template <int M>
-HWY_INLINE void WindowRows(const double* const* rows, size_t offset, double* const* out, size_t count, const double* fw,
+template <int M, typename T>
+HWY_INLINE void WindowRows(const T* const* rows, size_t offset, double* const* out, size_t count, const double* fw,
                            int radius, int sign, bool through_float32) {
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
@@ -143,8 +156,9 @@ HWY_INLINE void WindowRows(const double* const* rows, size_t offset, double* con
   for (; i < count; ++i) WindowBlock<M, 1>(d1, rows, offset + i, shift(i), fw, radius, sign, t);
 }
 
-void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double* const* out, int outputs, size_t count,
-                               const double* fw, int size1, int size2, int symmetry, bool through_float32) {
+template <typename T>
+void RowWindow(const T* const* rows, size_t offset, double* const* out, int outputs, size_t count, const double* fw,
+               int size1, int size2, int symmetry, bool through_float32) {
   int m = 0;
   const bool t = through_float32;
   if (symmetry != 0 && size1 == size2 && size1 > 0) {
@@ -152,6 +166,17 @@ void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double*
     for (; m + 2 <= outputs; m += 2) WindowRows<2>(rows + m, offset, out + m, count, fw, size1, symmetry, t);
   }
   for (; m < outputs; ++m) OrderedCorrelateRowsThrough(rows + m, offset, out[m], count, fw, size1, size2, symmetry, t);
+}
+
+void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double* const* out, int outputs, size_t count,
+                               const double* fw, int size1, int size2, int symmetry, bool through_float32) {
+  RowWindow(rows, offset, out, outputs, count, fw, size1, size2, symmetry, through_float32);
+}
+
+void OrderedCorrelateFloatRowWindow(const float* const* rows, size_t offset, double* const* out, int outputs,
+                                    size_t count, const double* fw, int size1, int size2, int symmetry,
+                                    bool through_float32) {
+  RowWindow(rows, offset, out, outputs, count, fw, size1, size2, symmetry, through_float32);
 }
 
 }  // namespace fastblur::cpu::HWY_NAMESPACE
@@ -162,6 +187,7 @@ namespace fastblur::cpu {
 HWY_EXPORT(OrderedCorrelate);
 HWY_EXPORT(OrderedCorrelateRows);
 HWY_EXPORT(OrderedCorrelateRowWindow);
+HWY_EXPORT(OrderedCorrelateFloatRowWindow);
 
 void ordered_correlate(const double* center, double* out, std::size_t count, const double* fw, int size1, int size2,
                        int symmetry, std::size_t step) {
@@ -178,6 +204,13 @@ void ordered_correlate_row_window(const double* const* rows, std::size_t offset,
                                   bool through_float32) {
   HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry,
                                                   through_float32);
+}
+
+void ordered_correlate_row_window(const float* const* rows, std::size_t offset, double* const* out, int outputs,
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
+                                  bool through_float32) {
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelateFloatRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry,
+                                                       through_float32);
 }
 }  // namespace fastblur::cpu
 #endif

@@ -31,4 +31,10 @@ void ordered_correlate_row_window(const double* const* rows, std::size_t offset,
                                   std::size_t count, const double* fw, int size1, int size2, int symmetry,
                                   bool through_float32);
 
+/// The same with float32 tap rows, each value widened to double as it is loaded (exactly: the values
+/// SciPy's line buffer holds for a float32 array), so a float32 source's rows are read where they lie.
+void ordered_correlate_row_window(const float* const* rows, std::size_t offset, double* const* out, int outputs,
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
+                                  bool through_float32);
+
 }  // namespace fastblur::cpu

@@ -70,6 +70,15 @@ bool rows_are_doubles(const View& v) {
          reinterpret_cast<std::uintptr_t>(v.data) % alignof(double) == 0 && v.stride[1] % alignof(double) == 0;
 }
 
+bool rows_are_floats(const View& v) {
+  return v.type == ElementType::f32 && v.stride[0] == static_cast<std::ptrdiff_t>(v.channels * sizeof(float)) &&
+         reinterpret_cast<std::uintptr_t>(v.data) % alignof(float) == 0 && v.stride[1] % alignof(float) == 0;
+}
+
+bool maps_to_samples(const ScipyAxis& axis) {
+  return std::all_of(axis.map.begin(), axis.map.end(), [](std::int64_t m) { return m >= 0; });
+}
+
 void read_row(const View& v, std::int64_t y, double* to) {
   const std::size_t es = element_size(v.type);
   const std::int64_t W = v.width(), C = v.channels;

@@ -51,6 +51,14 @@ View plane_of(const View& v, std::int64_t z);
 /// along x, aligned): the fused drivers then read and write them where they lie, without a copy.
 bool rows_are_doubles(const View& v);
 
+/// Whether a view's rows are packed float32 (pixels packed along x, aligned): a volume's fused planes
+/// then sum them where they lie, widened as they are loaded (ordered_correlate_row_window's float rows).
+bool rows_are_floats(const View& v);
+
+/// Whether every extended position of an axis is a sample (no cval row, which SciPy holds as a double
+/// a float32 row cannot carry).
+bool maps_to_samples(const ScipyAxis& axis);
+
 /// Row y of a view as doubles, or doubles into row y (packed rows in one run, others a pixel at a time).
 void read_row(const View& v, std::int64_t y, double* to);
 void write_row(const double* from, const View& v, std::int64_t y);
