@@ -50,7 +50,7 @@ int effective_radius(const BlurSpec& spec, int axis) {
 
 void blur(const View& src, const View& dst, const BlurSpec& spec) {
   front_door::check_views(src, dst);
-  const Plan plan = planner::plan_for(spec, planner::shape_of(src, dst.type, Backend::cpu), planner::Prediction::to_run);
+  const Plan plan = planner::plan_for(spec, planner::shape_of(src, dst, Backend::cpu), planner::Prediction::to_run);
   front_door::record_run(plan);
   front_door::with_separate_source(src, dst, [&](const View& source) { cpu::execute(plan, source, dst); });
 }

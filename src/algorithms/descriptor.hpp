@@ -38,6 +38,8 @@ struct Shape {
   int channels = 1;
   ElementType source = ElementType::f32, destination = ElementType::f32;
   Backend backend = Backend::cpu;
+  /// CPU: the call writes over its source (the fused drivers then keep a ring of what they overwrite).
+  bool in_place = false;
   bool software_device = false;  ///< Vulkan on the CPU (lavapipe): workgroup barriers are costly
   bool device_float64 = true;    ///< the Vulkan device computes in float64
   std::uint64_t piece_bytes = 0;  ///< Vulkan: the most a piece may hold as float32 (0: no limit known)

@@ -33,6 +33,8 @@ constexpr double kScipyOrderIntoDouble = 1.5;
 constexpr int kFusedMaxRadius = 10;
 // x rows of fewer values than this (a few vectors) are filtered across rows (Schedule::x_across_rows).
 constexpr std::int64_t kShortRow = 32;
+// z kernels read from the source's planes where they lie up to this many taps (Schedule::z_source_planes).
+constexpr int kSourcePlanesMaxTaps = 24;
 
 // SciPy's order fused over each plane's y and x (Schedule::fused_axes): the most the ring of the y kernel's rows
 // of doubles may hold.
@@ -110,18 +112,30 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
+  // A float32 source apart from its output, a z kernel of up to kSourcePlanesMaxTaps and no cval plane:
+  // z's sums can read the source's planes where they lie (Schedule::z_source_planes; measured in
+  // bench/RESULTS.md, issue 43, "float32 sources summed where they lie": 230x200x180 sigma 1 / 2 / 4
+  // 1.35x / 1.23x / 1.04x the pass per axis, sigma 8 0.61x).
+  static bool z_source_planes(const Plan& plan, const Shape& shape) {
+    const auto& w = plan.axes[2].weights;
+    return shape.source == ElementType::f32 && !shape.in_place && plan.spec.border[2] != Border::constant && w &&
+           static_cast<int>(w->size()) <= kSourcePlanesMaxTaps;
+  }
+
   // A volume filtered z, then y and x fused (SciPy's order), whose ring of z's planes (its taps and a
   // group of 3 more, in double) over the most threads the plan may get fits half the last-level
   // cache, and whose output does not (below that z's result stays in the cache for the planes: 128^3
   // float32 0.99x): z's pass plane by plane, each output plane's y and x while in cache
-  // (Schedule::fused_z). Measured in bench/RESULTS.md (issue 43, "z fused with the planes").
+  // (Schedule::fused_z). Measured in bench/RESULTS.md (issue 43, "z fused with the planes"). Where z
+  // sums the source's planes where they lie (z_source_planes) there is no ring: only the group's count.
   static bool scipy_fused_z(const Plan& plan, const Shape& shape) {
     const auto& ax = plan.axes;
     if (!plan.schedule.fused_axes || !(ax[2].sigma > kSigmaCutoff) || shape.extent[2] < 2 || !ax[2].weights) return false;
     const auto& order = plan.spec.axis_order;
     if (order[0] != 2) return false;  // z first (fused_axes has y then x last)
     const double plane = static_cast<double>(shape.extent[0] * shape.extent[1] * shape.channels) * sizeof(double);
-    const double ring = static_cast<double>(ax[2].weights->size() + 3 + 4) * plane;  // the ring and the group's planes
+    const double held = z_source_planes(plan, shape) ? 4.0 : static_cast<double>(ax[2].weights->size() + 3 + 4);
+    const double ring = held * plane;  // the ring and the group's planes
     const int workers = core::threads_for(1e300, plan.spec.threads);  // the most the planner may give
     const double half_cache = static_cast<double>(core::last_level_cache_bytes()) / 2;
     const double output = static_cast<double>(shape.elements()) * static_cast<double>(element_size(shape.destination));
@@ -144,6 +158,7 @@ class Fir final : public Descriptor {
       plan.schedule.intermediate = ElementType::f64;
       plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
       plan.schedule.fused_z = shape.backend == Backend::cpu && scipy_fused_z(plan, shape);
+      plan.schedule.z_source_planes = plan.schedule.fused_z && z_source_planes(plan, shape);
       // A 2D image's fused rows write float32 output rows themselves (cpu/scipy_order_rows.cpp):
       // streamed 1.10-1.12x at 1080p-4K. Not a volume's planes: after z's pass they are read back in
       // place, their lines in cache (streamed 0.91x), and planes alone streamed 0.94x (230x200x180).

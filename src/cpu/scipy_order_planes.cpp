@@ -69,10 +69,12 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   const int slots = taps + static_cast<int>(group) - 1;
   const std::size_t pitch = static_cast<std::size_t>(values) + 8;  // ring planes a cache line apart in sets
   const bool through_float32 = dst.type == ElementType::f32;
-  // A float32 source of packed planes: z sums them where they lie, widened as they are loaded (never
-  // in place, and only where z's border reads no cval plane).
-  const bool float_planes = rows_are_floats(src) && src.stride[1] == static_cast<std::ptrdiff_t>(W * C * sizeof(float)) &&
-                            !in_place && maps_to_samples(z);
+  // Schedule::z_source_planes: z sums the source's planes where they lie, widened as they are loaded -
+  // where they are packed float32 planes apart from the output and z reads no cval plane (a plan made
+  // for another call falls back to the ring).
+  const bool float_planes = plan.schedule.z_source_planes && rows_are_floats(src) &&
+                            src.stride[1] == static_cast<std::ptrdiff_t>(W * C * sizeof(float)) && !in_place &&
+                            maps_to_samples(z);
   const auto float_plane = [&](std::int64_t e) {
     return reinterpret_cast<const float*>(src.data + z.map[static_cast<std::size_t>(e)] * src.stride[2]);
   };

@@ -53,7 +53,9 @@ std::string describe_schedule(const Plan& p) {
              std::string(to_string(p.destination)) + (is_integer(p.destination) ? " (truncated)" : "") +
              (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights") +
              (s.fused_axes ? ", both axes in one pass through a ring of rows" : "") +
-             (s.fused_z ? ", z's pass through a ring of planes, each plane's y and x while in cache" : "");
+             (s.fused_z ? (s.z_source_planes ? ", z's pass over the source's planes where they lie, each plane's y and x while in cache"
+                                             : ", z's pass through a ring of planes, each plane's y and x while in cache")
+                        : "");
     }
     if (s.x_across_rows) {
       out += ", x rows of " + std::to_string(p.extent[0] * p.channels) + " values filtered across rows";

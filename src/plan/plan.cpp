@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/overlap.hpp"
 #include "core/threads.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -420,7 +421,7 @@ std::string plan_key(const BlurSpec& s, const Shape& shape) {
   for (double v : {s.cval, s.truncate, static_cast<double>(s.algorithm), s.tolerance, double(s.threads),
                    double(s.rounding),
                    double(s.threads == 0 ? omp_get_max_threads() : 0), double(shape.channels), double(shape.source),
-                   double(shape.destination), double(shape.backend), double(shape.software_device),
+                   double(shape.destination), double(shape.backend), double(shape.in_place), double(shape.software_device),
                    double(shape.device_float64), double(shape.piece_bytes), double(shape.max_image_2d),
                    double(shape.shared_memory_bytes), double(shape.caller_buffers_bindable),
                    double(shape.cuda_handoff)})
@@ -471,6 +472,12 @@ Shape shape_of(const View& src, ElementType destination, Backend backend) {
   s.source = src.type;
   s.destination = destination;
   s.backend = backend;
+  return s;
+}
+
+Shape shape_of(const View& src, const View& dst, Backend backend) {
+  Shape s = shape_of(src, dst.type, backend);
+  s.in_place = core::views_overlap(src, dst) && core::same_layout(src, dst);  // else the front door copies an overlap
   return s;
 }
 

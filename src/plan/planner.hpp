@@ -26,6 +26,8 @@ SlicedPlan plan_slices(const std::vector<BlurSpec>& specs, const algo::Shape& st
 
 /// The shape of a view (its extents, channels and type) with the destination's type, for `backend`.
 algo::Shape shape_of(const View& src, ElementType destination, Backend backend);
+/// The same for a call from src into dst: in_place where dst is src (an overlap otherwise is copied first).
+algo::Shape shape_of(const View& src, const View& dst, Backend backend);
 
 /// Checks that a plan was made for views of this shape (extents and channels). Throws InvalidArgument.
 void check_plan_fits(const Plan& plan, const View& src, const View& dst);

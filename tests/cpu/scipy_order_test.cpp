@@ -321,9 +321,13 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
         Plan plan = make_plan(spec, src.view, t, Backend::cpu);
         ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
         plan.schedule.fused_z = true;  // the planner keeps it for volumes past the cache; the bits are the same
-        ASSERT_NE(describe(plan).find("ring of planes"), std::string::npos);
-        expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.fused_z; },
-                           std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
+        for (const bool source_planes : {false, true}) {  // z through its ring, or over float32 planes where they lie
+          plan.schedule.z_source_planes = source_planes;
+          ASSERT_NE(describe(plan).find(source_planes ? "planes where they lie" : "ring of planes"), std::string::npos);
+          expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.fused_z; },
+                             std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " +
+                                 std::to_string(ci) + (source_planes ? " source planes" : " ring"));
+        }
         ++checked;
       }
   EXPECT_GT(checked, 20);
@@ -341,6 +345,32 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
   EXPECT_FALSE(planned(spec, side, 8));
   spec.sigma = {1.0, 1.0, 400.0};  // z's ring of 3203 planes
   EXPECT_FALSE(planned(spec, side, depth));
+  // z over the source's planes where they lie (Schedule::z_source_planes): float32 apart from its
+  // output, z kernels up to 24 taps, no cval plane; then no ring counts, so larger planes fuse too.
+  const auto plan_of = [&](const BlurSpec& s, ElementType t, std::int64_t w, std::int64_t d) {
+    return make_plan(s, View::packed(static_cast<float*>(nullptr), t, w, w, d, 1), Backend::cpu);
+  };
+  spec.sigma = {2.0, 2.0, 2.0};  // 17 taps
+  const std::int64_t wide = 512, deep = static_cast<std::int64_t>(core::last_level_cache_bytes() / 2 / (wide * wide * 4)) + 2;
+  EXPECT_TRUE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
+  EXPECT_FALSE(plan_of(spec, ElementType::u16, wide, deep).schedule.z_source_planes);
+  EXPECT_FALSE(plan_of(spec, ElementType::u16, wide, deep).schedule.fused_z);  // its ring of 2 MiB planes does not fit
+  spec.sigma = {4.0, 4.0, 4.0};  // 33 taps: no
+  EXPECT_FALSE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
+  spec.sigma = {2.0, 2.0, 2.0};
+  spec.with_border(Border::constant);  // cval planes: no
+  EXPECT_FALSE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
+  // In place the ring keeps the planes a band overwrites: a blur in place plans without them.
+  spec.with_border(Border::reflect);
+  std::vector<float> volume(static_cast<std::size_t>(side * side * depth), 0.5f);
+  const View v = View::packed(volume.data(), ElementType::f32, side, side, depth, 1);
+  std::vector<float> apart(volume.size());
+  blur(v, View::packed(apart.data(), ElementType::f32, side, side, depth, 1), spec);
+  EXPECT_TRUE(last_run()->schedule.z_source_planes);
+  blur(v, v, spec);
+  EXPECT_TRUE(last_run()->schedule.fused_z);
+  EXPECT_FALSE(last_run()->schedule.z_source_planes);
+  EXPECT_EQ(volume, apart);
 }
 
 TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
