@@ -31,6 +31,14 @@ HWY_INLINE hn::Vec<D> LoadOne(D df, fastblur::ElementType type, const uint8_t* s
       const hn::Rebind<uint16_t, decltype(di)> d16;
       return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(src))));
     }
+    case fastblur::ElementType::i8: {
+      const hn::Rebind<int8_t, decltype(di)> d8;
+      return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, reinterpret_cast<const int8_t*>(src))));
+    }
+    case fastblur::ElementType::i16: {
+      const hn::Rebind<int16_t, decltype(di)> d16;
+      return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d16, reinterpret_cast<const int16_t*>(src))));
+    }
     case fastblur::ElementType::f16: {
       const hn::Rebind<hwy::float16_t, D> dh;
       return hn::PromoteTo(df, hn::LoadU(dh, reinterpret_cast<const hwy::float16_t*>(src)));
@@ -60,6 +68,18 @@ HWY_INLINE void StoreOne(D df, fastblur::ElementType type, hn::Vec<D> v, uint8_t
       const hn::Rebind<uint16_t, decltype(di)> d16;
       v = hn::Min(hn::Max(v, hn::Zero(df)), hn::Set(df, 65535.0f));
       hn::StoreU(hn::DemoteTo(d16, hn::NearestInt(v)), d16, reinterpret_cast<uint16_t*>(dst));
+      break;
+    }
+    case fastblur::ElementType::i8: {  // NaN to 0 first: Max and Min on NaN keep an operand, not 0
+      const hn::Rebind<int8_t, decltype(di)> d8;
+      v = hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), hn::Set(df, -128.0f)), hn::Set(df, 127.0f));
+      hn::StoreU(hn::DemoteTo(d8, hn::NearestInt(v)), d8, reinterpret_cast<int8_t*>(dst));
+      break;
+    }
+    case fastblur::ElementType::i16: {
+      const hn::Rebind<int16_t, decltype(di)> d16;
+      v = hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), hn::Set(df, -32768.0f)), hn::Set(df, 32767.0f));
+      hn::StoreU(hn::DemoteTo(d16, hn::NearestInt(v)), d16, reinterpret_cast<int16_t*>(dst));
       break;
     }
     case fastblur::ElementType::f16: {

@@ -60,7 +60,8 @@ HWY_EXPORT(StoreFromFloat);
 // The types with a SIMD conversion; the others (f64, computed in double; NumPy's other integer types
 // and bool) convert one element at a time.
 static bool simd_type(ElementType type) {
-  return type == ElementType::u8 || type == ElementType::u16 || type == ElementType::f16 || type == ElementType::f32;
+  return type == ElementType::u8 || type == ElementType::u16 || type == ElementType::i8 || type == ElementType::i16 ||
+         type == ElementType::f16 || type == ElementType::f32;
 }
 
 void load_as_float(ElementType type, const void* src, float* dst, std::size_t count) {

@@ -1,7 +1,7 @@
 #pragma once
 // Element conversion between views of any element type and packed float (or double) working arrays:
 // the one conversion that the CPU backend, the tiling of pieces and the Vulkan backend's transfers
-// share (SIMD through Highway for u8, u16, f16 and f32; one element at a time for the others).
+// share (SIMD through Highway for u8, u16, i8, i16, f16 and f32; one element at a time for the others).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

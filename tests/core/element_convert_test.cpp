@@ -1,0 +1,81 @@
+// core::load_as_float / store_from_float, SIMD (u8, u16, i8, i16, f16, f32) or one element at a time:
+// every type against the scalar definitions (load_element, store_element) on random values, each
+// type's range ends, rounding ties, values past the range, infinities and NaN, at lengths around the
+// vector width (the tails go through a buffer).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/element.hpp"
+#include "core/element_convert.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur::core {
+namespace {
+
+constexpr ElementType kTypes[] = {ElementType::u8,  ElementType::u16, ElementType::i8,  ElementType::i16,
+                                  ElementType::f16, ElementType::f32, ElementType::i32, ElementType::u32,
+                                  ElementType::f64, ElementType::b8};
+
+// Floats a store must handle: inside and past each type's range, ties of round to nearest, and the
+// values with no integer.
+std::vector<float> awkward_floats(std::mt19937_64& rng, std::size_t n) {
+  const float specials[] = {0.0f, -0.0f, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 126.5f, 127.5f, 128.0f, -128.5f,
+                            -129.0f, 254.5f, 255.5f, 256.0f, 32766.5f, 32767.5f, 32768.0f, -32768.5f, -32769.0f,
+                            65534.5f, 65535.5f, 70000.0f, -70000.0f, 1e30f, -1e30f,
+                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN()};
+  std::uniform_real_distribution<float> wide(-80000.0f, 80000.0f), narrow(-300.0f, 300.0f);
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = i % 3 == 0 ? specials[(i / 3) % std::size(specials)] : (i % 3 == 1 ? narrow(rng) : wide(rng));
+  return v;
+}
+
+TEST(ElementConvert, StoresEveryTypeAsStoreElementDoes) {
+  auto rng = test::rng_for_test();
+  for (const ElementType t : kTypes)
+    for (const std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17}, std::size_t{61},
+                                std::size_t{1000}}) {
+      const std::vector<float> v = awkward_floats(rng, n);
+      const std::size_t es = element_size(t);
+      std::vector<unsigned char> got(n * es + 8, 0xAB), want(n * es + 8, 0xAB);
+      store_from_float(t, v.data(), got.data(), n);
+      for (std::size_t i = 0; i < n; ++i) store_element(t, want.data() + i * es, static_cast<double>(v[i]));
+      for (std::size_t i = 0; i < n; ++i)
+        ASSERT_EQ(std::memcmp(got.data() + i * es, want.data() + i * es, es), 0)
+            << to_string(t) << ", n " << n << ", element " << i << " from " << v[i];
+      EXPECT_EQ(std::memcmp(got.data() + n * es, want.data() + n * es, 8), 0) << "bytes past the row, " << to_string(t);
+    }
+}
+
+TEST(ElementConvert, LoadsEveryTypeAsLoadElementDoes) {
+  auto rng = test::rng_for_test();
+  for (const ElementType t : kTypes)
+    for (const std::size_t n : {std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17}, std::size_t{61},
+                                std::size_t{1000}}) {
+      const std::size_t es = element_size(t);
+      std::vector<unsigned char> raw(n * es);
+      const std::vector<float> v = awkward_floats(rng, n);
+      for (std::size_t i = 0; i < n; ++i) store_element(t, raw.data() + i * es, static_cast<double>(v[i]));
+      if (t == ElementType::u16 || t == ElementType::i16 || t == ElementType::u8 || t == ElementType::i8)
+        for (std::size_t i = 0; i < raw.size(); ++i)
+          if (i % 7 == 3) raw[i] = static_cast<unsigned char>(rng());  // every bit pattern of the integers too
+      std::vector<float> got(n + 4, -7.0f);
+      load_as_float(t, raw.data(), got.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        float want = static_cast<float>(load_element(t, raw.data() + i * es));
+        if (t == ElementType::f32 && std::abs(want) < std::numeric_limits<float>::min()) want = std::copysign(0.0f, want);
+        if (std::isnan(want)) ASSERT_TRUE(std::isnan(got[i])) << to_string(t) << " element " << i;
+        else ASSERT_EQ(got[i], want) << to_string(t) << ", n " << n << ", element " << i;
+      }
+      EXPECT_EQ(got[n], -7.0f) << "written past the row, " << to_string(t);
+    }
+}
+
+}  // namespace
+}  // namespace fastblur::core
