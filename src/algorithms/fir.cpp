@@ -23,9 +23,11 @@ constexpr double kFirPerTapPair = 1.0;
 // costs fir more again, but an axis's choice may not depend on where its lines lie: a line alone
 // and the same lines folded into a volume must get the same filter.)
 constexpr double kFirFloat = 0.9;
-// SciPy's order into float64 (double taps, no conversion), fitted with the float taps' 1.5 and not
-// measured since: kept.
-constexpr double kScipyOrderIntoDouble = 1.5;
+// SciPy's order into float64 (double taps, no conversion, rows read and written where they lie):
+// refitted 2026-11-28 against iir at its modelled cost (float64 1400x1600, sigma 2-12, 2 threads;
+// bench/RESULTS.md, issue 43, "faster options slower than the default"): 1.05-1.27, so 1.15 (1.5
+// before: tolerances took iir at sigma 3 for 4.7-6.7 ms where the exact default took 3.8-4.4).
+constexpr double kScipyOrderIntoDouble = 1.15;
 // Up to this radius the 2D passes are fused through a ring of rows. Measured at 1080p RGBA, 2
 // threads (bench/RESULTS.md, "fir: fused passes"): fused is 1.5x faster at radius 3, even at 8-12,
 // and 1.3x slower at 20-24, where the y pass over the ring's 2r + 1 rows costs more than the
