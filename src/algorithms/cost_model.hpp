@@ -10,5 +10,17 @@ namespace fastblur::algo::cost {
 inline constexpr double kLineDriver = 100.0;
 /// The lane driver: a transfer of lane_width() lines in and out of the lane buffer.
 inline constexpr double kLaneDriver = 15.8;
+/// The lane driver along x on one channel (each line a row, transposed into lanes 16 rows at a time)
+/// costs this many times the modelled axis, whose costs were fitted to RGBA's whole blurs: measured
+/// 2026-11-28 at sigma 8, 2 threads, the same 8.3M floats as grey 3840x2160 and RGBA 1920x1080, x
+/// alone: sliding-dct 14.99 / 7.15 ms, iir 11.93 / 4.89 (y alone 9.61 / 9.06 and 7.38 / 6.94).
+/// bench/RESULTS.md, issue 43, "the lane driver's x on one channel".
+inline constexpr double kLanesAlongGreyRows = 2.2;
+
+/// A lane algorithm's CPU axis cost: the driver's transfer and the algorithm's per-sample work
+/// (already scaled by its padding), times kLanesAlongGreyRows along x of a one-channel image.
+inline double lane_axis(int channels, int axis, double per_sample) {
+  return (kLaneDriver + per_sample) * (axis == 0 && channels == 1 ? kLanesAlongGreyRows : 1.0);
+}
 
 }  // namespace fastblur::algo::cost

@@ -131,8 +131,8 @@ class SlidingDct final : public Descriptor {
     const AxisPlan& ax = plan.axes[static_cast<std::size_t>(axis)];
     const double pad = fits_fir(plan.spec) ? ax.support : 4.4 * ax.sigma + 1.0;
     if (plan.schedule.driver == CpuDriver::lanes)
-      return cost::kLaneDriver +
-             kPerTermLanes * terms * (fits_fir(plan.spec) ? kSplitEnds : 1.0) * padded_ratio(shape, axis, pad);
+      return cost::lane_axis(shape.channels, axis,
+                             kPerTermLanes * terms * (fits_fir(plan.spec) ? kSplitEnds : 1.0) * padded_ratio(shape, axis, pad));
     return (cost::kLineDriver + 3.0 + kPerTermLines * terms) * padded_ratio(shape, axis, pad);
   }
 

@@ -17,8 +17,8 @@ bool considered(const Plan& p, const std::string& name) {
 }
 
 TEST(DualKawasePlan, NamedPlansPredictThe2dErrorOfTheImpulseResponse) {
-  std::vector<float> data(128 * 96);
-  const View v = View::packed(data.data(), ElementType::f32, 128, 96);
+  std::vector<float> data(128 * 96 * 4);
+  const View v = View::packed(data.data(), ElementType::f32, 128, 96, 1, 4);  // RGBA, as the costs were measured
   for (double sigma : {2.0, 7.5, 20.0}) {
     BlurSpec spec = BlurSpec::isotropic_2d(sigma);
     spec.algorithm = Algorithm::dual_kawase;
