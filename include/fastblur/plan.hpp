@@ -148,7 +148,7 @@ struct Schedule {
   /// plane filtered in y and x while in cache - the volume read once and written once, not z's result
   /// written and read back (cpu/scipy_order_planes.cpp). SciPy's arithmetic unchanged.
   bool fused_z = false;
-  /// fused_z on a float32 source apart from its output, with a z kernel of up to 24 taps and no cval
+  /// fused_z on a float32, 8- or 16-bit source apart from its output, with a z kernel of up to 24 taps and no cval
   /// plane: z sums the source's planes where they lie, widened as they are loaded, instead of
   /// copying them into its ring of doubles - so the plan fuses z wherever the group's planes fit the
   /// cache. Longer kernels read too many planes at once (230x200x180 sigma 8: 90 ms fused so against

@@ -114,13 +114,17 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
-  // A float32 source apart from its output, a z kernel of up to kSourcePlanesMaxTaps and no cval plane:
-  // z's sums can read the source's planes where they lie (Schedule::z_source_planes; measured in
-  // bench/RESULTS.md, issue 43, "float32 sources summed where they lie": 230x200x180 sigma 1 / 2 / 4
-  // 1.35x / 1.23x / 1.04x the pass per axis, sigma 8 0.61x).
+  // A float32, 8- or 16-bit source apart from its output, a z kernel of up to kSourcePlanesMaxTaps and
+  // no cval plane: z's sums can read the source's planes where they lie, widened as loaded
+  // (Schedule::z_source_planes; measured in bench/RESULTS.md, issue 43, "float32 sources summed where
+  // they lie": 230x200x180 sigma 1 / 2 / 4 1.35x / 1.23x / 1.04x the pass per axis, sigma 8 0.61x;
+  // "int16 volumes' planes where they lie").
   static bool z_source_planes(const Plan& plan, const Shape& shape) {
     const auto& w = plan.axes[2].weights;
-    return shape.source == ElementType::f32 && !shape.in_place && plan.spec.border[2] != Border::constant && w &&
+    const ElementType t = shape.source;
+    const bool widens = t == ElementType::f32 || t == ElementType::u8 || t == ElementType::i8 || t == ElementType::u16 ||
+                        t == ElementType::i16;
+    return widens && !shape.in_place && plan.spec.border[2] != Border::constant && w &&
            static_cast<int>(w->size()) <= kSourcePlanesMaxTaps;
   }
 
@@ -141,7 +145,10 @@ class Fir final : public Descriptor {
     const int workers = core::threads_for(1e300, plan.spec.threads);  // the most the planner may give
     const double half_cache = static_cast<double>(core::last_level_cache_bytes()) / 2;
     const double output = static_cast<double>(shape.elements()) * static_cast<double>(element_size(shape.destination));
-    return ring * workers <= half_cache && output >= half_cache;
+    // Without a ring the group's planes may fill 3/4 of that half: measured float32 planes of 420^2
+    // fused 1.07x faster (11.3 MB over two workers), of 512^2 0.79-0.91x (16.8 MB), LLC 32 MiB.
+    const double budget = z_source_planes(plan, shape) ? 0.75 * half_cache : half_cache;
+    return ring * workers <= budget && output >= half_cache;
   }
 
   // x rows shorter than a vector are filtered across rows (Schedule::x_across_rows); the ring of

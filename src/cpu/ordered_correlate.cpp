@@ -8,6 +8,9 @@
 
 #include "cpu/ordered_correlate.hpp"
 
+#include <stdexcept>
+#include <type_traits>
+
 // No contraction of a * b + c into a fused multiply-add anywhere here: SciPy rounds twice.
 #pragma GCC optimize("fp-contract=off")
 
@@ -34,6 +37,13 @@ template <class D>
 HWY_INLINE hn::Vec<D> LoadTap(D d, const float* p) {
   const hn::Rebind<float, D> df;
   return hn::PromoteTo(d, hn::LoadU(df, p));
+}
+// 8- and 16-bit integers: widened to int32, then to double (exact).
+template <class D, typename T, std::enable_if_t<std::is_integral_v<T> && (sizeof(T) <= 2)>* = nullptr>
+HWY_INLINE hn::Vec<D> LoadTap(D d, const T* p) {
+  const hn::Rebind<int32_t, D> di;
+  const hn::Rebind<T, D> dt;
+  return hn::PromoteTo(d, hn::PromoteTo(di, hn::LoadU(dt, p)));
 }
 
 // U output vectors at once, their chains of adds interleaved in one loop over the taps (each
@@ -173,10 +183,22 @@ void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double*
   RowWindow(rows, offset, out, outputs, count, fw, size1, size2, symmetry, through_float32);
 }
 
-void OrderedCorrelateFloatRowWindow(const float* const* rows, size_t offset, double* const* out, int outputs,
-                                    size_t count, const double* fw, int size1, int size2, int symmetry,
-                                    bool through_float32) {
-  RowWindow(rows, offset, out, outputs, count, fw, size1, size2, symmetry, through_float32);
+void OrderedCorrelateTypedRowWindow(fastblur::ElementType type, const void* const* rows, size_t offset,
+                                    double* const* out, int outputs, size_t count, const double* fw, int size1,
+                                    int size2, int symmetry, bool through_float32) {
+  const auto run = [&](auto tag) {
+    using T = decltype(tag);
+    RowWindow(reinterpret_cast<const T* const*>(rows), offset, out, outputs, count, fw, size1, size2, symmetry,
+              through_float32);
+  };
+  switch (type) {
+    case fastblur::ElementType::f32: return run(float{});
+    case fastblur::ElementType::u8: return run(uint8_t{});
+    case fastblur::ElementType::i8: return run(int8_t{});
+    case fastblur::ElementType::u16: return run(uint16_t{});
+    case fastblur::ElementType::i16: return run(int16_t{});
+    default: return run(double{});
+  }
 }
 
 }  // namespace fastblur::cpu::HWY_NAMESPACE
@@ -187,7 +209,7 @@ namespace fastblur::cpu {
 HWY_EXPORT(OrderedCorrelate);
 HWY_EXPORT(OrderedCorrelateRows);
 HWY_EXPORT(OrderedCorrelateRowWindow);
-HWY_EXPORT(OrderedCorrelateFloatRowWindow);
+HWY_EXPORT(OrderedCorrelateTypedRowWindow);
 
 void ordered_correlate(const double* center, double* out, std::size_t count, const double* fw, int size1, int size2,
                        int symmetry, std::size_t step) {
@@ -206,11 +228,17 @@ void ordered_correlate_row_window(const double* const* rows, std::size_t offset,
                                                   through_float32);
 }
 
-void ordered_correlate_row_window(const float* const* rows, std::size_t offset, double* const* out, int outputs,
-                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
+void ordered_correlate_row_window(ElementType type, const void* const* rows, std::size_t offset, double* const* out,
+                                  int outputs, std::size_t count, const double* fw, int size1, int size2, int symmetry,
                                   bool through_float32) {
-  HWY_DYNAMIC_DISPATCH(OrderedCorrelateFloatRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry,
-                                                       through_float32);
+  if (!row_window_widens(type)) throw std::logic_error("internal: ordered_correlate_row_window widens f32, 8- and 16-bit rows");
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelateTypedRowWindow)(type, rows, offset, out, outputs, count, fw, size1, size2,
+                                                       symmetry, through_float32);
+}
+
+bool row_window_widens(ElementType type) {
+  return type == ElementType::f32 || type == ElementType::u8 || type == ElementType::i8 || type == ElementType::u16 ||
+         type == ElementType::i16;
 }
 }  // namespace fastblur::cpu
 #endif

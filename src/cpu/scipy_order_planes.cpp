@@ -1,6 +1,7 @@
 // CpuDriver::scipy_order with Schedule::fused_z: a volume filtered z, then y, then x - SciPy's order
 // - in one pass over its planes. Each worker makes a band of output planes: source planes enter a
-// ring as doubles (SciPy's line buffer; float32 planes are read where they lie, widened as loaded); a group of output planes sums the ring's planes in SciPy's
+// ring as doubles (SciPy's line buffer; float32, 8- and 16-bit planes are read where they lie, widened
+// as loaded); a group of output planes sums the ring's planes in SciPy's
 // order (a strip at a time, the group sharing its tap planes' loads), each result goes through the
 // output type (SciPy stores z's result and y reads it back) and is filtered in y and x by the fused
 // rows driver into the destination plane while it is in cache. The volume is read once and written
@@ -72,11 +73,10 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   // Schedule::z_source_planes: z sums the source's planes where they lie, widened as they are loaded -
   // where they are packed float32 planes apart from the output and z reads no cval plane (a plan made
   // for another call falls back to the ring).
-  const bool float_planes = plan.schedule.z_source_planes && rows_are_floats(src) &&
-                            src.stride[1] == static_cast<std::ptrdiff_t>(W * C * sizeof(float)) && !in_place &&
-                            maps_to_samples(z);
-  const auto float_plane = [&](std::int64_t e) {
-    return reinterpret_cast<const float*>(src.data + z.map[static_cast<std::size_t>(e)] * src.stride[2]);
+  const bool source_planes = plan.schedule.z_source_planes && row_window_widens(src.type) && planes_packed(src) &&
+                             !in_place && maps_to_samples(z);
+  const auto source_plane = [&](std::int64_t e) -> const void* {
+    return src.data + z.map[static_cast<std::size_t>(e)] * src.stride[2];
   };
   std::exception_ptr failure;
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
@@ -86,14 +86,14 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
       double* ring = PlaneBuffers::get(buf.ring, buf.ring_size, static_cast<std::size_t>(slots) * pitch);
       double* planes = PlaneBuffers::get(buf.planes, buf.planes_size, static_cast<std::size_t>(group * values));
       std::vector<const double*> rows(static_cast<std::size_t>(slots));
-      std::vector<const float*> float_rows(float_planes ? static_cast<std::size_t>(slots) : 0);
+      std::vector<const void*> source_rows(source_planes ? static_cast<std::size_t>(slots) : 0);
       std::vector<double*> strip_out(static_cast<std::size_t>(group));
       const std::int64_t z0 = bands.start[static_cast<std::size_t>(b)], z1 = bands.start[static_cast<std::size_t>(b) + 1];
       const auto slot = [&](std::int64_t e) { return ring + static_cast<std::size_t>(e % slots) * pitch; };
       const auto enter = [&](std::int64_t e) {  // extended plane e into its ring slot
         double* to = slot(e);
         const std::int64_t r = z.map[static_cast<std::size_t>(e)];
-        if (float_planes) return;  // read where it lies (float_plane)
+        if (source_planes) return;  // read where it lies (source_plane)
         if (r < 0) std::fill(to, to + values, cval);
         else if (in_place && stashing.slot[static_cast<std::size_t>(r)] >= 0)
           std::memcpy(to, stash.get() + stashing.slot[static_cast<std::size_t>(r)] * values,
@@ -106,15 +106,16 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
         const int outputs = static_cast<int>(g1 - g0);
         for (std::int64_t out_z = g0; out_z < g1; ++out_z) enter(out_z + taps - 1);
         for (int t = 0; t < taps + outputs - 1; ++t) {
-          if (float_planes) float_rows[static_cast<std::size_t>(t)] = float_plane(g0 + t);
+          if (source_planes) source_rows[static_cast<std::size_t>(t)] = source_plane(g0 + t);
           else rows[static_cast<std::size_t>(t)] = slot(g0 + t);
         }
         for (std::int64_t s0 = 0; s0 < values; s0 += kStrip) {
           const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, values - s0));
           for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = planes + m * values + s0;
-          if (float_planes)
-            ordered_correlate_row_window(float_rows.data() + z.size1, static_cast<std::size_t>(s0), strip_out.data(),
-                                         outputs, n, z.centre, z.size1, z.size2, z.symmetry, through_float32);
+          if (source_planes)
+            ordered_correlate_row_window(src.type, source_rows.data() + z.size1, static_cast<std::size_t>(s0),
+                                         strip_out.data(), outputs, n, z.centre, z.size1, z.size2, z.symmetry,
+                                         through_float32);
           else
             ordered_correlate_row_window(rows.data() + z.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs,
                                          n, z.centre, z.size1, z.size2, z.symmetry, through_float32);

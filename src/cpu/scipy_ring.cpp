@@ -70,9 +70,10 @@ bool rows_are_doubles(const View& v) {
          reinterpret_cast<std::uintptr_t>(v.data) % alignof(double) == 0 && v.stride[1] % alignof(double) == 0;
 }
 
-bool rows_are_floats(const View& v) {
-  return v.type == ElementType::f32 && v.stride[0] == static_cast<std::ptrdiff_t>(v.channels * sizeof(float)) &&
-         reinterpret_cast<std::uintptr_t>(v.data) % alignof(float) == 0 && v.stride[1] % alignof(float) == 0;
+bool planes_packed(const View& v) {
+  const auto es = static_cast<std::ptrdiff_t>(element_size(v.type));
+  return v.stride[0] == v.channels * es && v.stride[1] == v.width() * v.channels * es &&
+         reinterpret_cast<std::uintptr_t>(v.data) % static_cast<std::uintptr_t>(es) == 0 && v.stride[2] % es == 0;
 }
 
 bool maps_to_samples(const ScipyAxis& axis) {

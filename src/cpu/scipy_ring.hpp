@@ -51,9 +51,10 @@ View plane_of(const View& v, std::int64_t z);
 /// along x, aligned): the fused drivers then read and write them where they lie, without a copy.
 bool rows_are_doubles(const View& v);
 
-/// Whether a view's rows are packed float32 (pixels packed along x, aligned): a volume's fused planes
-/// then sum them where they lie, widened as they are loaded (ordered_correlate_row_window's float rows).
-bool rows_are_floats(const View& v);
+/// Whether a view's planes are packed (pixels along x, rows along y) and aligned for its type: a
+/// volume's fused planes then sum them where they lie, widened as they are loaded
+/// (ordered_correlate_row_window over rows of the view's type).
+bool planes_packed(const View& v);
 
 /// Whether every extended position of an axis is a sample (no cval row, which SciPy holds as a double
 /// a float32 row cannot carry).

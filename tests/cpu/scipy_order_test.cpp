@@ -14,6 +14,7 @@
 
 #include "core/border.hpp"
 #include "core/cache_size.hpp"
+#include "core/threads.hpp"
 #include "core/element.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
@@ -345,16 +346,20 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
   EXPECT_FALSE(planned(spec, side, 8));
   spec.sigma = {1.0, 1.0, 400.0};  // z's ring of 3203 planes
   EXPECT_FALSE(planned(spec, side, depth));
-  // z over the source's planes where they lie (Schedule::z_source_planes): float32 apart from its
-  // output, z kernels up to 24 taps, no cval plane; then no ring counts, so larger planes fuse too.
+  // z over the source's planes where they lie (Schedule::z_source_planes): float32, 8- or 16-bit apart
+  // from its output, z kernels up to 24 taps, no cval plane; then no ring counts, so larger planes fuse too.
   const auto plan_of = [&](const BlurSpec& s, ElementType t, std::int64_t w, std::int64_t d) {
     return make_plan(s, View::packed(static_cast<float*>(nullptr), t, w, w, d, 1), Backend::cpu);
   };
   spec.sigma = {2.0, 2.0, 2.0};  // 17 taps
-  const std::int64_t wide = 512, deep = static_cast<std::int64_t>(core::last_level_cache_bytes() / 2 / (wide * wide * 4)) + 2;
+  // Planes whose group (4 of doubles) over the most threads fills half of half the cache; the output past it.
+  const double half_cache = static_cast<double>(core::last_level_cache_bytes()) / 2;
+  const auto wide = static_cast<std::int64_t>(std::sqrt(half_cache / (2.0 * 4 * 8 * core::threads_for(1e300, 2))));
+  const std::int64_t deep = static_cast<std::int64_t>(half_cache / static_cast<double>(wide * wide * 4)) + 2;
   EXPECT_TRUE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
-  EXPECT_FALSE(plan_of(spec, ElementType::u16, wide, deep).schedule.z_source_planes);
-  EXPECT_FALSE(plan_of(spec, ElementType::u16, wide, deep).schedule.fused_z);  // its ring of 2 MiB planes does not fit
+  EXPECT_TRUE(plan_of(spec, ElementType::i16, wide, deep * 2).schedule.z_source_planes);
+  EXPECT_FALSE(plan_of(spec, ElementType::i32, wide, deep).schedule.z_source_planes);
+  EXPECT_FALSE(plan_of(spec, ElementType::i32, wide, deep).schedule.fused_z);  // its ring of 2 MiB planes does not fit
   spec.sigma = {4.0, 4.0, 4.0};  // 33 taps: no
   EXPECT_FALSE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
   spec.sigma = {2.0, 2.0, 2.0};
