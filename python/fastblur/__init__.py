@@ -45,6 +45,7 @@ The rest of the library is here for people who write engines and compare algorit
 metrics of an algorithm), and the kernel helpers (Gaussian weights, linear-sampling pairs, Kawase
 schedules, box passes, sliding-DCT series) as NumPy arrays.
 """
+import functools
 import numbers
 
 import numpy as np
@@ -106,8 +107,10 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
         raise TypeError("device must be a string: 'cpu', 'vulkan', 'vulkan:N' or 'vulkan:NAME'")
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
         raise ValueError(f"threads must be an integer >= 0 (0 = every core), got {threads!r}")
-    _core.check_options(tolerance, max(-(1 << 63), min(int(threads), (1 << 63) - 1)))
-    _core.check_device(device)
+    if tolerance != 0.0 or threads != 0:  # the defaults pass (a small array's call: two core calls saved)
+        _core.check_options(tolerance, max(-(1 << 63), min(int(threads), (1 << 63) - 1)))
+    if device != "cpu":
+        _core.check_device(device)
     if rounding not in _ROUNDINGS:
         raise ValueError(f"rounding must be 'scipy' or 'nearest', got {rounding!r}")
     if options is None:
@@ -123,10 +126,17 @@ def _requests(group, with_weights=True):
     driver sums them to SciPy's bits; a radius beyond the core's limit is left to the core to refuse.
     A Vulkan device (CUDA arrays included) rounds to nearest whatever the request: its kernel is the
     core's own, and no weights are made (with_weights=False)."""
-    weights = [scipy_kernel(sigma, order, radius).tolist() if with_weights and radius <= _core.MAX_RADIUS else []
+    weights = [_scipy_weight_list(sigma, order, radius) if with_weights and radius <= _core.MAX_RADIUS else []
                for _, sigma, order, _, radius in group]
     radii = [float(min(g[4], 10 ** 300)) for g in group]  # any Python int; the core names it if too large
     return ([g[0] for g in group], [g[1] for g in group], [g[3] for g in group], radii, [g[2] for g in group], weights)
+
+
+@functools.lru_cache(maxsize=64)
+def _scipy_weight_list(sigma, order, radius):
+    """scipy_kernel's weights as a tuple, remembered: a small array's call spent a third of its time
+    recomputing them (the same NumPy operations give the same bits every time)."""
+    return tuple(scipy_kernel(sigma, order, radius).tolist())
 
 
 def _scipy_weights(device, rounding):

@@ -124,8 +124,8 @@ def get_output(output, input, shape=None, check_complex=True):
     if shape is None:
         shape = input.shape
     complex_input = input.dtype.kind == "c" and check_complex
-    if output is None:
-        return new_output(np.dtype(input.dtype.name), list(shape))  # every element is written
+    if output is None:  # input's type in native byte order; every element is written
+        return new_output(input.dtype if input.dtype.isnative else input.dtype.newbyteorder("="), list(shape))
     if isinstance(output, np.ndarray):
         if output.shape != tuple(shape):
             raise RuntimeError("output shape not correct")
