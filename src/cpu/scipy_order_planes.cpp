@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <exception>
 #include <vector>
@@ -76,7 +77,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   const bool source_planes = plan.schedule.z_source_planes && row_window_widens(src.type) && planes_packed(src) &&
                              !in_place && maps_to_samples(z);
   const auto source_plane = [&](std::int64_t e) -> const void* {
-    return src.data + z.map[static_cast<std::size_t>(e)] * src.stride[2];
+    return static_cast<const std::byte*>(src.data) + z.map[static_cast<std::size_t>(e)] * src.stride[2];
   };
   std::exception_ptr failure;
 #pragma omp parallel for schedule(static, 1) num_threads(threads)
