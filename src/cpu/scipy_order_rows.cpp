@@ -63,8 +63,8 @@ struct RowsIo {
   // Where rows are doubles already (float64 views, a volume's plane buffer): source row y read where
   // it lies instead of copied into the ring (never in place: the ring keeps rows the band overwrote),
   // and the first term's x pass written straight into destination row y instead of through `write`.
-  std::function<const double*(std::int64_t y)> source_at;
-  std::function<double*(std::int64_t y)> destination_at;
+  std::function<const double*(std::int64_t y)> source_at = {};
+  std::function<double*(std::int64_t y)> destination_at = {};
 };
 
 void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const RowsIo& io, int workers) {

@@ -166,7 +166,9 @@ def test_uploaded_png_round_trips(browser, tmp_path):
     wait_until(lambda: el(browser, "image-select").get_attribute("value") != "scene" and updates(browser) > n and idle(browser),
                120, "the uploaded image's result")
     assert text(browser, "image-info").startswith("photo.png: 64×48, 3 channels, u8")
-    assert el(browser, "img-result").get_property("naturalWidth") == 64
+    # The page is idle once the result's URL is set; the image decodes after (under ASan with other
+    # tests running, the check ran before it had: naturalWidth 0).
+    wait_until(lambda: el(browser, "img-result").get_property("naturalWidth") == 64, 30, "the uploaded image's result decoded")
     assert text(browser, "upload-error") == ""
     # The page's download is the CLI's blur of the file, byte for byte.
     n = updates(browser)
