@@ -71,13 +71,13 @@ _ROUNDINGS = ("scipy", "nearest")
 
 
 def set_kept_output_limit(nbytes):
-    """Bytes of freed outputs fastblur keeps for the next outputs (default 512 MiB, or
-    ``FASTBLUR_KEPT_OUTPUT_MIB`` when the module loads); returns the old limit. An output of 1 MiB or
-    more that fastblur allocates (``output=None`` or a dtype) is written into the memory of one freed
-    earlier of the same size rounded to 2 MiB, whose pages are already backed: a new array's pages
-    are zeroed by the kernel on first write (2-3.5 ms for 37.7 MB here, a third of a small blur).
-    Such arrays do not own their data (their ``base`` returns the memory when freed). ``0`` keeps
-    nothing and frees what is kept."""
+    """Bytes of freed outputs fastblur keeps for the next outputs (default 512 MiB or a 16th of
+    the machine's memory, the less; ``FASTBLUR_KEPT_OUTPUT_MIB`` when the module loads); returns the
+    old limit. An output of 1 MiB or more that fastblur allocates (``output=None`` or a dtype) is
+    written into the memory of one freed earlier of the same size rounded to 2 MiB, whose pages are
+    already backed: a new array's pages are zeroed by the kernel on first write (2-3.5 ms for 37.7
+    MB here, a third of a small blur). Such arrays do not own their data (their ``base`` returns the
+    memory when freed). ``0`` keeps nothing and frees what is kept."""
     if int(nbytes) < 0:
         raise ValueError(f"the kept output limit is a number of bytes, 0 or more, not {nbytes!r}")
     return _core.set_kept_output_limit(int(nbytes))

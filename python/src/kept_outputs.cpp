@@ -1,6 +1,9 @@
 #include "kept_outputs.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <list>
@@ -31,6 +34,9 @@ struct Kept {
   std::size_t limit = std::size_t{512} << 20;
 
   Kept() {
+    // 512 MiB, or a 16th of the machine's memory where that is less (a dask worker's unmanaged memory).
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) limit = std::min(limit, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 16);
     if (const char* mib = std::getenv("FASTBLUR_KEPT_OUTPUT_MIB")) limit = std::strtoull(mib, nullptr, 10) << 20;
   }
 

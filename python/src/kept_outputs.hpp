@@ -15,7 +15,8 @@ namespace fastblur::python {
 /// fresh pages; smaller ones are NumPy's own.
 pybind11::array new_output(const pybind11::dtype& dtype, const std::vector<pybind11::ssize_t>& shape);
 
-/// Bytes kept for reuse at most (default 512 MiB; FASTBLUR_KEPT_OUTPUT_MIB when the module loads);
+/// Bytes kept for reuse at most (default 512 MiB or a 16th of the memory, the less; FASTBLUR_KEPT_OUTPUT_MIB
+/// when the module loads);
 /// setting it returns the old value and frees what is over it. 0 keeps nothing.
 std::size_t set_kept_output_limit(std::size_t bytes);
 

@@ -114,3 +114,18 @@ def test_the_limit_is_kept(rng, keep_all):
     assert _core.kept_outputs() == (0, 0)
     with pytest.raises(ValueError, match="kept output limit"):
         fastblur.set_kept_output_limit(-1)
+
+
+def test_the_default_limit_and_the_environment():
+    """A fresh process keeps at most 512 MiB or a 16th of the memory; FASTBLUR_KEPT_OUTPUT_MIB sets it."""
+    import os
+    import subprocess
+    import sys
+    ask = "import fastblur; print(fastblur.set_kept_output_limit(0))"
+    env = {k: v for k, v in os.environ.items() if k != "FASTBLUR_KEPT_OUTPUT_MIB"}
+    got = int(subprocess.run([sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True).stdout)
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    assert got == min(512 << 20, memory // 16)
+    env["FASTBLUR_KEPT_OUTPUT_MIB"] = "3"
+    got = int(subprocess.run([sys.executable, "-c", ask], env=env, capture_output=True, text=True, check=True).stdout)
+    assert got == 3 << 20
