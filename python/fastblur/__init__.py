@@ -160,6 +160,17 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     here the arrays are only marshalled: complex data as its real and imaginary parts, other byte
     orders through native copies, more than three axes in groups of three."""
     if input.dtype.kind == "c" and output.dtype.kind == "c":  # real and imaginary parts apart, as SciPy does
+        one_cval = (isinstance(cval, numbers.Number) and np.imag(cval) == 0
+                    and (cval == 0 or all(g[3] != "constant" for g in active)))
+        if one_cval and input.flags.c_contiguous and output.flags.c_contiguous:
+            # The parts as a trailing axis of two, not filtered: each part's arithmetic as SciPy's, in one
+            # call over packed pairs (the parts apart were strided views: 2x SciPy, against 8x for reals).
+            # Both parts then share one cval (the imaginary part's is 0): where a constant border reads it, 0.
+            def as_parts(a):
+                return a.view(a.real.dtype).reshape(a.shape + (2,))
+            _filter(as_parts(input), as_parts(output), active, float(np.real(cval)), truncate, algorithm, tolerance,
+                    threads, options, rounding, device)
+            return
         parts = ((input.real, np.real(cval)), (input.imag, np.imag(cval)))
         if np.may_share_memory(input, output):
             parts = tuple((p.copy(), c) for p, c in parts)
