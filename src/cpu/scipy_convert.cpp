@@ -62,6 +62,46 @@ void TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* 
   for (; i < count; ++i) scalar(i);
 }
 
+// uint32, int64, uint64: the lanes whose C truncation is int64's own truncation of the value (no
+// out-of-range answer, no wrap of a negative into an unsigned type): int64 [-2^63, 2^63), unsigned
+// (-1, 2^32) and (-1, 2^63). A vector with every lane so converts in SIMD (AVX-512DQ's int64 conversions).
+template <class T, class D>
+HWY_INLINE hn::Mask<D> WideTruncationLanes(D d, hn::Vec<D> x) {
+  constexpr double two63 = 9223372036854775808.0;
+  if constexpr (std::is_signed_v<T>) return hn::And(hn::Ge(x, hn::Set(d, -two63)), hn::Lt(x, hn::Set(d, two63)));
+  return hn::And(hn::Gt(x, hn::Set(d, -1.0)), hn::Lt(x, hn::Set(d, sizeof(T) == 4 ? 4294967296.0 : two63)));
+}
+
+// uint32, int64, uint64 truncated as C converts, a vector at a time where WideTruncationLanes holds
+// for every lane; the rest value by value (core::c_convert).
+template <class T>
+void WideTruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
+  const hn::ScalableTag<double> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::RebindToUnsigned<decltype(d)> du;
+  const std::size_t N = hn::Lanes(d);
+  std::size_t i = 0;
+  const auto scalar = [&](std::size_t j) {
+    const T v = core::c_convert<T>(from[j]);
+    std::memcpy(to + j * sizeof(T), &v, sizeof v);
+  };
+  for (; i + N <= count; i += N) {
+    const auto v = hn::LoadU(d, from + i);
+    if (!hn::AllTrue(d, WideTruncationLanes<T>(d, v))) {
+      for (std::size_t j = i; j < i + N; ++j) scalar(j);
+      continue;
+    }
+    const auto w = hn::ConvertTo(di, v);  // truncated toward zero
+    if constexpr (sizeof(T) == 4) {
+      const hn::Rebind<std::uint32_t, decltype(d)> d32;
+      hn::StoreU(hn::TruncateTo(d32, hn::BitCast(du, w)), d32, reinterpret_cast<std::uint32_t*>(to + i * 4));
+    } else {
+      hn::StoreU(w, di, reinterpret_cast<std::int64_t*>(to + i * 8));
+    }
+  }
+  for (; i < count; ++i) scalar(i);
+}
+
 // Truncated (integers) or rounded (floats) as C converts: integers of 32 bits and fewer a vector at a
 // time where every value lies in int32's range, floats straight into an aligned destination; the
 // rest element by element (core::c_convert).
@@ -69,6 +109,9 @@ template <class T>
 void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
   if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
     TruncateRun<T>(from, count, to);
+    return;
+  } else if constexpr (std::is_integral_v<T>) {
+    WideTruncateRun<T>(from, count, to);
     return;
   }
   if constexpr (std::is_floating_point_v<T>) {
@@ -111,6 +154,21 @@ void ThroughTypeOf(double* HWY_RESTRICT v, std::size_t count) {
                                 : hn::And(w, hn::Set(di, static_cast<std::int32_t>((1u << (8 * sizeof(T))) - 1)));
       }
       hn::StoreU(hn::PromoteTo(d, w), d, v + i);
+    }
+    for (; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
+    return;
+  } else if constexpr (std::is_integral_v<T>) {  // uint32, int64, uint64: through int64 where that is C's answer
+    const hn::ScalableTag<double> d;
+    const hn::RebindToSigned<decltype(d)> di;
+    const std::size_t N = hn::Lanes(d);
+    std::size_t i = 0;
+    for (; i + N <= count; i += N) {
+      const auto x = hn::LoadU(d, v + i);
+      if (!hn::AllTrue(d, WideTruncationLanes<T>(d, x))) {
+        for (std::size_t j = i; j < i + N; ++j) v[j] = static_cast<double>(core::c_convert<T>(v[j]));
+        continue;
+      }
+      hn::StoreU(hn::ConvertTo(d, hn::ConvertTo(di, x)), d, v + i);  // int64 to double rounds to nearest, as C
     }
     for (; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
     return;

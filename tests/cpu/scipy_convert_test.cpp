@@ -41,42 +41,57 @@ std::vector<std::byte> c_bytes(ElementType type, double v) {
   return b;
 }
 
-// Doubles a filter may give: fractions within each type's range and past it, ties, NaN, infinities,
-// the edges of int32 - a few out-of-range values at random lanes of runs mostly in range.
+// Doubles a filter may give past the usual: NaN, infinities, int32's, uint32's and int64's range ends
+// (the vector paths' bounds), -1 and just above it (an unsigned type's wrap), values in int64's range
+// past int32's, ties.
+constexpr double kSpecials[] = {NAN, INFINITY, -INFINITY, 2147483648.0, -2147483649.0, 2147483647.9,
+                                -2147483648.5, 4294967296.5, 4294967295.75, 1e19, -1e19, 70000.25, -40000.75,
+                                255.5, -0.5, 300.0, -1.0, -0.999, 9223372036854775808.0, -9223372036854775808.0,
+                                9223372036854774784.0, -9223372036854777856.0, 1e18, -1e18};
+
+// A run mostly in range with a few specials at random lanes.
 std::vector<double> awkward_run(std::mt19937_64& rng, std::size_t n) {
-  const double specials[] = {std::nan(""), INFINITY, -INFINITY, 2147483648.0, -2147483649.0, 2147483647.9,
-                             -2147483648.5, 4294967296.5, 1e19, -1e19, 70000.25, -40000.75, 255.5, -0.5, 300.0};
   std::uniform_real_distribution<double> in_range(-200.0, 300.0);
-  std::uniform_int_distribution<std::size_t> pick(0, std::size(specials) - 1);
+  std::uniform_int_distribution<std::size_t> pick(0, std::size(kSpecials) - 1);
   std::vector<double> v(n);
-  for (double& x : v) x = (rng() % 9 == 0) ? specials[pick(rng)] : in_range(rng);
+  for (double& x : v) x = (rng() % 9 == 0) ? kSpecials[pick(rng)] : in_range(rng);
   return v;
+}
+
+// from_doubles, through_type and to_doubles of a run against the scalar model (c_bytes, load_element).
+void expect_the_scalar_model(ElementType t, const std::vector<double>& from) {
+  const std::size_t n = from.size(), es = element_size(t);
+  std::vector<std::byte> got(n * es + 1);
+  cpu::from_doubles(t, from.data(), n, got.data() + 1);  // an unaligned destination too
+  std::vector<double> round(from), back(n);
+  cpu::through_type(t, round.data(), n);
+  cpu::to_doubles(t, got.data() + 1, n, back.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::vector<std::byte> want = c_bytes(t, from[i]);
+    ASSERT_EQ(std::memcmp(got.data() + 1 + i * es, want.data(), es), 0)
+        << to_string(t) << " from_doubles of " << from[i] << " at " << i << " of " << n;
+    const double want_back = core::load_element(t == ElementType::b8 ? ElementType::u8 : t, want.data());
+    const bool both_nan = std::isnan(want_back) && std::isnan(round[i]);
+    ASSERT_TRUE(both_nan || round[i] == want_back)
+        << to_string(t) << " through_type of " << from[i] << ": " << round[i] << ", want " << want_back;
+    ASSERT_TRUE((std::isnan(want_back) && std::isnan(back[i])) || back[i] == want_back)
+        << to_string(t) << " to_doubles at " << i;
+  }
 }
 
 TEST(ScipyConvert, VectorsMatchTheScalarModelOnEveryTypeAndLength) {
   auto rng = test::rng_for_test();
   std::mt19937_64 gen(rng());
   for (ElementType t : kTypes)
-    for (std::size_t n = 0; n <= 70; ++n) {
-      const std::vector<double> from = awkward_run(gen, n);
-      const std::size_t es = element_size(t);
-      std::vector<std::byte> got(n * es + 1);
-      cpu::from_doubles(t, from.data(), n, got.data() + 1);  // an unaligned destination too
-      std::vector<double> round(from), back(n);
-      cpu::through_type(t, round.data(), n);
-      cpu::to_doubles(t, got.data() + 1, n, back.data());
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::vector<std::byte> want = c_bytes(t, from[i]);
-        ASSERT_EQ(std::memcmp(got.data() + 1 + i * es, want.data(), es), 0)
-            << to_string(t) << " from_doubles of " << from[i] << " at " << i << " of " << n;
-        const double want_back = core::load_element(t == ElementType::b8 ? ElementType::u8 : t, want.data());
-        const bool both_nan = std::isnan(want_back) && std::isnan(round[i]);
-        ASSERT_TRUE(both_nan || round[i] == want_back)
-            << to_string(t) << " through_type of " << from[i] << ": " << round[i] << ", want " << want_back;
-        ASSERT_TRUE((std::isnan(want_back) && std::isnan(back[i])) || back[i] == want_back)
-            << to_string(t) << " to_doubles at " << i;
+    for (std::size_t n = 0; n <= 70; ++n) expect_the_scalar_model(t, awkward_run(gen, n));
+  // Each special alone in a run of in-range values: a vector whose one lane lies on a path's bound.
+  for (ElementType t : kTypes)
+    for (const double special : kSpecials)
+      for (std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{13}}) {
+        std::vector<double> run(24, 17.25);
+        run[at] = special;
+        expect_the_scalar_model(t, run);
       }
-    }
 }
 
 }  // namespace
