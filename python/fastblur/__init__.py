@@ -162,7 +162,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     if input.dtype.kind == "c" and output.dtype.kind == "c":  # real and imaginary parts apart, as SciPy does
         one_cval = (isinstance(cval, numbers.Number) and np.imag(cval) == 0
                     and (cval == 0 or all(g[3] != "constant" for g in active)))
-        if one_cval and input.flags.c_contiguous and output.flags.c_contiguous:
+        if one_cval and input.ndim > 0 and input.flags.c_contiguous and output.flags.c_contiguous:
             # The parts as a trailing axis of two, not filtered: each part's arithmetic as SciPy's, in one
             # call over packed pairs (the parts apart were strided views: 2x SciPy, against 8x for reals).
             # Both parts then share one cval (the imaginary part's is 0): where a constant border reads it, 0.

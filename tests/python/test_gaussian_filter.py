@@ -500,3 +500,5 @@ def test_complex_arrays_by_packed_parts_and_apart_give_scipys_bits(rng, dtype):
         np.testing.assert_array_equal(fastblur.gaussian_filter1d(a, 1.7, axis=0), nd.gaussian_filter1d(a, 1.7, axis=0))
         exact = nd.gaussian_filter(a.astype(np.complex128), 2.0)
         assert np.abs(fastblur.gaussian_filter(a, 2.0, rounding="nearest") - exact).max() <= 1e-5
+    scalar = np.array(1 + 2j, dtype=dtype)  # 0-d: nothing to filter, no parts axis to make
+    np.testing.assert_array_equal(fastblur.gaussian_filter(scalar, 1.0), nd.gaussian_filter(scalar, 1.0))
