@@ -29,37 +29,11 @@ void ToDoublesOf(const std::byte* from, std::size_t count, double* HWY_RESTRICT 
 
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Truncated through int32 and wrapped to T, a vector at a time where its values lie inside int32's
-// range (the compiler does not vectorise this conversion by itself); a vector with one outside goes
-// value by value through core::c_convert (x86's answer out of range). One pass: checked as converted.
-template <class T>
-void TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
-  const hn::ScalableTag<double> d;
-  const hn::Rebind<std::int32_t, decltype(d)> di;
-  const hn::Rebind<std::uint32_t, decltype(d)> du;
-  const std::size_t N = hn::Lanes(d);
-  const auto lo = hn::Set(d, -2147483649.0), hi = hn::Set(d, 2147483648.0);
-  std::size_t i = 0;
-  const auto scalar = [&](std::size_t j) {
-    const T v = core::c_convert<T>(from[j]);
-    std::memcpy(to + j * sizeof(T), &v, sizeof v);
-  };
-  for (; i + N <= count; i += N) {
-    const auto v = hn::LoadU(d, from + i);
-    if (!hn::AllTrue(d, hn::And(hn::Gt(v, lo), hn::Lt(v, hi)))) {
-      for (std::size_t j = i; j < i + N; ++j) scalar(j);
-      continue;
-    }
-    const auto w = hn::DemoteTo(di, v);  // truncated toward zero
-    if constexpr (sizeof(T) == 4) {
-      hn::StoreU(w, di, reinterpret_cast<std::int32_t*>(to + i * 4));
-    } else {
-      const hn::Rebind<std::conditional_t<sizeof(T) == 1, std::uint8_t, std::uint16_t>, decltype(d)> dn;
-      const auto narrow = hn::TruncateTo(dn, hn::BitCast(du, w));  // wrapped, as the compiled C does
-      hn::StoreU(narrow, dn, reinterpret_cast<hn::TFromD<decltype(dn)>*>(to + i * sizeof(T)));
-    }
-  }
-  for (; i < count; ++i) scalar(i);
+// Integers of 32 bits and fewer (but uint32): the lanes inside int32's range, truncated through int32
+// and wrapped to T as the compiled C does (x86's answer out of range goes value by value).
+template <class D>
+HWY_INLINE hn::Mask<D> Int32TruncationLanes(D d, hn::Vec<D> x) {
+  return hn::And(hn::Gt(x, hn::Set(d, -2147483649.0)), hn::Lt(x, hn::Set(d, 2147483648.0)));
 }
 
 // uint32, int64, uint64: the lanes whose C truncation is int64's own truncation of the value (no
@@ -72,13 +46,46 @@ HWY_INLINE hn::Mask<D> WideTruncationLanes(D d, hn::Vec<D> x) {
   return hn::And(hn::Gt(x, hn::Set(d, -1.0)), hn::Lt(x, hn::Set(d, sizeof(T) == 4 ? 4294967296.0 : two63)));
 }
 
-// uint32, int64, uint64 truncated as C converts, a vector at a time where WideTruncationLanes holds
-// for every lane; the rest value by value (core::c_convert).
+// The lanes a vector path of T takes.
+template <class T, class D>
+HWY_INLINE hn::Mask<D> TruncationLanes(D d, hn::Vec<D> x) {
+  if constexpr (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>) return Int32TruncationLanes(d, x);
+  else return WideTruncationLanes<T>(d, x);
+}
+
+// A vector whose every lane passed its type's test above, truncated and stored as T at `to`.
+template <class T, class D>
+HWY_INLINE void StoreTruncated(D d, hn::Vec<D> v, std::byte* to) {
+  if constexpr (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>) {
+    const hn::Rebind<std::int32_t, D> di;
+    const hn::Rebind<std::uint32_t, D> du;
+    const auto w = hn::DemoteTo(di, v);  // truncated toward zero
+    if constexpr (sizeof(T) == 4) {
+      hn::StoreU(w, di, reinterpret_cast<std::int32_t*>(to));
+    } else {
+      const hn::Rebind<std::conditional_t<sizeof(T) == 1, std::uint8_t, std::uint16_t>, D> dn;
+      const auto narrow = hn::TruncateTo(dn, hn::BitCast(du, w));  // wrapped, as the compiled C does
+      hn::StoreU(narrow, dn, reinterpret_cast<hn::TFromD<decltype(dn)>*>(to));
+    }
+  } else {
+    const hn::RebindToSigned<D> di;
+    const hn::RebindToUnsigned<D> du;
+    const auto w = hn::ConvertTo(di, v);  // truncated toward zero
+    if constexpr (sizeof(T) == 4) {
+      const hn::Rebind<std::uint32_t, D> d32;
+      hn::StoreU(hn::TruncateTo(d32, hn::BitCast(du, w)), d32, reinterpret_cast<std::uint32_t*>(to));
+    } else {
+      hn::StoreU(w, di, reinterpret_cast<std::int64_t*>(to));
+    }
+  }
+}
+
+// Integers truncated as C converts, a vector at a time where every lane passes its type's test (the
+// compiler does not vectorise these conversions by itself); a vector with one lane outside goes value
+// by value through core::c_convert. One pass: checked as converted.
 template <class T>
-void WideTruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
+void TruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
   const hn::ScalableTag<double> d;
-  const hn::RebindToSigned<decltype(d)> di;
-  const hn::RebindToUnsigned<decltype(d)> du;
   const std::size_t N = hn::Lanes(d);
   std::size_t i = 0;
   const auto scalar = [&](std::size_t j) {
@@ -87,17 +94,11 @@ void WideTruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::by
   };
   for (; i + N <= count; i += N) {
     const auto v = hn::LoadU(d, from + i);
-    if (!hn::AllTrue(d, WideTruncationLanes<T>(d, v))) {
+    if (!hn::AllTrue(d, TruncationLanes<T>(d, v))) {
       for (std::size_t j = i; j < i + N; ++j) scalar(j);
       continue;
     }
-    const auto w = hn::ConvertTo(di, v);  // truncated toward zero
-    if constexpr (sizeof(T) == 4) {
-      const hn::Rebind<std::uint32_t, decltype(d)> d32;
-      hn::StoreU(hn::TruncateTo(d32, hn::BitCast(du, w)), d32, reinterpret_cast<std::uint32_t*>(to + i * 4));
-    } else {
-      hn::StoreU(w, di, reinterpret_cast<std::int64_t*>(to + i * 8));
-    }
+    StoreTruncated<T>(d, v, to + i * sizeof(T));
   }
   for (; i < count; ++i) scalar(i);
 }
@@ -107,11 +108,8 @@ void WideTruncateRun(const double* HWY_RESTRICT from, std::size_t count, std::by
 // rest element by element (core::c_convert).
 template <class T>
 void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte* to) {
-  if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
+  if constexpr (std::is_integral_v<T>) {
     TruncateRun<T>(from, count, to);
-    return;
-  } else if constexpr (std::is_integral_v<T>) {
-    WideTruncateRun<T>(from, count, to);
     return;
   }
   if constexpr (std::is_floating_point_v<T>) {
