@@ -107,10 +107,8 @@ def _check_common(algorithm, tolerance, device, threads, rounding, options):
         raise TypeError("device must be a string: 'cpu', 'vulkan', 'vulkan:N' or 'vulkan:NAME'")
     if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
         raise ValueError(f"threads must be an integer >= 0 (0 = every core), got {threads!r}")
-    if tolerance != 0.0 or threads != 0:  # the defaults pass (a small array's call: two core calls saved)
-        _core.check_options(tolerance, max(-(1 << 63), min(int(threads), (1 << 63) - 1)))
-    if device != "cpu":
-        _core.check_device(device)
+    _core.check_options(tolerance, max(-(1 << 63), min(int(threads), (1 << 63) - 1)))
+    _core.check_device(device)
     if rounding not in _ROUNDINGS:
         raise ValueError(f"rounding must be 'scipy' or 'nearest', got {rounding!r}")
     if options is None:

@@ -7,6 +7,7 @@
 #include "algorithms/gpu_passes.hpp"
 #include "fastblur/kernel.hpp"
 #include "core/cache_size.hpp"
+#include "core/element.hpp"
 #include "core/threads.hpp"
 #include "kernel/fixed_point.hpp"
 
@@ -121,11 +122,8 @@ class Fir final : public Descriptor {
   // "int16 volumes' planes where they lie").
   static bool z_source_planes(const Plan& plan, const Shape& shape) {
     const auto& w = plan.axes[2].weights;
-    const ElementType t = shape.source;
-    const bool widens = t == ElementType::f32 || t == ElementType::u8 || t == ElementType::i8 || t == ElementType::u16 ||
-                        t == ElementType::i16;
-    return widens && !shape.in_place && plan.spec.border[2] != Border::constant && w &&
-           static_cast<int>(w->size()) <= kSourcePlanesMaxTaps;
+    return core::widens_to_double_as_loaded(shape.source) && !shape.in_place && plan.spec.border[2] != Border::constant &&
+           w && static_cast<int>(w->size()) <= kSourcePlanesMaxTaps;
   }
 
   // A volume filtered z, then y and x fused (SciPy's order), whose ring of z's planes (its taps and a
@@ -140,14 +138,15 @@ class Fir final : public Descriptor {
     const auto& order = plan.spec.axis_order;
     if (order[0] != 2) return false;  // z first (fused_axes has y then x last)
     const double plane = static_cast<double>(shape.extent[0] * shape.extent[1] * shape.channels) * sizeof(double);
-    const double held = z_source_planes(plan, shape) ? 4.0 : static_cast<double>(ax[2].weights->size() + 3 + 4);
+    const bool source_planes = z_source_planes(plan, shape);
+    const double held = source_planes ? 4.0 : static_cast<double>(ax[2].weights->size() + 3 + 4);
     const double ring = held * plane;  // the ring and the group's planes
     const int workers = core::threads_for(1e300, plan.spec.threads);  // the most the planner may give
     const double half_cache = static_cast<double>(core::last_level_cache_bytes()) / 2;
     const double output = static_cast<double>(shape.elements()) * static_cast<double>(element_size(shape.destination));
     // Without a ring the group's planes may fill 3/4 of that half: measured float32 planes of 420^2
     // fused 1.07x faster (11.3 MB over two workers), of 512^2 0.79-0.91x (16.8 MB), LLC 32 MiB.
-    const double budget = z_source_planes(plan, shape) ? 0.75 * half_cache : half_cache;
+    const double budget = source_planes ? 0.75 * half_cache : half_cache;
     return ring * workers <= budget && output >= half_cache;
   }
 

@@ -10,6 +10,13 @@
 
 namespace fastblur::core {
 
+/// The types SIMD code loads where they lie and widens to double exactly (float32, 8- and 16-bit
+/// integers): SciPy's-order sums read such a source's planes without a copy (Schedule::z_source_planes).
+inline bool widens_to_double_as_loaded(ElementType type) noexcept {
+  return type == ElementType::f32 || type == ElementType::u8 || type == ElementType::i8 || type == ElementType::u16 ||
+         type == ElementType::i16;
+}
+
 /// IEEE binary16 <-> binary32, round to nearest even; Inf and NaN preserved.
 float half_to_float(std::uint16_t h) noexcept;
 std::uint16_t float_to_half(float f) noexcept;

@@ -7,6 +7,7 @@
 #include "hwy/highway.h"
 
 #include "cpu/ordered_correlate.hpp"
+#include "core/element.hpp"
 
 #include <stdexcept>
 #include <type_traits>
@@ -178,26 +179,22 @@ void RowWindow(const T* const* rows, size_t offset, double* const* out, int outp
   for (; m < outputs; ++m) OrderedCorrelateRowsThrough(rows + m, offset, out[m], count, fw, size1, size2, symmetry, t);
 }
 
-void OrderedCorrelateRowWindow(const double* const* rows, size_t offset, double* const* out, int outputs, size_t count,
-                               const double* fw, int size1, int size2, int symmetry, bool through_float32) {
-  RowWindow(rows, offset, out, outputs, count, fw, size1, size2, symmetry, through_float32);
-}
-
-void OrderedCorrelateTypedRowWindow(fastblur::ElementType type, const void* const* rows, size_t offset,
-                                    double* const* out, int outputs, size_t count, const double* fw, int size1,
-                                    int size2, int symmetry, bool through_float32) {
+void OrderedCorrelateRowWindow(fastblur::ElementType type, const void* const* rows, size_t offset, double* const* out,
+                               int outputs, size_t count, const double* fw, int size1, int size2, int symmetry,
+                               bool through_float32) {
   const auto run = [&](auto tag) {
     using T = decltype(tag);
     RowWindow(reinterpret_cast<const T* const*>(rows), offset, out, outputs, count, fw, size1, size2, symmetry,
               through_float32);
   };
   switch (type) {
+    case fastblur::ElementType::f64: return run(double{});
     case fastblur::ElementType::f32: return run(float{});
     case fastblur::ElementType::u8: return run(uint8_t{});
     case fastblur::ElementType::i8: return run(int8_t{});
     case fastblur::ElementType::u16: return run(uint16_t{});
     case fastblur::ElementType::i16: return run(int16_t{});
-    default: return run(double{});
+    default: return;  // refused by the caller (ordered_correlate_row_window)
   }
 }
 
@@ -209,7 +206,6 @@ namespace fastblur::cpu {
 HWY_EXPORT(OrderedCorrelate);
 HWY_EXPORT(OrderedCorrelateRows);
 HWY_EXPORT(OrderedCorrelateRowWindow);
-HWY_EXPORT(OrderedCorrelateTypedRowWindow);
 
 void ordered_correlate(const double* center, double* out, std::size_t count, const double* fw, int size1, int size2,
                        int symmetry, std::size_t step) {
@@ -221,24 +217,20 @@ void ordered_correlate_rows(const double* const* rows, std::size_t offset, doubl
   HWY_DYNAMIC_DISPATCH(OrderedCorrelateRows)(rows, offset, out, count, fw, size1, size2, symmetry);
 }
 
-void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
-                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
-                                  bool through_float32) {
-  HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(rows, offset, out, outputs, count, fw, size1, size2, symmetry,
-                                                  through_float32);
-}
-
 void ordered_correlate_row_window(ElementType type, const void* const* rows, std::size_t offset, double* const* out,
                                   int outputs, std::size_t count, const double* fw, int size1, int size2, int symmetry,
                                   bool through_float32) {
-  if (!row_window_widens(type)) throw std::logic_error("internal: ordered_correlate_row_window widens f32, 8- and 16-bit rows");
-  HWY_DYNAMIC_DISPATCH(OrderedCorrelateTypedRowWindow)(type, rows, offset, out, outputs, count, fw, size1, size2,
-                                                       symmetry, through_float32);
+  if (type != ElementType::f64 && !core::widens_to_double_as_loaded(type))
+    throw std::logic_error("internal: ordered_correlate_row_window reads float64, float32, 8- and 16-bit rows");
+  HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(type, rows, offset, out, outputs, count, fw, size1, size2, symmetry,
+                                                  through_float32);
 }
 
-bool row_window_widens(ElementType type) {
-  return type == ElementType::f32 || type == ElementType::u8 || type == ElementType::i8 || type == ElementType::u16 ||
-         type == ElementType::i16;
+void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
+                                  std::size_t count, const double* fw, int size1, int size2, int symmetry,
+                                  bool through_float32) {
+  ordered_correlate_row_window(ElementType::f64, reinterpret_cast<const void* const*>(rows), offset, out, outputs, count,
+                               fw, size1, size2, symmetry, through_float32);
 }
 }  // namespace fastblur::cpu
 #endif

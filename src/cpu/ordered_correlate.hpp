@@ -33,12 +33,11 @@ void ordered_correlate_row_window(const double* const* rows, std::size_t offset,
                                   std::size_t count, const double* fw, int size1, int size2, int symmetry,
                                   bool through_float32);
 
-/// The same with tap rows of `type` (row_window_widens: float32, 8- and 16-bit integers), each value
-/// widened to double as it is loaded (exactly: the values SciPy's line buffer holds for such an
-/// array), so a source's rows are read where they lie.
+/// The same with tap rows of `type`: float64, or a type core::widens_to_double_as_loaded (float32, 8-
+/// and 16-bit integers), each value widened to double as it is loaded (exactly: the values SciPy's
+/// line buffer holds for such an array), so a source's rows are read where they lie.
 void ordered_correlate_row_window(ElementType type, const void* const* rows, std::size_t offset, double* const* out,
                                   int outputs, std::size_t count, const double* fw, int size1, int size2, int symmetry,
                                   bool through_float32);
-bool row_window_widens(ElementType type);
 
 }  // namespace fastblur::cpu

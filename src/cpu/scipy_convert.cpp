@@ -125,48 +125,45 @@ void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte
   }
 }
 
-// A value through T and back, in place: float32 rounded, integers of 32 bits and fewer truncated and
-// wrapped a vector at a time where the vector's values lie in int32's range (value by value through
-// core::c_convert where one does not).
+// A vector whose every lane passed TruncationLanes<T>, truncated and wrapped to T and back to double:
+// through int32 (sign or zero extension of T's low bits) for 32 bits and fewer but uint32, through
+// int64 for the wide types (int64 to double rounds to nearest, as C).
+template <class T, class D>
+HWY_INLINE hn::Vec<D> TruncatedBack(D d, hn::Vec<D> x) {
+  if constexpr (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>) {
+    const hn::Rebind<std::int32_t, D> di;
+    auto w = hn::DemoteTo(di, x);  // truncated toward zero
+    if constexpr (sizeof(T) < 4) {
+      constexpr int shift = 32 - 8 * static_cast<int>(sizeof(T));
+      w = std::is_signed_v<T> ? hn::ShiftRight<shift>(hn::ShiftLeft<shift>(w))
+                              : hn::And(w, hn::Set(di, static_cast<std::int32_t>((1u << (8 * sizeof(T))) - 1)));
+    }
+    return hn::PromoteTo(d, w);
+  } else {
+    const hn::RebindToSigned<D> di;
+    return hn::ConvertTo(d, hn::ConvertTo(di, x));
+  }
+}
+
+// A value through T and back, in place: float32 rounded, integers truncated and wrapped a vector at a
+// time where every lane passes TruncationLanes<T> (value by value through core::c_convert where one
+// does not).
 template <class T>
 void ThroughTypeOf(double* HWY_RESTRICT v, std::size_t count) {
   if constexpr (std::is_same_v<T, float>) {
     for (std::size_t i = 0; i < count; ++i) v[i] = static_cast<double>(static_cast<float>(v[i]));
     return;
-  } else if constexpr (std::is_integral_v<T> && (sizeof(T) <= 2 || std::is_same_v<T, std::int32_t>)) {
+  } else if constexpr (std::is_integral_v<T>) {
     const hn::ScalableTag<double> d;
-    const hn::Rebind<std::int32_t, decltype(d)> di;
-    const std::size_t N = hn::Lanes(d);
-    const auto lo = hn::Set(d, -2147483649.0), hi = hn::Set(d, 2147483648.0);
-    std::size_t i = 0;
-    for (; i + N <= count; i += N) {
-      const auto x = hn::LoadU(d, v + i);
-      if (!hn::AllTrue(d, hn::And(hn::Gt(x, lo), hn::Lt(x, hi)))) {
-        for (std::size_t j = i; j < i + N; ++j) v[j] = static_cast<double>(core::c_convert<T>(v[j]));
-        continue;
-      }
-      auto w = hn::DemoteTo(di, x);  // truncated toward zero
-      if constexpr (sizeof(T) < 4) {  // wrapped to T's width and back: sign or zero extension of the low bits
-        constexpr int shift = 32 - 8 * static_cast<int>(sizeof(T));
-        w = std::is_signed_v<T> ? hn::ShiftRight<shift>(hn::ShiftLeft<shift>(w))
-                                : hn::And(w, hn::Set(di, static_cast<std::int32_t>((1u << (8 * sizeof(T))) - 1)));
-      }
-      hn::StoreU(hn::PromoteTo(d, w), d, v + i);
-    }
-    for (; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
-    return;
-  } else if constexpr (std::is_integral_v<T>) {  // uint32, int64, uint64: through int64 where that is C's answer
-    const hn::ScalableTag<double> d;
-    const hn::RebindToSigned<decltype(d)> di;
     const std::size_t N = hn::Lanes(d);
     std::size_t i = 0;
     for (; i + N <= count; i += N) {
       const auto x = hn::LoadU(d, v + i);
-      if (!hn::AllTrue(d, WideTruncationLanes<T>(d, x))) {
+      if (!hn::AllTrue(d, TruncationLanes<T>(d, x))) {
         for (std::size_t j = i; j < i + N; ++j) v[j] = static_cast<double>(core::c_convert<T>(v[j]));
         continue;
       }
-      hn::StoreU(hn::ConvertTo(d, hn::ConvertTo(di, x)), d, v + i);  // int64 to double rounds to nearest, as C
+      hn::StoreU(TruncatedBack<T>(d, x), d, v + i);
     }
     for (; i < count; ++i) v[i] = static_cast<double>(core::c_convert<T>(v[i]));
     return;

@@ -19,6 +19,7 @@
 
 #include "hwy/aligned_allocator.h"
 
+#include "core/element.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
@@ -74,8 +75,9 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   // Schedule::z_source_planes: z sums the source's planes where they lie, widened as they are loaded -
   // where they are packed float32 planes apart from the output and z reads no cval plane (a plan made
   // for another call falls back to the ring).
-  const bool source_planes = plan.schedule.z_source_planes && row_window_widens(src.type) && planes_packed(src) &&
-                             !in_place && maps_to_samples(z);
+  const bool source_planes = plan.schedule.z_source_planes && core::widens_to_double_as_loaded(src.type) &&
+                             planes_packed(src) && !in_place && maps_to_samples(z);
+  const ElementType tap_type = source_planes ? src.type : ElementType::f64;  // the source's, or the ring's
   const auto source_plane = [&](std::int64_t e) -> const void* {
     return static_cast<const std::byte*>(src.data) + z.map[static_cast<std::size_t>(e)] * src.stride[2];
   };
@@ -84,17 +86,18 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   for (int b = 0; b < threads; ++b) {
     try {
       PlaneBuffers& buf = t_planes;
-      double* ring = PlaneBuffers::get(buf.ring, buf.ring_size, static_cast<std::size_t>(slots) * pitch);
+      // No ring where the source's planes are read where they lie (kept per thread: it would hold memory).
+      double* ring = source_planes ? nullptr
+                                   : PlaneBuffers::get(buf.ring, buf.ring_size, static_cast<std::size_t>(slots) * pitch);
       double* planes = PlaneBuffers::get(buf.planes, buf.planes_size, static_cast<std::size_t>(group * values));
-      std::vector<const double*> rows(static_cast<std::size_t>(slots));
-      std::vector<const void*> source_rows(source_planes ? static_cast<std::size_t>(slots) : 0);
+      std::vector<const void*> rows(static_cast<std::size_t>(slots));  // tap planes, of tap_type
       std::vector<double*> strip_out(static_cast<std::size_t>(group));
       const std::int64_t z0 = bands.start[static_cast<std::size_t>(b)], z1 = bands.start[static_cast<std::size_t>(b) + 1];
       const auto slot = [&](std::int64_t e) { return ring + static_cast<std::size_t>(e % slots) * pitch; };
       const auto enter = [&](std::int64_t e) {  // extended plane e into its ring slot
+        if (source_planes) return;  // read where it lies (source_plane)
         double* to = slot(e);
         const std::int64_t r = z.map[static_cast<std::size_t>(e)];
-        if (source_planes) return;  // read where it lies (source_plane)
         if (r < 0) std::fill(to, to + values, cval);
         else if (in_place && stashing.slot[static_cast<std::size_t>(r)] >= 0)
           std::memcpy(to, stash.get() + stashing.slot[static_cast<std::size_t>(r)] * values,
@@ -106,20 +109,13 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
         const std::int64_t g1 = std::min(z1, g0 + group);
         const int outputs = static_cast<int>(g1 - g0);
         for (std::int64_t out_z = g0; out_z < g1; ++out_z) enter(out_z + taps - 1);
-        for (int t = 0; t < taps + outputs - 1; ++t) {
-          if (source_planes) source_rows[static_cast<std::size_t>(t)] = source_plane(g0 + t);
-          else rows[static_cast<std::size_t>(t)] = slot(g0 + t);
-        }
+        for (int t = 0; t < taps + outputs - 1; ++t)
+          rows[static_cast<std::size_t>(t)] = source_planes ? source_plane(g0 + t) : slot(g0 + t);
         for (std::int64_t s0 = 0; s0 < values; s0 += kStrip) {
           const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, values - s0));
           for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = planes + m * values + s0;
-          if (source_planes)
-            ordered_correlate_row_window(src.type, source_rows.data() + z.size1, static_cast<std::size_t>(s0),
-                                         strip_out.data(), outputs, n, z.centre, z.size1, z.size2, z.symmetry,
-                                         through_float32);
-          else
-            ordered_correlate_row_window(rows.data() + z.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs,
-                                         n, z.centre, z.size1, z.size2, z.symmetry, through_float32);
+          ordered_correlate_row_window(tap_type, rows.data() + z.size1, static_cast<std::size_t>(s0), strip_out.data(),
+                                       outputs, n, z.centre, z.size1, z.size2, z.symmetry, through_float32);
         }
         for (int m = 0; m < outputs; ++m) {
           double* plane = planes + m * values;

@@ -224,8 +224,8 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
 void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& dst) {
   const Plan* plans[] = {&plan};
   const std::int64_t row = dst.width() * dst.channels;
-  RowsIo io{dst.width(), dst.height(), dst.channels, dst.type,
-            [&](std::int64_t y, double* to) { std::memcpy(to, plane + y * row, static_cast<std::size_t>(row) * sizeof(double)); },
+  // The plane's rows are read where they lie (source_at): no `read`.
+  RowsIo io{dst.width(), dst.height(), dst.channels, dst.type, {},
             [&](std::int64_t y, const double* from) { write_row(from, dst, y); }, false, &dst};
   io.source_at = [&](std::int64_t y) { return plane + y * row; };
   if (rows_are_doubles(dst))

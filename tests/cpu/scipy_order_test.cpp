@@ -322,7 +322,7 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
         Plan plan = make_plan(spec, src.view, t, Backend::cpu);
         ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
         plan.schedule.fused_z = true;  // the planner keeps it for volumes past the cache; the bits are the same
-        for (const bool source_planes : {false, true}) {  // z through its ring, or over float32 planes where they lie
+        for (const bool source_planes : {false, true}) {  // z through its ring, or over the source's planes where they lie
           plan.schedule.z_source_planes = source_planes;
           ASSERT_NE(describe(plan).find(source_planes ? "planes where they lie" : "ring of planes"), std::string::npos);
           expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.fused_z; },
@@ -359,7 +359,7 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
   EXPECT_TRUE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
   EXPECT_TRUE(plan_of(spec, ElementType::i16, wide, deep * 2).schedule.z_source_planes);
   EXPECT_FALSE(plan_of(spec, ElementType::i32, wide, deep).schedule.z_source_planes);
-  EXPECT_FALSE(plan_of(spec, ElementType::i32, wide, deep).schedule.fused_z);  // its ring of 2 MiB planes does not fit
+  EXPECT_FALSE(plan_of(spec, ElementType::i32, wide, deep).schedule.fused_z);  // its ring of 24 planes does not fit
   spec.sigma = {4.0, 4.0, 4.0};  // 33 taps: no
   EXPECT_FALSE(plan_of(spec, ElementType::f32, wide, deep).schedule.z_source_planes);
   spec.sigma = {2.0, 2.0, 2.0};
