@@ -150,8 +150,8 @@ void correlate_rows(const Rows& r, int nthreads) {
     constexpr std::int64_t kGroup = 4;
     const std::int64_t slots = taps + kGroup - 1;
     std::vector<double> cval_row(static_cast<std::size_t>(S), r.cval), out(static_cast<std::size_t>(S * kGroup));
-    // Ring rows one cache line longer than the strip, so that successive rows start in different sets.
-    const std::int64_t pitch = S + 8;
+    // Ring rows an odd number of cache lines apart, so that successive rows start in different sets.
+    const auto pitch = static_cast<std::int64_t>(ring_pitch(S));
     std::vector<double> ring(static_cast<std::size_t>(slots * pitch));
     std::vector<const double*> rows(static_cast<std::size_t>(slots));
     double* outs[kGroup];

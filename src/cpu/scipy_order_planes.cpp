@@ -70,7 +70,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
     read_plane(src, stashing.lines[static_cast<std::size_t>(i)], stash.get() + i * values);
   const std::int64_t group = std::min<std::int64_t>(kGroup, D);
   const int slots = taps + static_cast<int>(group) - 1;
-  const std::size_t pitch = static_cast<std::size_t>(values) + 8;  // ring planes a cache line apart in sets
+  const std::size_t pitch = ring_pitch(values);
   const bool through_float32 = dst.type == ElementType::f32;
   // Schedule::z_source_planes: z sums the source's planes where they lie, widened as they are loaded -
   // where they are packed float32 planes apart from the output and z reads no cval plane (a plan made

@@ -60,9 +60,10 @@ struct RowsIo {
   bool in_place = false;
   const View* dst = nullptr;
   bool streamed = false;  // write streams: each worker fences its stores when its band is done
-  // Where rows are doubles already (float64 views, a volume's plane buffer): source row y read where
-  // it lies instead of copied into the ring (never in place: the ring keeps rows the band overwrote),
-  // and the first term's x pass written straight into destination row y instead of through `write`.
+  // Where rows are doubles already: source row y (of a volume's plane buffer) read where it lies
+  // instead of copied into the ring (never in place: the ring keeps rows the band overwrote), and
+  // the first term's x pass written straight into destination row y (a float64 view's) instead of
+  // through `write`.
   std::function<const double*(std::int64_t y)> source_at = {};
   std::function<double*(std::int64_t y)> destination_at = {};
 };
@@ -94,7 +95,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
   const std::vector<std::int64_t>& stashed = stashing.lines;
   hwy::AlignedFreeUniquePtr<double[]> stash =
       hwy::AllocateAligned<double>(std::max<std::size_t>(1, stashed.size() * static_cast<std::size_t>(row)));
-  const std::size_t pitch = static_cast<std::size_t>(row) + 8;  // ring rows a cache line apart in sets
+  const std::size_t pitch = ring_pitch(row);
   int x_reach = 0;  // the longest x kernel's extension, both sides
   for (const ScipyAxis& x : xs) x_reach = std::max(x_reach, x.size1 + x.size2);
   const std::size_t line_len = static_cast<std::size_t>((W + x_reach) * C);
@@ -214,8 +215,8 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
                 write_row(row, dst, y);
             },
             src.data == dst.data, &dst, stream};
-  if (rows_are_doubles(src) && !io.in_place)
-    io.source_at = [&](std::int64_t y) { return reinterpret_cast<const double*>(src.pixel(0, y)); };
+  // A float64 view's rows are copied into the ring all the same: read where they lie they ran
+  // 1.09-1.6x slower (bench/RESULTS.md, issue 43, "float64 rows through the ring again").
   if (rows_are_doubles(dst) && !stream)
     io.destination_at = [&](std::int64_t y) { return reinterpret_cast<double*>(dst.pixel(0, y)); };
   rows_terms(plans, kind, io, workers);

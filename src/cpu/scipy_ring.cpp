@@ -70,6 +70,11 @@ bool rows_are_doubles(const View& v) {
          reinterpret_cast<std::uintptr_t>(v.data) % alignof(double) == 0 && v.stride[1] % alignof(double) == 0;
 }
 
+std::size_t ring_pitch(std::int64_t values) {
+  const auto lines = static_cast<std::size_t>((values + 7) / 8);
+  return (lines | 1) * 8;
+}
+
 bool planes_packed(const View& v) {
   const auto es = static_cast<std::ptrdiff_t>(element_size(v.type));
   return v.stride[0] == v.channels * es && v.stride[1] == v.width() * v.channels * es &&
