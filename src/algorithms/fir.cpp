@@ -9,6 +9,7 @@
 #include "core/cache_size.hpp"
 #include "core/element.hpp"
 #include "core/threads.hpp"
+#include "kernel/certified_u8.hpp"
 #include "kernel/fixed_point.hpp"
 
 namespace fastblur::algo {
@@ -115,6 +116,18 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
+  // A uint8 2D image into uint8 apart from it, both kernels SciPy's symmetric positive ones (order 0)
+  // and a cval a uint8 row holds: SciPy's sums certified in float32 on 8-bit rows
+  // (Schedule::scipy_u8_certified; measured in bench/RESULTS.md, issue 43, "8-bit photos' SciPy
+  // order certified in float32").
+  static bool scipy_u8_certified(const Plan& plan, const Shape& shape) {
+    const double c = plan.spec.cval;
+    return shape.source == ElementType::u8 && shape.destination == ElementType::u8 && !shape.in_place &&
+           shape.extent[2] == 1 && !(plan.axes[2].sigma > 0.0) && c >= 0.0 && c <= 255.0 && c == std::floor(c) &&
+           plan.axes[0].weights && plan.axes[1].weights && kernel::certified_u8_possible(*plan.axes[0].weights) &&
+           kernel::certified_u8_possible(*plan.axes[1].weights);
+  }
+
   // A float32, 8- or 16-bit source apart from its output, a z kernel of up to kSourcePlanesMaxTaps and
   // no cval plane: z's sums can read the source's planes where they lie, widened as loaded
   // (Schedule::z_source_planes; measured in bench/RESULTS.md, issue 43, "float32 sources summed where
@@ -167,6 +180,7 @@ class Fir final : public Descriptor {
       plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
       plan.schedule.fused_z = shape.backend == Backend::cpu && scipy_fused_z(plan, shape);
       plan.schedule.z_source_planes = plan.schedule.fused_z && z_source_planes(plan, shape);
+      plan.schedule.scipy_u8_certified = plan.schedule.fused_axes && scipy_u8_certified(plan, shape);
       // A 2D image's fused rows write float32 output rows themselves (cpu/scipy_order_rows.cpp):
       // streamed 1.10-1.12x at 1080p-4K. Not a volume's planes: after z's pass they are read back in
       // place, their lines in cache (streamed 0.91x), and planes alone streamed 0.94x (230x200x180).

@@ -70,9 +70,10 @@ bool rows_are_doubles(const View& v) {
          reinterpret_cast<std::uintptr_t>(v.data) % alignof(double) == 0 && v.stride[1] % alignof(double) == 0;
 }
 
-std::size_t ring_pitch(std::int64_t values) {
-  const auto lines = static_cast<std::size_t>((values + 7) / 8);
-  return (lines | 1) * 8;
+std::size_t ring_pitch(std::int64_t values, std::size_t element) {
+  const std::size_t per_line = 64 / element;
+  const std::size_t lines = (static_cast<std::size_t>(values) + per_line - 1) / per_line;
+  return (lines | 1) * per_line;
 }
 
 bool planes_packed(const View& v) {

@@ -51,10 +51,10 @@ View plane_of(const View& v, std::int64_t z);
 /// along x, aligned): the fused drivers then read and write them where they lie, without a copy.
 bool rows_are_doubles(const View& v);
 
-/// The doubles from one ring row (or plane) to the next for rows of `values` doubles: whole cache
-/// lines, an odd number of them, so that a window of rows starts in as many cache sets as it has
-/// rows (a row plus one line was a power of two again for 2040-wide rows).
-std::size_t ring_pitch(std::int64_t values);
+/// The values from one ring row (or plane) to the next for rows of `values` values of `element`
+/// bytes (a divisor of 64): whole cache lines, an odd number of them, so that a window of rows starts
+/// in as many cache sets as it has rows (a row plus one line was a power of two again for 2040-wide rows).
+std::size_t ring_pitch(std::int64_t values, std::size_t element = sizeof(double));
 
 /// Whether a view's planes are packed (pixels along x, rows along y) and aligned for its type: a
 /// volume's fused planes then sum them where they lie, widened as they are loaded

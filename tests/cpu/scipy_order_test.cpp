@@ -256,6 +256,54 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
 }
 
+// uint8 into uint8 with a Gaussian on both axes and a cval a uint8 row holds: the rows stay 8-bit
+// and SciPy's sums are certified in float32 (Schedule::scipy_u8_certified,
+// cpu/scipy_order_rows_u8.cpp) - SciPy's bits on every border, bands of any count, kernels longer
+// than the image, padded pixels, flat areas and noise; in place the plan's other driver runs.
+TEST(ScipyOrder, Uint8RowsCertifiedGiveThePassesBits) {
+  auto rng = test::rng_for_test();
+  struct Case { std::int64_t w, h; int c; double sx, sy; int threads; int pad_px; };
+  const Case cases[] = {{41, 29, 3, 1.2, 2.2, 2, 0}, {37, 6, 1, 2.0, 4.5, 7, 0}, {64, 33, 4, 0.8, 1.0, 3, 1},
+                        {17, 40, 2, 6.0, 0.6, 1, 0}, {300, 20, 3, 3.5, 1.7, 2, 2}};
+  int checked = 0;
+  for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+    for (std::size_t ci = 0; ci < std::size(cases); ++ci) {
+      const Case& cs = cases[ci];
+      BlurSpec spec;
+      spec.sigma = {cs.sx, cs.sy, 0.0};
+      spec.with_border(test::all_borders()[bi]);
+      spec.cval = 7.0;
+      spec.rounding = Rounding::scipy;
+      spec.threads = cs.threads;
+      auto src = test::make_buffer(ElementType::u8, cs.w, cs.h, 1, cs.c, cs.pad_px);
+      fill(src.view, rng);
+      for (std::int64_t y = cs.h / 3; y < cs.h * 2 / 3; ++y)  // a flat patch: SciPy's truncations of x0
+        for (std::int64_t x = 0; x < cs.w / 2; ++x)
+          std::memset(src.view.pixel(x, y), 100 + static_cast<int>(ci), static_cast<std::size_t>(cs.c));
+      const Plan plan = make_plan(spec, src.view, ElementType::u8, Backend::cpu);
+      ASSERT_TRUE(plan.schedule.scipy_u8_certified) << describe(plan);
+      ASSERT_NE(describe(plan).find("certified in float32"), std::string::npos);
+      expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.scipy_u8_certified; },
+                         std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
+      ++checked;
+    }
+  EXPECT_GE(checked, 20);
+  // Not where a uint8 row cannot hold the cval, nor into another type, nor a volume.
+  std::vector<std::uint8_t> px(64 * 24 * 3);
+  BlurSpec spec = BlurSpec::isotropic_2d(1.5);
+  spec.rounding = Rounding::scipy;
+  const View image = View::packed(px.data(), ElementType::u8, 64, 24, 1, 3);
+  EXPECT_TRUE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_u8_certified);
+  EXPECT_FALSE(make_plan(spec, image, ElementType::f32, Backend::cpu).schedule.scipy_u8_certified);
+  spec.with_border(Border::constant);
+  spec.cval = 2.5;
+  EXPECT_FALSE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_u8_certified);
+  spec = BlurSpec::isotropic_3d(1.5);
+  spec.rounding = Rounding::scipy;
+  EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::u8, 64, 8, 3), ElementType::u8, Backend::cpu)
+                   .schedule.scipy_u8_certified);
+}
+
 // A float32 destination past the caches is streamed (Schedule::stream_destination, the plan's
 // choice from the last-level cache's size): the same bits as stored rows, rows aligned or not to a
 // vector (a destination one float off), in place and not; the planner streams float32 only.
