@@ -64,13 +64,13 @@ HWY_INLINE void CertifiedBlock(D d, const TapAt& tap_at, size_t first, OutT* HWY
       a[u] = hn::MulAdd(hn::Abs(e), w, a[u]);
     }
   }
-  const auto per_weight = hn::Set(d, k.per_weight), relative = hn::Set(d, k.relative), absolute = hn::Set(d, k.absolute);
+  const auto per_weight = hn::Set(d, k.per_weight), absolute = hn::Set(d, k.absolute);
   // A small integer added to 1.5 * 2^23 is the float's low mantissa bits (no conversion's range fix-ups).
   const auto magic = hn::Set(d, 12582912.0f);
   const auto to_int = [&](hn::Vec<D> v) { return hn::Sub(hn::BitCast(di, hn::Add(v, magic)), hn::BitCast(di, magic)); };
   uint64_t unsure_bits = 0;
   for (int u = 0; u < U; ++u) {
-    const auto bound = hn::MulAdd(a[u], per_weight, hn::MulAdd(hn::Abs(r[u]), relative, absolute));
+    const auto bound = hn::MulAdd(a[u], per_weight, absolute);
     const auto lo = hn::Floor(hn::Sub(r[u], bound));
     const auto certain = hn::Eq(lo, hn::Floor(hn::Add(r[u], bound)));
     // Every e_k is 0 exactly where sum |e_k| w_k is (the weights are positive): SciPy's x0 or x0 - 1.
@@ -170,11 +170,11 @@ CertifiedU8Axis certified_u8_axis(const std::vector<double>& w) {
   }
   // float32's r against the real sum of e_k w_k: a rounding a step (radius of them, each at most
   // 2^-24 of sum |e_k| w_k) and the weights' own rounding (2^-24 of it), doubled for the bound's
-  // own arithmetic. The subtraction and addition of the bound round by 2^-24 of |r|: 2^-21 |r|.
+  // own arithmetic. The subtraction and addition of the bound round by 2^-24 of |r|, and |r| is at
+  // most sum |e_k| w_k (its float32 sums within 2 radius 2^-24 of each other): 2^-20 of it more.
   // SciPy's double sum against x0 + the real r: 2 radius + 1 roundings of values up to 510, and the
   // weights' sum off 1 by |sum - 1| (times x0 <= 255); four times that and 2^-40.
-  k.per_weight = static_cast<float>((k.radius + 4) * std::ldexp(1.0, -23));
-  k.relative = static_cast<float>(std::ldexp(1.0, -21));
+  k.per_weight = static_cast<float>((k.radius + 4) * std::ldexp(1.0, -23) + std::ldexp(1.0, -20));
   k.absolute = static_cast<float>(4.0 * ((2 * k.radius + 1) * 510.0 * std::ldexp(1.0, -53) + 255.0 * std::fabs(sum - 1.0)) +
                                   std::ldexp(1.0, -40));
   std::vector<std::int32_t> x(w.size());

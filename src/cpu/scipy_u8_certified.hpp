@@ -24,7 +24,6 @@ struct CertifiedU8Axis {
   std::array<std::uint32_t, 16> flat_below{};  // bit x0 set where it is x0 - 1 (words 8 .. 15 zero)
   bool any_below = false;                      // any bit of flat_below set
   float per_weight = 0.0f;          // the error bound: per_weight * sum_k |e_k| w32[k] ...
-  float relative = 0.0f;            // ... + relative * |r| ...
   float absolute = 0.0f;            // ... + absolute
 };
 
