@@ -1,0 +1,66 @@
+// SciPy's order on one line of interleaved RGB values, an output at a time: uint8 through the
+// certified float32 sums (cpu/scipy_u8_certified) against the double sums (cpu/ordered_correlate),
+// on noise, a flat line and one level of noise; the time an output in the "per_output" counter.
+//
+//   ./build/bench/fastblur_scipy_rows_bench
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "cpu/ordered_correlate.hpp"
+#include "cpu/scipy_u8_certified.hpp"
+#include "fastblur/kernel.hpp"
+
+namespace {
+
+constexpr std::size_t kOutputs = 5100;  // a 1700-pixel RGB row
+constexpr std::ptrdiff_t kStep = 3;
+
+// kind 0: noise; 1: flat; 2: one level of noise (a photo's flat area).
+std::vector<std::uint8_t> line_of(int kind, std::size_t n) {
+  std::mt19937 rng(1);
+  std::vector<std::uint8_t> v(n);
+  for (auto& x : v) x = static_cast<std::uint8_t>(kind == 0 ? rng() % 256 : kind == 1 ? 100 : 100 + (rng() % 3 == 0));
+  return v;
+}
+
+void certified(benchmark::State& st) {
+  const double sigma = static_cast<double>(st.range(0)) / 10.0;
+  const auto w = fastblur::kernel::gaussian_weights(sigma, fastblur::kernel::radius_from_truncate(sigma, 4.0));
+  const auto k = fastblur::cpu::certified_u8_axis(w);
+  const auto bytes = line_of(static_cast<int>(st.range(1)), kOutputs + 2 * kStep * k.radius);
+  std::vector<float> line(bytes.size());
+  fastblur::cpu::widen_u8(bytes.data(), line.data(), bytes.size());
+  std::vector<std::uint8_t> out(kOutputs);
+  for (auto _ : st) {
+    fastblur::cpu::certified_u8_line(line.data() + kStep * k.radius, kStep, out.data(), kOutputs, k);
+    benchmark::DoNotOptimize(out.data());
+  }
+  st.counters["per_output"] = benchmark::Counter(static_cast<double>(st.iterations()) * kOutputs,
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void doubles(benchmark::State& st) {
+  const double sigma = static_cast<double>(st.range(0)) / 10.0;
+  const int radius = fastblur::kernel::radius_from_truncate(sigma, 4.0);
+  const auto w = fastblur::kernel::gaussian_weights(sigma, radius);
+  const auto bytes = line_of(static_cast<int>(st.range(1)), kOutputs + 2 * kStep * radius);
+  const std::vector<double> line(bytes.begin(), bytes.end());
+  std::vector<double> out(kOutputs);
+  for (auto _ : st) {
+    fastblur::cpu::ordered_correlate(line.data() + kStep * radius, out.data(), kOutputs, w.data() + radius, radius, radius, 1,
+                                     kStep);
+    benchmark::DoNotOptimize(out.data());
+  }
+  st.counters["per_output"] = benchmark::Counter(static_cast<double>(st.iterations()) * kOutputs,
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+// sigma x 10, the line's kind
+BENCHMARK(certified)->ArgsProduct({{12, 30}, {0, 1, 2}});
+BENCHMARK(doubles)->ArgsProduct({{12, 30}, {0, 1, 2}});
+
+}  // namespace
+
+BENCHMARK_MAIN();
