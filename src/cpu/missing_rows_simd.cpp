@@ -1,6 +1,7 @@
 // Highway kernels of missing_rows_simd.hpp.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/cpu/missing_rows_simd.cpp"
@@ -24,6 +25,37 @@ bool PackOne(const T* in, T* out, bool omit_nan) {
   return mixed;
 }
 
+// RGB floats into RGBW, 4 pixels a 16-lane vector: one lane permute places them (the interleaving
+// loads and stores of PackK take about four times the shuffles), a second spreads each pixel's R
+// NaN over its lanes. Returns the pixels done (the rest: PackK's loop); `mixed` as PackK's.
+template <class D>
+HWY_INLINE int64_t PackRgbFloat16(D d, const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int64_t width, bool omit_nan,
+                                  bool& mixed) {
+  const hn::RebindToSigned<D> di;
+  alignas(64) static constexpr int32_t kPlace[16] = {0, 1, 2, 2, 3, 4, 5, 5, 6, 7, 8, 8, 9, 10, 11, 11};
+  alignas(64) static constexpr int32_t kRed[16] = {0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12};
+  alignas(64) static constexpr int32_t kWeight[16] = {0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1};
+  const auto place = hn::SetTableIndices(d, kPlace);
+  const auto red = hn::SetTableIndices(di, kRed);
+  const auto weight_lane = hn::MaskFromVec(hn::BitCast(d, hn::Load(di, kWeight)));
+  const auto one = hn::Set(d, 1.0f);
+  auto differ = hn::Zero(di);
+  int64_t x = 0;
+  for (; 3 * x + 16 <= 3 * width; x += 4) {  // the load reads 4 values past the 4 pixels
+    const auto v = hn::TableLookupLanes(hn::LoadU(d, in + 3 * x), place);
+    auto w = hn::IfThenElse(weight_lane, one, v);
+    if (omit_nan) {
+      const auto nan = hn::BitCast(di, hn::VecFromMask(d, hn::IsNaN(v)));
+      const auto hole = hn::TableLookupLanes(nan, red);
+      differ = hn::Or(differ, hn::Xor(nan, hole));
+      w = hn::IfThenZeroElse(hn::MaskFromVec(hn::BitCast(d, hole)), w);
+    }
+    hn::StoreU(w, d, out + 4 * x);
+  }
+  mixed = !hn::AllTrue(di, hn::Eq(differ, hn::Zero(di)));
+  return x;
+}
+
 template <int K, class T>
 bool PackK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, bool omit_nan) {
   const hn::ScalableTag<T> d;
@@ -31,6 +63,10 @@ bool PackK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, bool om
   const auto one = hn::Set(d, T(1));
   auto mixed = hn::FirstN(d, 0);
   int64_t x = 0;
+  bool mixed_rgb = false;
+  if constexpr (K == 3 && std::is_same_v<T, float>) {
+    if (N == 16) x = PackRgbFloat16(d, in, out, width, omit_nan, mixed_rgb);
+  }
   for (; x + N <= width; x += N) {
     hn::Vec<decltype(d)> v[3];
     if constexpr (K == 1) v[0] = hn::LoadU(d, in + x);
@@ -45,9 +81,31 @@ bool PackK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, bool om
     if constexpr (K == 2) hn::StoreInterleaved3(v[0], v[1], w, d, out + 3 * x);
     if constexpr (K == 3) hn::StoreInterleaved4(v[0], v[1], v[2], w, d, out + 4 * x);
   }
-  bool any = !hn::AllFalse(d, mixed);
+  bool any = mixed_rgb || !hn::AllFalse(d, mixed);
   for (; x < width; ++x) any |= PackOne<K>(in + K * x, out + (K + 1) * x, omit_nan);
   return any;
+}
+
+// RGBW floats divided into RGB, 4 pixels a 16-lane vector: each pixel's weight spread over its lanes
+// by a lane permute, the quotients compressed to 12 lanes and stored whole (the next store writes
+// over the 4 past them). Returns the pixels done (the rest: DivideK's loop).
+template <class D>
+HWY_INLINE int64_t DivideRgbFloat16(D d, const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int64_t width, float floor,
+                                    float empty) {
+  const hn::RebindToSigned<D> di;
+  alignas(64) static constexpr int32_t kWeight[16] = {3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15};
+  alignas(64) static constexpr int32_t kColour[16] = {-1, -1, -1, 0, -1, -1, -1, 0, -1, -1, -1, 0, -1, -1, -1, 0};
+  const auto spread = hn::SetTableIndices(d, kWeight);
+  const auto colour = hn::MaskFromVec(hn::BitCast(d, hn::Load(di, kColour)));
+  const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
+  int64_t x = 0;
+  for (; 3 * x + 16 <= 3 * width; x += 4) {  // the store writes 4 values past the 4 pixels
+    const auto v = hn::LoadU(d, in + 4 * x);
+    const auto w = hn::TableLookupLanes(v, spread);
+    const auto q = hn::IfThenElse(hn::Gt(w, floor_v), hn::Div(v, w), empty_v);
+    hn::StoreU(hn::Compress(q, colour), d, out + 3 * x);
+  }
+  return x;
 }
 
 template <int K, class T>
@@ -56,6 +114,9 @@ void DivideK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T flo
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
   int64_t x = 0;
+  if constexpr (K == 3 && std::is_same_v<T, float>) {
+    if (N == 16) x = DivideRgbFloat16(d, in, out, width, floor, empty);
+  }
   for (; x + N <= width; x += N) {
     hn::Vec<decltype(d)> v[3], w;
     if constexpr (K == 1) hn::LoadInterleaved2(d, in + 2 * x, v[0], w);

@@ -1,0 +1,82 @@
+// cpu/missing_rows_simd: the normalized convolution's packing and division of rows, in SIMD, give
+// the bits of one value at a time - every channel count, float and double, widths that leave
+// every kind of tail, holes in whole pixels and in some channels only (mixed).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "cpu/missing_rows_simd.hpp"
+#include "support/test_support.hpp"
+
+namespace fastblur::cpu {
+namespace {
+
+template <class T>
+void check_pack_and_divide(std::mt19937_64& rng) {
+  const T nan = std::numeric_limits<T>::quiet_NaN();
+  std::uniform_real_distribution<double> value(-3.0, 3.0), unit(0.0, 1.0);
+  for (int k = 1; k <= 3; ++k)
+    for (std::int64_t width : {0, 1, 3, 4, 5, 6, 7, 8, 15, 16, 17, 21, 33, 64, 70}) {
+      for (int pattern = 0; pattern < 3; ++pattern) {  // no NaN, whole pixels, some channels only
+        std::vector<T> in(static_cast<std::size_t>(width * k));
+        bool want_mixed = false;
+        for (std::int64_t x = 0; x < width; ++x) {
+          const bool hole = pattern > 0 && unit(rng) < 0.3;
+          bool first = false;
+          for (int c = 0; c < k; ++c) {
+            bool nan_here = hole;
+            if (pattern == 2 && unit(rng) < 0.1) nan_here = !nan_here;
+            in[static_cast<std::size_t>(x * k + c)] = nan_here ? nan : static_cast<T>(value(rng));
+            if (c == 0) first = nan_here;
+            else want_mixed |= nan_here != first;
+          }
+        }
+        for (bool omit : {true, false}) {
+          std::vector<T> out(static_cast<std::size_t>(width * (k + 1)), T(7));
+          const bool mixed = pack_nan_row(in.data(), out.data(), width, k, omit);
+          if (omit) EXPECT_EQ(mixed, want_mixed) << "k " << k << " width " << width << " pattern " << pattern;
+          for (std::int64_t x = 0; x < width; ++x) {
+            const T* p = in.data() + x * k;
+            const T* o = out.data() + x * (k + 1);
+            const bool hole = omit && std::isnan(p[0]);
+            for (int c = 0; c < k; ++c) {
+              const T want = hole ? T(0) : p[c];
+              EXPECT_EQ(std::memcmp(&o[c], &want, sizeof(T)), 0) << "pack k " << k << " width " << width << " pixel " << x;
+            }
+            EXPECT_EQ(o[k], hole ? T(0) : T(1)) << "weight, k " << k << " width " << width << " pixel " << x;
+          }
+        }
+      }
+      // Division: weights about the floor, zero and negative.
+      std::vector<T> work(static_cast<std::size_t>(width * (k + 1)));
+      for (std::int64_t x = 0; x < width; ++x) {
+        for (int c = 0; c < k; ++c) work[static_cast<std::size_t>(x * (k + 1) + c)] = static_cast<T>(value(rng));
+        const double u = unit(rng);
+        work[static_cast<std::size_t>(x * (k + 1) + k)] = static_cast<T>(u < 0.1 ? 0.0 : u < 0.2 ? 1e-9 : u < 0.25 ? -0.5 : u);
+      }
+      const T floor = static_cast<T>(1e-6), empty = nan;
+      std::vector<T> out(static_cast<std::size_t>(width * k) + 16, T(5));
+      divide_row(work.data(), out.data(), width, k, floor, empty);
+      for (std::int64_t x = 0; x < width; ++x)
+        for (int c = 0; c < k; ++c) {
+          const T den = work[static_cast<std::size_t>(x * (k + 1) + k)];
+          const T want = den > floor ? work[static_cast<std::size_t>(x * (k + 1) + c)] / den : empty;
+          EXPECT_EQ(std::memcmp(&out[static_cast<std::size_t>(x * k + c)], &want, sizeof(T)), 0)
+              << "divide k " << k << " width " << width << " pixel " << x;
+        }
+      for (std::size_t i = static_cast<std::size_t>(width * k); i < out.size(); ++i) EXPECT_EQ(out[i], T(5)) << "past the row";
+    }
+}
+
+TEST(MissingRowsSimd, PackAndDivideGiveOneValueAtATimesBits) {
+  auto rng = test::rng_for_test();
+  check_pack_and_divide<float>(rng);
+  check_pack_and_divide<double>(rng);
+}
+
+}  // namespace
+}  // namespace fastblur::cpu
