@@ -25,8 +25,8 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
   // The conversions from the element type into the float work buffer and back.
   if (vk::wire_type(type) != ElementType::f32) bytes += 2 * N * C * (es + 4);
   const auto sigma = [&](int a) { return plan.axes[static_cast<std::size_t>(a)].sigma > 0 && extent[static_cast<std::size_t>(a)] > 1; };
-  // An image pass's texels: 4 bytes a channel, or 2 in float16 (the plan's GpuPass::real).
-  const double texel = plan.schedule.gpu[0].real == ElementType::f16 ? 2 : 4;
+  // An image pass's texels: 4 bytes a channel, 2 in float16, 1 in 8-bit normalized (the plan's GpuPass::real).
+  const double texel = plan.schedule.gpu[0].real == ElementType::f16 ? 2 : plan.schedule.gpu[0].real == ElementType::u8 ? 1 : 4;
   // pad_image.comp: the work buffer read once, a padded float image of P pixels written.
   const auto pad = [&](double P) { return N * C * 4 + P * ic * texel; };
   switch (plan.algorithm) {

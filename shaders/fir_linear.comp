@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF c4_unorm8=-DIMAGE_CHANNELS=4,-DIMAGE_UNORM8
 // fir-linear (seeds 002, 003): the Gaussian along one axis with pairs of adjacent taps merged into
 // one bilinear fetch (w = w1 + w2 at o = (o1 w1 + o2 w2) / w), so the texture unit does half the
 // work. The image was padded once by the border modes (pad_image.comp) far enough for both passes;
@@ -35,7 +35,7 @@ void main() {
   for (int i = 0; i < p.ntaps; ++i) sum += taps[i].y * textureLod(src, (centre + step * taps[i].x) * inv, 0.0);
   if (TO_BUFFER) {
     int o = (t.y * p.size.x + t.x) * CHANNELS;
-    for (int c = 0; c < CHANNELS; ++c) dst[o + c] = sum[c];
+    for (int c = 0; c < CHANNELS; ++c) dst[o + c] = sum[c] * IMAGE_SCALE;
   } else {
     imageStore(dst_image, t, sum);
   }

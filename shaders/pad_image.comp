@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF c4_unorm8=-DIMAGE_CHANNELS=4,-DIMAGE_UNORM8
 // A 2D plane of a packed float work buffer into a storage image, extended by the border modes
 // (scipy's rules, border.glsl): image texel (i, j) is the buffer's pixel (i - origin.x, j - origin.y)
 // mapped by the border of each axis, or cval. The sampled-image algorithms read the result
@@ -29,5 +29,5 @@ void main() {
   int y = border_index(t.y - p.origin.y, p.size.y, p.border_y);
   vec4 v = vec4(0.0);
   for (int c = 0; c < CHANNELS && c < 4; ++c) v[c] = (x < 0 || y < 0) ? p.cval : src[(y * p.size.x + x) * CHANNELS + c];
-  imageStore(dst, t, v);
+  imageStore(dst, t, v / IMAGE_SCALE);
 }

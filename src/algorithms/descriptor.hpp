@@ -118,6 +118,11 @@ inline constexpr double kLargeSigma = 64.0;
 /// prediction of algorithms with Capabilities::texture_filtering on a hardware Vulkan device.
 inline constexpr double kSubTexelError = 1.0 / 256;
 
+/// An 8-bit normalized image (GpuPass::real u8: fir-linear's unorm8-images) stores each value to the
+/// nearest 1/255 of the range: half of that on every pass's result but the last's, which goes to a
+/// buffer. Added to the prediction once for each such pass.
+inline constexpr double kUnorm8Rounding = 0.5 / 255;
+
 class Descriptor {
  public:
   Descriptor(AlgorithmInfo info, std::vector<Parameter> parameters);

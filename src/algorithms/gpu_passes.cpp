@@ -1,5 +1,6 @@
 #include "algorithms/gpu_passes.hpp"
 
+#include <cmath>
 #include <algorithm>
 #include <string>
 
@@ -106,6 +107,15 @@ void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base, Elemen
   if (images == ElementType::f16 && C == 4 && (shape.source == ElementType::u8 || shape.source == ElementType::f16)) {
     g.shader += "_half";
     g.real = ElementType::f16;
+  }
+  // 8-bit normalized holds an 8-bit source (and an integer cval of 0 .. 255) exactly, each later
+  // pass's results rounded to 1/255 of the range; a quarter of float32's bytes, filtered at full rate.
+  const double c = plan.spec.cval;
+  const bool constant = plan.spec.border[0] == Border::constant || plan.spec.border[1] == Border::constant;
+  const bool cval_held = c >= 0.0 && c <= 255.0 && c == std::floor(c);
+  if (images == ElementType::u8 && C == 4 && shape.source == ElementType::u8 && (!constant || cval_held)) {
+    g.shader += "_unorm8";
+    g.real = ElementType::u8;
   }
 }
 

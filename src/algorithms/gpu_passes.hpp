@@ -80,7 +80,9 @@ inline int image_channels(int channels) noexcept { return channels <= 2 ? channe
 /// shader's variant for the image's channels, `base` + "_c1", "_c2" or "_c4", named in the plan
 /// (GpuPass::shader of axis x), which the recorder runs. `images` f16 (fir-linear's variant): 4-channel
 /// images of an 8-bit or float16 source in float16, "_c4_half" and GpuPass::real f16 (others stay
-/// float32: 1 and 2 channels, and sources whose values float16 could not hold).
+/// float32: 1 and 2 channels, and sources whose values float16 could not hold); u8 (fir-linear's):
+/// 4-channel images of an 8-bit source 8-bit normalized, "_c4_unorm8" and GpuPass::real u8 (where a
+/// constant border's cval is an integer 0 .. 255).
 void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base, ElementType images = ElementType::f32);
 
 /// The shader of a box pass as the plan's BoxSchedule names it (running sums: box_chunk, prefix

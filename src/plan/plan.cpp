@@ -266,6 +266,15 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
     if (shape.wants_double() && p.schedule.intermediate == ElementType::f32) add_per_axis(kFloatLaneRounding);
     if (shape.backend == Backend::vulkan && !shape.software_device && d.info().capabilities.texture_filtering)
       add_per_axis(algo::kSubTexelError);
+    if (shape.backend == Backend::vulkan && p.schedule.gpu[0].real == ElementType::u8) {
+      // 8-bit normalized images: every filtered axis's result but the last's is stored rounded.
+      bool first = true;
+      for (AxisPlan& ax : p.axes) {
+        if (!ax.active) continue;
+        if (!first) ax.predicted_error += algo::kUnorm8Rounding, p.predicted_max_error += algo::kUnorm8Rounding;
+        first = false;
+      }
+    }
   } else {
     p.predicted_max_error = NAN;
     for (AxisPlan& ax : p.axes) ax.predicted_error = NAN;

@@ -103,10 +103,21 @@ void record_convert(Job& job, VkBuffer words, VkDeviceSize offset, VkBuffer floa
                spread_groups((word_count + 255) / 256));
 }
 
+namespace {
+// The image shaders' variant of each image format (image_format.glsl): float16 "_half", 8-bit
+// normalized "_unorm8", float32 none.
+const char* format_suffix(ElementType real) {
+  return real == ElementType::f16 ? "_half" : real == ElementType::u8 ? "_unorm8" : "";
+}
+const char* format_suffix(VkFormat format) {
+  return format == VK_FORMAT_R16G16B16A16_SFLOAT ? "_half" : format == VK_FORMAT_R8G8B8A8_UNORM ? "_unorm8" : "";
+}
+}  // namespace
+
 const std::string& planned_image_shader(const Plan& plan, const Work& image) {
   const std::string& s = plan.schedule.gpu[0].shader;
-  const std::string suffix = "_c" + std::to_string(stored_channels(image.channels)) +
-                             (plan.schedule.gpu[0].real == ElementType::f16 ? "_half" : "");
+  const std::string suffix =
+      "_c" + std::to_string(stored_channels(image.channels)) + format_suffix(plan.schedule.gpu[0].real);
   if (s.size() <= suffix.size() || s.compare(s.size() - suffix.size(), suffix.size(), suffix) != 0)
     throw InvalidArgument("internal: the plan names no image pass for " + std::to_string(image.channels) +
                           " channels (GpuPass::shader '" + s + "')");
@@ -123,9 +134,8 @@ struct PadParams {
 
 void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
                 const Plan& plan, std::uint32_t level) {
-  // The variant that stores the image's format (float16: "_half").
-  const std::string shader = "pad_image_c" + std::to_string(stored_channels(src.channels)) +
-                             (image.format() == VK_FORMAT_R16G16B16A16_SFLOAT ? "_half" : "");
+  // The variant that stores the image's format (float16: "_half", 8-bit normalized: "_unorm8").
+  const std::string shader = "pad_image_c" + std::to_string(stored_channels(src.channels)) + format_suffix(image.format());
   const ComputePipeline& p = job.context().pipeline(
       shader, shaders::words(shader), {static_cast<std::uint32_t>(src.channels)},
       {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(PadParams));
@@ -140,9 +150,11 @@ void record_pad(Job& job, const Work& src, const Image& image, std::array<std::i
 
 Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
                    const char* algorithm, ElementType real) {
-  if (real == ElementType::f16 && stored_channels(channels) != 4)
-    throw InvalidArgument("internal: float16 images hold four channels");
-  const VkFormat format = real == ElementType::f16 ? VK_FORMAT_R16G16B16A16_SFLOAT : float_format(channels);
+  if ((real == ElementType::f16 || real == ElementType::u8) && stored_channels(channels) != 4)
+    throw InvalidArgument("internal: float16 and 8-bit normalized images hold four channels");
+  const VkFormat format = real == ElementType::f16  ? VK_FORMAT_R16G16B16A16_SFLOAT
+                          : real == ElementType::u8 ? VK_FORMAT_R8G8B8A8_UNORM
+                                                    : float_format(channels);
   Context& ctx = job.context();
   if (!ctx.can_filter_linear(format) || !ctx.can_store(format))
     throw Unsupported(std::string(algorithm) + ": Vulkan device " + ctx.info().name +

@@ -81,7 +81,8 @@ class Image;
 void record_pad(Job& job, const Work& src, const Image& image, std::array<std::int64_t, 2> origin,
                 const Plan& plan, std::uint32_t level = 0);
 /// An image of the job for a work image's channels (float, 1, 2 or 4 channels; `real` f16: float16,
-/// 4 channels), after checking that the device can sample it linearly and store to it.
+/// 4 channels; u8: 8-bit unsigned normalized, 4 channels, holding value / 255), after checking that
+/// the device can sample it linearly and store to it.
 Image& float_image(Job& job, int channels, std::int64_t width, std::int64_t height, std::uint32_t levels,
                    const char* algorithm, ElementType real = ElementType::f32);
 

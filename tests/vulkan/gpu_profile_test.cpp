@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "algorithms/descriptor.hpp"
 #include "algorithms/gpu_profile.hpp"
 #include "algorithms/gpu_variants.hpp"
 #include "fastblur/plan.hpp"
@@ -38,7 +39,7 @@ struct Measured {
 };
 std::shared_ptr<const algo::GpuProfile> profile_of(const vk::Context& context, const std::string& source,
                                                    const std::vector<Measured>& cases, std::int64_t w, std::int64_t h,
-                                                   double sigma) {
+                                                   double sigma, ElementType type = ElementType::f32) {
   auto p = std::make_shared<algo::GpuProfile>();
   p->device = context.info().name;
   p->source = source;
@@ -46,7 +47,7 @@ std::shared_ptr<const algo::GpuProfile> profile_of(const vk::Context& context, c
     algo::GpuProfileCase c;
     c.algorithm = m.algorithm;
     c.variant = m.variant;
-    c.type = ElementType::f32;
+    c.type = type;
     c.channels = 4;
     c.extent = {w, h, 1};
     c.sigma = sigma;
@@ -85,6 +86,27 @@ TEST_F(VulkanTest, AMeasuredProfileRunsTheFastestVariant) {
   }
   // The profile gone, the model again (plans are cached by the profile they were made with).
   EXPECT_EQ(algo::gpu_variant_of(make_plan(spec, image.view, ElementType::f32, device_)), "chain");
+}
+
+// A profile that measures fir-linear's 8-bit images fastest on an 8-bit RGBA image: the plan runs
+// them, and its prediction carries their rounding of the x pass's results.
+TEST_F(VulkanTest, AProfileThatPicks8BitImagesAddsTheirRoundingToThePrediction) {
+  vk::Context& context = test::context_of(device_);
+  auto image = test::make_buffer(ElementType::u8, 160, 120, 1, 4);
+  BlurSpec spec;
+  spec.sigma = {3.0, 3.0, 0.0};
+  spec.algorithm = Algorithm::fir_linear;
+  const Plan model = make_plan(spec, image.view, ElementType::u8, device_);
+  EXPECT_EQ(algo::gpu_variant_of(model), "float32-images");
+  ProfileOnDevice on(context, profile_of(context, "8-bit images faster",
+                                         {{Algorithm::fir_linear, "float32-images", 2.0},
+                                          {Algorithm::fir_linear, "float16-images", 1.5},
+                                          {Algorithm::fir_linear, "unorm8-images", 0.5}},
+                                         160, 120, 3.0, ElementType::u8));
+  const Plan measured = make_plan(spec, image.view, ElementType::u8, device_);
+  EXPECT_EQ(algo::gpu_variant_of(measured), "unorm8-images") << describe(measured);
+  EXPECT_EQ(measured.schedule.gpu[0].real, ElementType::u8);
+  EXPECT_NEAR(measured.predicted_max_error - model.predicted_max_error, algo::kUnorm8Rounding, 1e-12);
 }
 
 TEST_F(VulkanTest, AMeasuredProfileChangesWhatAutoPicksWithinTheTolerance) {

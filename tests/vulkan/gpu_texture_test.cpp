@@ -88,6 +88,38 @@ TEST_F(VulkanTest, ImagesInFloat16StayWithinTheirBound) {
   }
 }
 
+// fir-linear's unorm8-images variant: 4-channel images of an 8-bit source 8-bit normalized (the
+// source and an integer cval of 0 .. 255 exact, the x pass's results rounded to the nearest integer
+// value), the CPU's fir within the texture bound plus that half; other sources, channel counts and
+// a cval 8 bits cannot hold keep float32 images.
+TEST_F(VulkanTest, FirLinearImagesIn8BitStayWithinTheirBound) {
+  auto rng = test::rng_for_test();
+  const algo::GpuVariant* unorm = test::gpu_variant(Algorithm::fir_linear, "unorm8-images");
+  ASSERT_NE(unorm, nullptr);
+  for (const ElementType type : {ElementType::u8, ElementType::f32, ElementType::u16})
+    for (const int channels : {1, 3, 4})
+      for (const Border border : {Border::reflect, Border::constant, Border::wrap, Border::mirror})
+        for (const double held : {1.0, 0.0}) {  // a cval 8 bits hold, or not (76.5, or below the pixels)
+          if (!held && border != Border::constant) continue;
+          const double cval = held ? 77.0 * test::type_scale(type) / 255.0 : (type == ElementType::u8 ? 76.5 : -0.02 * test::type_scale(type));
+          BlurSpec spec = BlurSpec::isotropic_2d(2.7);
+          spec.algorithm = Algorithm::fir_linear;
+          spec.with_border(border);
+          spec.cval = cval;
+          const std::string what = test::describe_case(spec, type, 37, 26, 1, channels) + " cval " + std::to_string(cval);
+          const double diff = test::gpu_cpu_difference(device_, spec, type, 37, 26, 1, channels, rng, Algorithm::fir,
+                                                       ElementType::f64, "unorm8-images");
+          auto probe = test::make_buffer(type, 37, 26, 1, channels);
+          Plan plan = make_plan(spec, probe.view, ElementType::f64, device_);
+          unorm->apply(plan, vk::shape_on(test::context_of(device_), {37, 26, 1}, channels, type, ElementType::f64));
+          const bool in_8bit = channels > 2 && type == ElementType::u8 && (held || border != Border::constant);
+          EXPECT_EQ(plan.schedule.gpu[0].real, in_8bit ? ElementType::u8 : ElementType::f32) << what;
+          EXPECT_EQ(algo::gpu_variant_of(plan), in_8bit ? "unorm8-images" : "float32-images") << what;
+          EXPECT_LE(diff, texture_tolerance(type) + (in_8bit ? 0.5 : 0.0)) << what;
+          if (in_8bit) EXPECT_GT(diff, 0.0) << "8-bit images round the x pass's values: " << what;
+        }
+}
+
 TEST_F(VulkanTest, KawaseEqualsTheCpuSchedules) {
   auto rng = test::rng_for_test();
   BlurSpec spec;
