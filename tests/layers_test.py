@@ -75,6 +75,9 @@ EXCEPTIONS = {
     ("bench/gpu_model.cpp", "algorithms/"): "white-box benchmark: each algorithm's resolved passes in the model",
     # Every named variant of a plan (issue 47's levers) is a case of its own, from the planner's table.
     ("bench/gpu_bench.cpp", "algorithms/gpu_variants.hpp"): "white-box benchmark: the plan's named GPU variants",
+    # SciPy's order's line kernels timed alone (the certified uint8 sums against the double sums): no
+    # public call runs one line.
+    ("bench/scipy_rows_bench.cpp", "cpu/"): "white-box benchmark of SciPy's order's line kernels",
 }
 
 # Quoted includes of other projects (Highway's own convention) and files generated into the build tree.
