@@ -320,14 +320,23 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   thread_local cpu::RetainedBuffer retained;
   T* work = reinterpret_cast<T*>(retained.reserve(static_cast<std::size_t>(row_values * H * D) * sizeof(T), "the weighted image"));
   const View wv = View::packed(work, wt, width, H, D, wc);
+  // float64 work on the CPU (SciPy's order in double) is blurred into a second image: in place its
+  // first axis's pass buffers whole lines instead of summing a ring of rows (1080p, 2 channels,
+  // sigma 30: 77.6 ms in place, 53.7 apart). float32 work's drivers lose nothing in place.
+  thread_local cpu::RetainedBuffer retained_blurred;
+  const bool apart = std::is_same_v<T, double> && (!device || device->is_cpu());
+  T* blurred = apart ? reinterpret_cast<T*>(retained_blurred.reserve(static_cast<std::size_t>(row_values * H * D) * sizeof(T),
+                                                                     "the blurred weighted image"))
+                     : work;
+  const View bv = View::packed(blurred, wt, width, H, D, wc);
 #pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
   for (std::int64_t z = 0; z < D; ++z)
     for (std::int64_t y = 0; y < H; ++y) pack_rows(z, y, y + 1, work + (z * H + y) * row_values);
-  if (device) blur(wv, wv, s, *device);
-  else blur(wv, wv, s);
+  if (device) blur(wv, bv, s, *device);
+  else blur(wv, bv, s);
 #pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
   for (std::int64_t z = 0; z < D; ++z)
-    for (std::int64_t y = 0; y < H; ++y) divide_rows(z, y, y + 1, work + (z * H + y) * row_values);
+    for (std::int64_t y = 0; y < H; ++y) divide_rows(z, y, y + 1, blurred + (z * H + y) * row_values);
 }
 
 void blur_missing(const View& src, const View& dst, const BlurSpec& spec, const MissingData& m, const Device* device) {
