@@ -158,7 +158,8 @@ struct Schedule {
   /// Gaussian's) on both axes and a cval a uint8 row holds: its rows stay 8-bit, and each output is
   /// SciPy's truncated double sum computed as float32 sums with an error bound - a table where every
   /// tap pair sums to twice the centre, floor(x0 + sum of the pairs' excess) where the bound decides
-  /// it, SciPy's double sum for the rest (cpu/scipy_u8_certified.hpp). SciPy's bits unchanged.
+  /// it, SciPy's double sum for the rest (cpu/scipy_u8_certified.hpp). SciPy's bits unchanged. A bool
+  /// image into bool likewise (SciPy's npy_bool is an unsigned char: uint8's truncation).
   bool scipy_u8_certified = false;
   /// CPU fir (axis passes and scipy-order): x rows shorter than a vector (an RGB array's channel axis
   /// given one sigma, SciPy's rule) are filtered across rows - a block of rows transposed so that each

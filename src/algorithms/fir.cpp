@@ -116,13 +116,15 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
-  // A uint8 2D image into uint8 apart from it, both kernels SciPy's symmetric positive ones (order 0)
-  // and a cval a uint8 row holds: SciPy's sums certified in float32 on 8-bit rows
+  // A uint8 2D image into uint8 (or bool into bool: SciPy's npy_bool is an unsigned char) apart from it, both kernels SciPy's symmetric
+  // positive ones (order 0) and a cval a uint8 row holds: SciPy's sums certified in float32 on 8-bit rows
   // (Schedule::scipy_u8_certified; measured in bench/RESULTS.md, issue 43, "8-bit photos' SciPy
   // order certified in float32").
   static bool scipy_u8_certified(const Plan& plan, const Shape& shape) {
     const double c = plan.spec.cval;
-    return shape.source == ElementType::u8 && shape.destination == ElementType::u8 && !shape.in_place &&
+    const bool bytes = (shape.source == ElementType::u8 && shape.destination == ElementType::u8) ||
+                       (shape.source == ElementType::b8 && shape.destination == ElementType::b8);
+    return bytes && !shape.in_place &&
            shape.extent[2] == 1 && !(plan.axes[2].sigma > 0.0) && c >= 0.0 && c <= 255.0 && c == std::floor(c) &&
            plan.axes[0].weights && plan.axes[1].weights && kernel::certified_u8_possible(*plan.axes[0].weights) &&
            kernel::certified_u8_possible(*plan.axes[1].weights);

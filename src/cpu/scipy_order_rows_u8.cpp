@@ -49,7 +49,10 @@ void write_u8_row(const std::uint8_t* from, const View& v, std::int64_t y) {
 
 bool scipy_order_rows_u8_blur(const Plan& plan, const View& src, const View& dst, int workers) {
   const double cval = plan.spec.cval;
-  if (src.type != ElementType::u8 || dst.type != ElementType::u8 || core::views_overlap(src, dst) ||
+  // bool is SciPy's npy_bool, an unsigned char: its values and stores are uint8's.
+  const bool bytes = (src.type == ElementType::u8 && dst.type == ElementType::u8) ||
+                     (src.type == ElementType::b8 && dst.type == ElementType::b8);
+  if (!bytes || core::views_overlap(src, dst) ||
       !(cval >= 0.0 && cval <= 255.0 && cval == std::floor(cval)))
     return false;
   const std::int64_t W = dst.width(), H = dst.height(), C = dst.channels, row = W * C;

@@ -275,16 +275,17 @@ TEST(ScipyOrder, Uint8RowsCertifiedGiveThePassesBits) {
       spec.cval = 7.0;
       spec.rounding = Rounding::scipy;
       spec.threads = cs.threads;
-      auto src = test::make_buffer(ElementType::u8, cs.w, cs.h, 1, cs.c, cs.pad_px);
+      const ElementType t = ci % 2 ? ElementType::b8 : ElementType::u8;  // bool too: its nonzero test
+      auto src = test::make_buffer(t, cs.w, cs.h, 1, cs.c, cs.pad_px);
       fill(src.view, rng);
       for (std::int64_t y = cs.h / 3; y < cs.h * 2 / 3; ++y)  // a flat patch: SciPy's truncations of x0
         for (std::int64_t x = 0; x < cs.w / 2; ++x)
-          std::memset(src.view.pixel(x, y), 100 + static_cast<int>(ci), static_cast<std::size_t>(cs.c));
-      const Plan plan = make_plan(spec, src.view, ElementType::u8, Backend::cpu);
+          std::memset(src.view.pixel(x, y), t == ElementType::b8 ? 0 : 100 + static_cast<int>(ci), static_cast<std::size_t>(cs.c));
+      const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
       ASSERT_TRUE(plan.schedule.scipy_u8_certified) << describe(plan);
       ASSERT_NE(describe(plan).find("certified in float32"), std::string::npos);
       expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.scipy_u8_certified; },
-                         std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
+                         std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
       ++checked;
     }
   EXPECT_GE(checked, 20);
