@@ -9,7 +9,8 @@ the outputs' bits compared at the end.
 OMP_WAIT_POLICY=passive: otherwise each process's OpenMP threads spin after its call while the other's
 runs (every case then read about 11.9 ms on this 2-core VM, 2026-11-28).
 """
-import os, sys, time, subprocess, pickle, numpy as np
+import sys, time, pickle, numpy as np
+from ab_workers import spawn
 WORKER = r'''
 import sys, time, pickle, numpy as np
 sys.path.insert(0, sys.argv[1])
@@ -30,15 +31,7 @@ for line in sys.stdin:
 '''
 names = ["u8 RGB 1700x1000 s1.2", "u8 RGBA 1700x1000 s2", "f32 RGBA 2050x1150 s1", "f32 RGBA 2050x1150 s5.67",
          "f64 1600x1400 s3", "u16 1300x1700 s4", "f32 volume 230x200x180 s1", "f64 volume 150x170x80 s1.5"]
-def spawn(spec):
-    """A worker on `path`, or `path:NAME=value` with one more environment variable (an experiment's switch)."""
-    path, _, setting = spec.partition(":")
-    env = dict(os.environ)
-    if setting:
-        name, value = setting.split("=", 1)
-        env[name] = value
-    return subprocess.Popen([sys.executable, "-c", WORKER, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-procs = {tag: spawn(spec) for tag, spec in (("new", sys.argv[1]), ("old", sys.argv[2]))}
+procs = {tag: spawn(WORKER, spec) for tag, spec in (("new", sys.argv[1]), ("old", sys.argv[2]))}
 def call(tag, k):
     p = procs[tag]; p.stdin.write(f"{k}\n"); p.stdin.flush(); return float(p.stdout.readline())
 reps = int(sys.argv[3]) if len(sys.argv) > 3 else 15

@@ -7,11 +7,10 @@ gradients, which noise has not (bench/module_ab.py times noise).
   OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 /usr/bin/python3 bench/photos_ab.py build/python /tmp/py_old 11
   (either side may be PATH:NAME=value: that worker also gets environment variable NAME)
 """
-import hashlib
-import os
 import statistics
-import subprocess
 import sys
+
+from ab_workers import spawn
 
 WORKER = r'''
 import sys, time, hashlib, numpy as np
@@ -35,18 +34,8 @@ NAMES = ["astronaut RGB 1500x1000 s1.2", "coffee RGB 1200x1200 s2", "camera grey
          "astronaut RGBA (opaque) 1536x1024 s2"]
 
 
-def spawn(spec):
-    """A worker on `path`, or `path:NAME=value` with one more environment variable."""
-    path, _, setting = spec.partition(":")
-    env = dict(os.environ)
-    if setting:
-        name, value = setting.split("=", 1)
-        env[name] = value
-    return subprocess.Popen([sys.executable, "-c", WORKER, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-
-
 def main():
-    procs = {tag: spawn(spec) for tag, spec in (("new", sys.argv[1]), ("old", sys.argv[2]))}
+    procs = {tag: spawn(WORKER, spec) for tag, spec in (("new", sys.argv[1]), ("old", sys.argv[2]))}
     reps = int(sys.argv[3]) if len(sys.argv) > 3 else 11
 
     def call(tag, k):
