@@ -22,15 +22,17 @@ shows the plan each call runs, and the call runs exactly that plan):
   fastest schedule within the bound on every dtype (float lanes, approximations), rounded once to
   nearest whatever ``rounding`` says - such a request is not SciPy's filter.
 
-What each contract costs (2 threads, measured 2026-11-27 against ``cv2.GaussianBlur`` and
+What each contract costs (2 threads, measured 2026-11-28 against ``cv2.GaussianBlur`` and
 ``scipy.ndimage`` alternated in one process: ``bench/dropin_vs_opencv.py``, ``bench/dropin_dtypes.py``):
 the default is a direct sum, SciPy's own arithmetic, so its cost grows with sigma - a float32 RGBA
-2000x1200 image takes 12 ms at kernel size 7, 27 ms at 35, 64 ms at 127 and 180 ms at sigma 50
-(1.2x, 1.8x, 5.3x, 7.6x OpenCV; uint8 photos 0.8-1.3x OpenCV; 7-19x SciPy on images, 5-12x on
-volumes). ``rounding='nearest'`` runs the planner's exact engine, constant in sigma where that
-pays (within 1e-5 of the float64 result): 10 ms, 24 ms, 23 ms and 24 ms for the same four (1.3x,
-2.0x, 14x, 57x OpenCV), uint8 photos 1.8-5.3x OpenCV. Ask for it when SciPy's exact bits do not
-matter; ``tolerance=`` trades accuracy for more.
+image of 2.4 megapixels takes 6 ms at kernel size 7, 17 ms at 35, 60 ms at 127 and 167 ms at sigma
+50 (2.1x, 2.8x, 5.4x, 7.8x OpenCV); uint8 RGB 1700x1000 3.8 ms at sigma 1.2 and 12.8 ms at sigma 6
+(0.6x and 0.9x OpenCV: its 8-bit fixed point is cheaper than SciPy's truncated sums, which fastblur
+computes in float32 with an error bound); 10-11x SciPy on float64, uint16 and uint8 images,
+8.5-8.9x on float32 volumes. ``rounding='nearest'`` runs the planner's exact engine, constant in
+sigma where that pays (within 1e-5 of the float64 result): 5 ms, 11 ms, 17 ms and 18 ms for the same
+four (2.4x, 4.5x, 19x, 74x OpenCV), uint8 RGB 1.6-2.5x OpenCV. Ask for it when SciPy's exact bits do
+not matter; ``tolerance=`` trades accuracy for more.
 
 ``fastblur.patch_scipy()`` (or ``with fastblur.scipy_patched():``) routes scipy.ndimage's four
 Gaussian functions through these, so scikit-image and any other library calling them run on
@@ -345,7 +347,7 @@ def gaussian_filter(input, sigma, order=0, output=None, mode="reflect", cval=0.0
         output type after each axis, integers truncated) by SciPy's direct sum, whose cost grows
         with sigma; 'nearest' rounds once at the end, every integer within 1 of the correctly
         rounded result, on the planner's exact engine (constant in sigma where that pays: a float32
-        RGBA 2000x1200 image at sigma 50 takes 24 ms against the default's 180 ms, 2 threads;
+        RGBA 2000x1200 image at sigma 50 takes 18 ms against the default's 167 ms, 2 threads;
         the package docstring has the table). Requests with a tolerance, an approximate algorithm
         or a Vulkan device always round to nearest.
     options : dict, optional
