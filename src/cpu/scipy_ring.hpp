@@ -48,7 +48,8 @@ Stash lines_read_after_written(const Bands& bands, const ScipyAxis& axis, std::i
 View plane_of(const View& v, std::int64_t z);
 
 /// Whether a view's rows are doubles already, as SciPy's line buffer holds them (float64, pixels packed
-/// along x, aligned): the fused drivers then read and write them where they lie, without a copy.
+/// along x, aligned): the fused rows then write their x pass's results there, without a copy (a
+/// source's rows still go through the ring, whose pitch spreads them over the cache's sets).
 bool rows_are_doubles(const View& v);
 
 /// The values from one ring row (or plane) to the next for rows of `values` values of `element`
