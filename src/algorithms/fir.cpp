@@ -121,11 +121,8 @@ class Fir final : public Descriptor {
   // (Schedule::scipy_u8_certified; measured in bench/RESULTS.md, issue 43, "8-bit photos' SciPy
   // order certified in float32").
   static bool scipy_u8_certified(const Plan& plan, const Shape& shape) {
-    const double c = plan.spec.cval;
-    const bool bytes = (shape.source == ElementType::u8 && shape.destination == ElementType::u8) ||
-                       (shape.source == ElementType::b8 && shape.destination == ElementType::b8);
-    return bytes && !shape.in_place &&
-           shape.extent[2] == 1 && !(plan.axes[2].sigma > 0.0) && c >= 0.0 && c <= 255.0 && c == std::floor(c) &&
+    return kernel::certified_u8_types(shape.source, shape.destination) && !shape.in_place && shape.extent[2] == 1 &&
+           !(plan.axes[2].sigma > 0.0) && kernel::cval_fits_u8(plan.spec.cval) &&
            plan.axes[0].weights && plan.axes[1].weights && kernel::certified_u8_possible(*plan.axes[0].weights) &&
            kernel::certified_u8_possible(*plan.axes[1].weights);
   }

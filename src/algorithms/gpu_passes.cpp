@@ -1,10 +1,10 @@
 #include "algorithms/gpu_passes.hpp"
 
-#include <cmath>
 #include <algorithm>
 #include <string>
 
 #include "fastblur/error.hpp"
+#include "kernel/certified_u8.hpp"
 #include "tiling/pieces.hpp"
 
 namespace fastblur::algo {
@@ -110,10 +110,8 @@ void schedule_image_gpu(Plan& plan, const Shape& shape, const char* base, Elemen
   }
   // 8-bit normalized holds an 8-bit source (and an integer cval of 0 .. 255) exactly, each later
   // pass's results rounded to 1/255 of the range; a quarter of float32's bytes, filtered at full rate.
-  const double c = plan.spec.cval;
   const bool constant = plan.spec.border[0] == Border::constant || plan.spec.border[1] == Border::constant;
-  const bool cval_held = c >= 0.0 && c <= 255.0 && c == std::floor(c);
-  if (images == ElementType::u8 && C == 4 && shape.source == ElementType::u8 && (!constant || cval_held)) {
+  if (images == ElementType::u8 && C == 4 && shape.source == ElementType::u8 && (!constant || kernel::cval_fits_u8(plan.spec.cval))) {
     g.shader += "_unorm8";
     g.real = ElementType::u8;
   }

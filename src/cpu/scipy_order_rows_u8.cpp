@@ -17,6 +17,7 @@
 #include "cpu/execute.hpp"
 #include "cpu/scipy_ring.hpp"
 #include "cpu/scipy_u8_certified.hpp"
+#include "kernel/certified_u8.hpp"
 
 namespace fastblur::cpu {
 namespace {
@@ -48,12 +49,9 @@ void write_u8_row(const std::uint8_t* from, const View& v, std::int64_t y) {
 }  // namespace
 
 bool scipy_order_rows_u8_blur(const Plan& plan, const View& src, const View& dst, int workers) {
+  // The plan's conditions (fir's schedule), on these views: a plan made for another call runs the other driver.
   const double cval = plan.spec.cval;
-  // bool is SciPy's npy_bool, an unsigned char: its values and stores are uint8's.
-  const bool bytes = (src.type == ElementType::u8 && dst.type == ElementType::u8) ||
-                     (src.type == ElementType::b8 && dst.type == ElementType::b8);
-  if (!bytes || core::views_overlap(src, dst) ||
-      !(cval >= 0.0 && cval <= 255.0 && cval == std::floor(cval)))
+  if (!kernel::certified_u8_types(src.type, dst.type) || core::views_overlap(src, dst) || !kernel::cval_fits_u8(cval))
     return false;
   const std::int64_t W = dst.width(), H = dst.height(), C = dst.channels, row = W * C;
   const ScipyAxis y = scipy_axis(plan, 1, H), x = scipy_axis(plan, 0, W);
