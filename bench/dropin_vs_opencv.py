@@ -94,7 +94,7 @@ def main():
         for rounding in ("scipy", "nearest"):
             p = fastblur.plan(shape[:2], (sigma, sigma), dtype=dtype, channels=shape[2] if len(shape) == 3 else 1,
                               mode="mirror", radius=(r, r), rounding=rounding)
-            drivers.append(p["schedule"]["driver"] + (" (certified)" if p["schedule"].get("scipy_u8_certified") else ""))
+            drivers.append(p["schedule"]["driver"] + (" (certified)" if p["schedule"].get("scipy_int_certified") else ""))
         if info:  # rounding='nearest' within 1 of the correctly rounded float64 result (OpenCV's promise too)
             exact = np.rint(fastblur.gaussian_filter(a.astype(np.float64), sig, mode="mirror", radius=rad))
             diff = np.abs(results["nearest"].astype(np.float64) - exact)

@@ -1,5 +1,5 @@
 // SciPy's order on one line of interleaved RGB values, an output at a time: uint8 through the
-// certified float32 sums (cpu/scipy_u8_certified) against the double sums (cpu/ordered_correlate),
+// certified float32 sums (cpu/scipy_int_certified) against the double sums (cpu/ordered_correlate),
 // on noise, a flat line and one level of noise; the time an output in the "per_output" counter.
 //
 //   ./build/bench/fastblur_scipy_rows_bench
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cpu/ordered_correlate.hpp"
-#include "cpu/scipy_u8_certified.hpp"
+#include "cpu/scipy_int_certified.hpp"
 #include "fastblur/kernel.hpp"
 
 namespace {
@@ -28,13 +28,13 @@ std::vector<std::uint8_t> line_of(int kind, std::size_t n) {
 void certified(benchmark::State& st) {
   const double sigma = static_cast<double>(st.range(0)) / 10.0;
   const auto w = fastblur::kernel::gaussian_weights(sigma, fastblur::kernel::radius_from_truncate(sigma, 4.0));
-  const auto k = fastblur::cpu::certified_u8_axis(w);
+  const auto k = fastblur::cpu::certified_int_axis(w, fastblur::ElementType::u8);
   const auto bytes = line_of(static_cast<int>(st.range(1)), kOutputs + 2 * kStep * k.radius);
   std::vector<float> line(bytes.size());
-  fastblur::cpu::widen_u8(bytes.data(), line.data(), bytes.size());
+  fastblur::cpu::widen_ints(fastblur::ElementType::u8, bytes.data(), line.data(), bytes.size());
   std::vector<std::uint8_t> out(kOutputs);
   for (auto _ : st) {
-    fastblur::cpu::certified_u8_line(line.data() + kStep * k.radius, kStep, out.data(), kOutputs, k);
+    fastblur::cpu::certified_int_line(line.data() + kStep * k.radius, kStep, out.data(), kOutputs, k);
     benchmark::DoNotOptimize(out.data());
   }
   st.counters["per_output"] = benchmark::Counter(static_cast<double>(st.iterations()) * kOutputs,

@@ -154,13 +154,14 @@ struct Schedule {
   /// cache. Longer kernels read too many planes at once (230x200x180 sigma 8: 90 ms fused so against
   /// 56 ms a pass per axis). SciPy's arithmetic unchanged.
   bool z_source_planes = false;
-  /// fused_axes on a uint8 2D image into uint8 apart from it, with SciPy's symmetric positive kernels (a
-  /// Gaussian's) on both axes and a cval a uint8 row holds: its rows stay 8-bit, and each output is
+  /// fused_axes on an 8- or 16-bit integer 2D image (int8, uint8, uint16; not int16) into its type apart
+  /// from it, with SciPy's symmetric positive kernels (a Gaussian's) on both axes and a cval of the
+  /// type: its rows stay integer-valued floats, and each output is
   /// SciPy's truncated double sum computed as float32 sums with an error bound - a table where every
-  /// tap pair sums to twice the centre, floor(x0 + sum of the pairs' excess) where the bound decides
-  /// it, SciPy's double sum for the rest (cpu/scipy_u8_certified.hpp). SciPy's bits unchanged. A bool
+  /// tap pair sums to twice the centre, x0 + the pairs' excess truncated toward zero where the bound
+  /// decides it, SciPy's double sum for the rest (cpu/scipy_int_certified.hpp). SciPy's bits unchanged. A bool
   /// image into bool likewise (SciPy's npy_bool is an unsigned char: uint8's truncation).
-  bool scipy_u8_certified = false;
+  bool scipy_int_certified = false;
   /// CPU fir (axis passes and scipy-order): x rows shorter than a vector (an RGB array's channel axis
   /// given one sigma, SciPy's rule) are filtered across rows - a block of rows transposed so that each
   /// x position is a row of lanes - instead of one short row at a time, which is all tail and

@@ -30,7 +30,7 @@ std::string plan_json(const Plan& plan);
 
 /// A schedule (with the request's rounding) as one JSON object: "backend", "driver", "threads",
 /// "intermediate" (int16 for the fixed-point driver), "rounding", "strip" [x, y, z],
-/// "stream_destination", "fused_axes", "fused_z", "z_source_planes", "scipy_u8_certified", "x_across_rows",
+/// "stream_destination", "fused_axes", "fused_z", "z_source_planes", "scipy_int_certified", "x_across_rows",
 /// "tile" [x, y, z], "pieces", "gpu_passes" (per axis: {"shader", "tile", "block", "batch",
 /// "pass_outputs", "real"}, Schedule::gpu), "gpu_interleave_scratch", "transfer_parts", "gpu_io",
 /// "cuda_handoff".

@@ -9,7 +9,7 @@
 #include "core/cache_size.hpp"
 #include "core/element.hpp"
 #include "core/threads.hpp"
-#include "kernel/certified_u8.hpp"
+#include "kernel/certified_int.hpp"
 #include "kernel/fixed_point.hpp"
 
 namespace fastblur::algo {
@@ -116,15 +116,18 @@ class Fir final : public Descriptor {
     return ring <= kScipyRingBytes;
   }
 
-  // A uint8 2D image into uint8 (or bool into bool: SciPy's npy_bool is an unsigned char) apart from it, both kernels SciPy's symmetric
-  // positive ones (order 0) and a cval a uint8 row holds: SciPy's sums certified in float32 on 8-bit rows
-  // (Schedule::scipy_u8_certified; measured in bench/RESULTS.md, issue 43, "8-bit photos' SciPy
-  // order certified in float32").
-  static bool scipy_u8_certified(const Plan& plan, const Shape& shape) {
-    return kernel::certified_u8_types(shape.source, shape.destination) && !shape.in_place && shape.extent[2] == 1 &&
-           !(plan.axes[2].sigma > 0.0) && kernel::cval_fits_u8(plan.spec.cval) &&
-           plan.axes[0].weights && plan.axes[1].weights && kernel::certified_u8_possible(*plan.axes[0].weights) &&
-           kernel::certified_u8_possible(*plan.axes[1].weights);
+  // A uint8, bool, uint16 or int8 2D image into its own type (SciPy's npy_bool is an unsigned char)
+  // apart from it, both kernels SciPy's symmetric positive ones (order 0) and a cval of the type:
+  // SciPy's sums certified in float32 on rows of integers (Schedule::scipy_int_certified; measured
+  // in bench/RESULTS.md, issue 43, "8-bit photos' SciPy order certified in float32" and "int8, int16
+  // and uint16 images' sums certified in float32"). Not int16, whose sums the certified rows make
+  // too: there the sign's truncation cost more than the double driver's (a CT slice 0.91-0.93x).
+  static bool scipy_int_certified(const Plan& plan, const Shape& shape) {
+    return kernel::certified_int_types(shape.source, shape.destination) && shape.source != ElementType::i16 &&
+           !shape.in_place && shape.extent[2] == 1 &&
+           !(plan.axes[2].sigma > 0.0) && kernel::cval_fits_certified_int(shape.source, plan.spec.cval) &&
+           plan.axes[0].weights && plan.axes[1].weights && kernel::certified_int_possible(*plan.axes[0].weights) &&
+           kernel::certified_int_possible(*plan.axes[1].weights);
   }
 
   // A float32, 8- or 16-bit source apart from its output, a z kernel of up to kSourcePlanesMaxTaps and
@@ -179,7 +182,7 @@ class Fir final : public Descriptor {
       plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
       plan.schedule.fused_z = shape.backend == Backend::cpu && scipy_fused_z(plan, shape);
       plan.schedule.z_source_planes = plan.schedule.fused_z && z_source_planes(plan, shape);
-      plan.schedule.scipy_u8_certified = plan.schedule.fused_axes && scipy_u8_certified(plan, shape);
+      plan.schedule.scipy_int_certified = plan.schedule.fused_axes && scipy_int_certified(plan, shape);
       // A 2D image's fused rows write float32 output rows themselves (cpu/scipy_order_rows.cpp):
       // streamed 1.10-1.12x at 1080p-4K. Not a volume's planes: after z's pass they are read back in
       // place, their lines in cache (streamed 0.91x), and planes alone streamed 0.94x (230x200x180).

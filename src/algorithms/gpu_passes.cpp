@@ -4,7 +4,7 @@
 #include <string>
 
 #include "fastblur/error.hpp"
-#include "kernel/certified_u8.hpp"
+#include "kernel/certified_int.hpp"
 #include "tiling/pieces.hpp"
 
 namespace fastblur::algo {

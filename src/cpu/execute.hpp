@@ -30,10 +30,12 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
 // scipy_order with Schedule::fused_axes: a 2D image's y and x passes through a ring of rows, made by
 // `workers` threads (bands of rows).
 void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers);
-// scipy_order with Schedule::scipy_u8_certified: the same for uint8 rows into uint8 rows, SciPy's
-// bits from float32 sums with an error bound (scipy_order_rows_u8.cpp); false where these views are
-// not what the plan was made for (in place, a cval a uint8 row cannot hold): then run the other.
-bool scipy_order_rows_u8_blur(const Plan& plan, const View& src, const View& dst, int workers);
+// scipy_order with Schedule::scipy_int_certified: the same for 8- or 16-bit integer rows into their
+// type, SciPy's bits from float32 sums with an error bound (scipy_order_rows_int.cpp); false where
+// these views are not what the plan was made for (in place, a cval not of the type) or a sample of
+// rows leaves too many outputs to SciPy's double sums (kernel::certified_int_share_suits): then run
+// the other.
+bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& dst, int workers);
 // The same for one plane given as doubles already through the output type (the planes driver's z
 // result, `dst`'s extents), on the calling thread.
 void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& dst);

@@ -373,7 +373,7 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     if (plan.schedule.fused_axes && axis == 1) {
       const View& from = first ? src : dst;
       if (dst.depth() == 1) {
-        if (!(plan.schedule.scipy_u8_certified && scipy_order_rows_u8_blur(plan, from, dst, threads)))
+        if (!(plan.schedule.scipy_int_certified && scipy_order_rows_int_blur(plan, from, dst, threads)))
           scipy_order_rows_blur(plan, from, dst, threads);
         return;
       }

@@ -53,7 +53,7 @@ std::string describe_schedule(const Plan& p) {
              std::string(to_string(p.destination)) + (is_integer(p.destination) ? " (truncated)" : "") +
              (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights") +
              (s.fused_axes ? ", both axes in one pass through a ring of rows" : "") +
-             (s.scipy_u8_certified ? " of uint8, its sums certified in float32" : "") +
+             (s.scipy_int_certified ? " of " + std::string(to_string(p.destination)) + ", its sums certified in float32 where a sample of rows allows" : "") +
              (s.fused_z ? (s.z_source_planes ? ", z's pass over the source's planes where they lie, each plane's y and x while in cache"
                                              : ", z's pass through a ring of planes, each plane's y and x while in cache")
                         : "");

@@ -121,7 +121,7 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("fused_axes"), j.boolean(s.fused_axes);
   j.key("fused_z"), j.boolean(s.fused_z);
   j.key("z_source_planes"), j.boolean(s.z_source_planes);
-  j.key("scipy_u8_certified"), j.boolean(s.scipy_u8_certified);
+  j.key("scipy_int_certified"), j.boolean(s.scipy_int_certified);
   j.key("x_across_rows"), j.boolean(s.x_across_rows);
   j.key("tile"), j.numbers(s.tile);
   j.key("pieces"), j.integer(s.pieces);

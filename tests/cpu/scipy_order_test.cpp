@@ -16,6 +16,7 @@
 #include "core/cache_size.hpp"
 #include "core/threads.hpp"
 #include "core/element.hpp"
+#include "cpu/execute.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
 #include "support/test_support.hpp"
@@ -256,11 +257,11 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
 }
 
-// uint8 into uint8 with a Gaussian on both axes and a cval a uint8 row holds: the rows stay 8-bit
-// and SciPy's sums are certified in float32 (Schedule::scipy_u8_certified,
-// cpu/scipy_order_rows_u8.cpp) - SciPy's bits on every border, bands of any count, kernels longer
+// 8- and 16-bit integers into their type with a Gaussian on both axes and a cval of the type: the
+// rows stay integer-valued floats and SciPy's sums are certified in float32 (Schedule::scipy_int_certified,
+// cpu/scipy_order_rows_int.cpp) - SciPy's bits on every border, bands of any count, kernels longer
 // than the image, padded pixels, flat areas and noise; in place the plan's other driver runs.
-TEST(ScipyOrder, Uint8RowsCertifiedGiveThePassesBits) {
+TEST(ScipyOrder, IntegerRowsCertifiedGiveThePassesBits) {
   auto rng = test::rng_for_test();
   struct Case { std::int64_t w, h; int c; double sx, sy; int threads; int pad_px; };
   const Case cases[] = {{41, 29, 3, 1.2, 2.2, 2, 0}, {37, 6, 1, 2.0, 4.5, 7, 0}, {64, 33, 4, 0.8, 1.0, 3, 1},
@@ -275,34 +276,70 @@ TEST(ScipyOrder, Uint8RowsCertifiedGiveThePassesBits) {
       spec.cval = 7.0;
       spec.rounding = Rounding::scipy;
       spec.threads = cs.threads;
-      const ElementType t = ci % 2 ? ElementType::b8 : ElementType::u8;  // bool too: its nonzero test
+      // bool too (SciPy's npy_bool is an unsigned char); the signed types' values about zero
+      const ElementType t = std::array{ElementType::u8, ElementType::b8, ElementType::u16, ElementType::i8, ElementType::u16}[ci];
       auto src = test::make_buffer(t, cs.w, cs.h, 1, cs.c, cs.pad_px);
       fill(src.view, rng);
       for (std::int64_t y = cs.h / 3; y < cs.h * 2 / 3; ++y)  // a flat patch: SciPy's truncations of x0
         for (std::int64_t x = 0; x < cs.w / 2; ++x)
-          std::memset(src.view.pixel(x, y), t == ElementType::b8 ? 0 : 100 + static_cast<int>(ci), static_cast<std::size_t>(cs.c));
+          for (int c = 0; c < cs.c; ++c)
+            scipy_store(t, src.view.pixel(x, y) + static_cast<std::size_t>(c) * element_size(t), t == ElementType::b8 ? 0.0 : (t == ElementType::i8 ? -30.0 : 3000.0) - static_cast<double>(ci));
       const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
-      ASSERT_TRUE(plan.schedule.scipy_u8_certified) << describe(plan);
+      ASSERT_TRUE(plan.schedule.scipy_int_certified) << describe(plan);
       ASSERT_NE(describe(plan).find("certified in float32"), std::string::npos);
-      expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.scipy_u8_certified; },
+      expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.scipy_int_certified; },
                          std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
       ++checked;
     }
   EXPECT_GE(checked, 20);
-  // Not where a uint8 row cannot hold the cval, nor into another type, nor a volume.
+  // Not where a row of the type cannot hold the cval, nor into another type, nor 32-bit types, nor a volume.
   std::vector<std::uint8_t> px(64 * 24 * 3);
   BlurSpec spec = BlurSpec::isotropic_2d(1.5);
   spec.rounding = Rounding::scipy;
   const View image = View::packed(px.data(), ElementType::u8, 64, 24, 1, 3);
-  EXPECT_TRUE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_u8_certified);
-  EXPECT_FALSE(make_plan(spec, image, ElementType::f32, Backend::cpu).schedule.scipy_u8_certified);
+  EXPECT_TRUE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_int_certified);
+  EXPECT_FALSE(make_plan(spec, image, ElementType::f32, Backend::cpu).schedule.scipy_int_certified);
   spec.with_border(Border::constant);
   spec.cval = 2.5;
-  EXPECT_FALSE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_u8_certified);
+  EXPECT_FALSE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_int_certified);
+  spec.cval = 300.0;
+  EXPECT_FALSE(make_plan(spec, image, ElementType::u8, Backend::cpu).schedule.scipy_int_certified);
+  std::vector<std::int32_t> px32(64 * 24 * 3);
+  spec.cval = 0.0;
+  EXPECT_FALSE(make_plan(spec, View::packed(px32.data(), ElementType::i32, 64, 24, 1, 3), ElementType::i32, Backend::cpu)
+                   .schedule.scipy_int_certified);
+  std::vector<std::int16_t> px16(64 * 24 * 3);  // int16: the sums could, the plan keeps the double driver (measured)
+  EXPECT_FALSE(make_plan(spec, View::packed(px16.data(), ElementType::i16, 64, 24, 1, 3), ElementType::i16, Backend::cpu)
+                   .schedule.scipy_int_certified);
   spec = BlurSpec::isotropic_3d(1.5);
   spec.rounding = Rounding::scipy;
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::u8, 64, 8, 3), ElementType::u8, Backend::cpu)
-                   .schedule.scipy_u8_certified);
+                   .schedule.scipy_int_certified);
+}
+
+// Neighbours thousands apart (uint16 noise over the whole range) leave many outputs to SciPy's
+// double sums: a sample of rows finds it, the certified driver declines and the double driver runs,
+// with the same bits; the same image scaled to neighbours a few hundred apart is certified.
+TEST(ScipyOrder, IntegerRowsFarApartGoToTheDoubleDriver) {
+  auto rng = test::rng_for_test();
+  BlurSpec spec = BlurSpec::isotropic_2d(4.0);
+  spec.rounding = Rounding::scipy;
+  spec.threads = 2;
+  for (int scale : {1, 200}) {
+    auto src = test::make_buffer(ElementType::u16, 150, 40, 1, 1);
+    std::uniform_int_distribution<int> any(0, 65535);
+    for (std::int64_t y = 0; y < 40; ++y)
+      for (std::int64_t x = 0; x < 150; ++x) {
+        const auto v = static_cast<std::uint16_t>(any(rng) / scale);
+        std::memcpy(src.view.pixel(x, y), &v, sizeof v);
+      }
+    const Plan plan = make_plan(spec, src.view, ElementType::u16, Backend::cpu);
+    ASSERT_TRUE(plan.schedule.scipy_int_certified);
+    auto out = test::make_buffer(ElementType::u16, 150, 40, 1, 1);
+    EXPECT_EQ(cpu::scipy_order_rows_int_blur(plan, src.view, out.view, 2), scale != 1) << "scale " << scale;
+    expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.scipy_int_certified; },
+                       "uint16 noise / " + std::to_string(scale));
+  }
 }
 
 // A float32 destination past the caches is streamed (Schedule::stream_destination, the plan's

@@ -1,0 +1,333 @@
+// Highway kernels of scipy_int_certified.hpp: SciPy's 8- and 16-bit bits from float32 sums with an error bound.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/cpu/scipy_int_certified.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+#include "cpu/scipy_int_certified.hpp"
+#include "kernel/certified_int.hpp"
+
+// SciPy's double sums are a multiply and an add apiece, each rounded (scipy_int_value); the float32
+// sums may fuse (their bound covers either).
+#pragma GCC optimize("fp-contract=off")
+
+HWY_BEFORE_NAMESPACE();
+namespace fastblur::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Outputs first .. first + n - 1 (the lanes set in `lanes`, bit i for output first + i) as SciPy's
+// double sums, value by value; tap_at(j, i) is where tap j of output i lies. Out of line: its
+// array of taps would otherwise be a large frame for every vector. A float (the next axis's line)
+// holds the value; 8- and 16-bit outputs its two's complement bits.
+template <class OutT, class TapAt>
+HWY_NOINLINE void ExactOutputs(const TapAt& tap_at, size_t first, uint64_t lanes, size_t n, OutT* out,
+                               const CertifiedIntAxis& k) {
+  std::int32_t x[2 * kernel::kCertifiedIntMaxRadius + 1];
+  for (size_t i = 0; i < n; ++i) {
+    if (!((lanes >> i) & 1)) continue;
+    for (int j = -k.radius; j <= k.radius; ++j) x[j + k.radius] = static_cast<std::int32_t>(*tap_at(j, first + i));
+    out[first + i] = static_cast<OutT>(scipy_int_value(x + k.radius, k));
+  }
+}
+
+// U vectors of outputs from `first`, their sums interleaved (one vector's chain alone waits on the
+// multiply-add's latency at every tap). The taps are integers held as floats (widened once as
+// their row entered the ring, not at every tap: a widening load is a cross-lane shuffle). Lanes
+// whose r lies within the bound of an integer (or of -x0, where the sign decides the truncation)
+// are SciPy's double sums (ExactOutputs).
+template <int U, class D, class OutT, class TapAt>
+HWY_INLINE size_t CertifiedBlock(D d, const TapAt& tap_at, size_t first, OutT* HWY_RESTRICT out, const CertifiedIntAxis& k) {
+  const hn::RebindToSigned<D> di;
+  const size_t N = hn::Lanes(d);
+  const auto load = [&](int j, int u) { return hn::LoadU(d, tap_at(j, first + u * N)); };
+  hn::Vec<D> x0[U], two_x0[U], r[U], a[U];
+  for (int u = 0; u < U; ++u) {
+    x0[u] = load(0, u);
+    two_x0[u] = hn::Add(x0[u], x0[u]);
+    r[u] = hn::Zero(d);
+    a[u] = hn::Zero(d);
+  }
+  for (int j = k.radius; j >= 1; --j) {
+    const auto w = hn::Set(d, k.w32[static_cast<std::size_t>(j)]);
+    for (int u = 0; u < U; ++u) {
+      const auto e = hn::Sub(hn::Add(load(-j, u), load(j, u)), two_x0[u]);  // integers: exact
+      r[u] = hn::MulAdd(e, w, r[u]);
+      a[u] = hn::MulAdd(hn::Abs(e), w, a[u]);
+    }
+  }
+  const auto per_weight = hn::Set(d, k.per_weight), absolute = hn::Set(d, k.absolute);
+  // A small integer added to 1.5 * 2^23 is the float's low mantissa bits (no conversion's range fix-ups).
+  const auto magic = hn::Set(d, 12582912.0f);
+  const auto to_int = [&](hn::Vec<D> v) { return hn::Sub(hn::BitCast(di, hn::Add(v, magic)), hn::BitCast(di, magic)); };
+  const bool is_signed = k.lowest < 0;
+  const std::uint32_t* words = k.flat_toward_zero->data();
+  uint64_t unsure_bits = 0;
+  for (int u = 0; u < U; ++u) {
+    const auto bound = hn::MulAdd(a[u], per_weight, absolute);
+    const auto lo = hn::Sub(r[u], bound), hi = hn::Add(r[u], bound);
+    auto step = hn::Floor(lo);
+    auto certain = hn::Eq(step, hn::Floor(hi));
+    if (is_signed) {  // C's cast truncates toward zero: x0 + ceil(r) where x0 + r < 0, i.e. r < -x0
+      const auto minus_x0 = hn::Neg(x0[u]);
+      const auto below = hn::Lt(hi, minus_x0);
+      certain = hn::Or(hn::And(below, hn::Eq(hn::Ceil(lo), hn::Ceil(hi))), hn::AndNot(below, hn::And(certain, hn::Ge(lo, minus_x0))));
+      step = hn::IfThenElse(below, hn::Ceil(hi), step);
+    }
+    // Every e_k is 0 exactly where sum |e_k| w_k is (the weights are positive): SciPy's x0, or one
+    // toward zero.
+    const auto flat = hn::Eq(a[u], hn::Zero(d));
+    step = hn::IfThenZeroElse(flat, step);
+    if (k.any_toward_zero && !hn::AllFalse(d, flat)) {  // a few levels of a few kernels
+      const float first = hn::GetLane(x0[u]);
+      if (hn::AllTrue(d, flat) && hn::AllTrue(d, hn::Eq(x0[u], hn::Set(d, first)))) {  // a constant area: one level
+        const auto level = static_cast<std::size_t>(static_cast<std::int32_t>(first) - k.lowest);
+        const bool toward_zero = (words[level / 32] >> (level % 32)) & 1u;
+        step = hn::Set(d, toward_zero ? (first > 0.0f ? -1.0f : 1.0f) : 0.0f);
+      } else {
+        const auto level = hn::Sub(to_int(x0[u]), hn::Set(di, k.lowest));
+        const auto at = hn::ShiftRight<5>(level);
+        hn::Vec<decltype(di)> word;
+        if (N >= 8 && k.flat_toward_zero->size() <= 16) {  // 8-bit levels: the word by a lane permute
+          word = hn::TableLookupLanes(hn::LoadU(di, reinterpret_cast<const std::int32_t*>(words)), hn::IndicesFromVec(di, at));
+        } else {
+          word = hn::GatherIndex(di, reinterpret_cast<const std::int32_t*>(words), at);
+        }
+        const auto bit = hn::ConvertTo(d, hn::And(hn::Shr(word, hn::And(level, hn::Set(di, 31))), hn::Set(di, 1)));
+        step = hn::IfThenElse(flat, hn::Neg(hn::CopySign(bit, x0[u])), step);
+      }
+    }
+    const auto result = hn::Add(x0[u], step);
+    if constexpr (std::is_same_v<OutT, float>) {
+      hn::StoreU(result, d, out + first + u * N);
+    } else {  // the integer's two's complement: the low bits of the magic sum's
+      const hn::RebindToUnsigned<D> du;
+      const hn::Rebind<OutT, D> dout;
+      hn::StoreU(hn::TruncateTo(dout, hn::BitCast(du, hn::Add(result, magic))), dout, out + first + u * N);
+    }
+    const auto unsure = hn::AndNot(flat, hn::Not(certain));
+    if (HWY_UNLIKELY(!hn::AllFalse(d, unsure))) {
+      uint8_t bits[8] = {};
+      hn::StoreMaskBits(d, unsure, bits);
+      uint64_t m = 0;
+      for (size_t b = 0; b < (N + 7) / 8; ++b) m |= static_cast<uint64_t>(bits[b]) << (8 * b);
+      unsure_bits |= m << (u * N);
+    }
+  }
+  if (HWY_LIKELY(unsure_bits == 0)) return 0;
+  ExactOutputs(tap_at, first, unsure_bits, U * N, out, k);
+  return static_cast<size_t>(hwy::PopCount(unsure_bits));
+}
+
+// Every output i < count: blocks of vectors, then the tail value by value in SciPy's double sums.
+// Returns how many outputs of whole vectors the bound left to SciPy's double sums (not the tail's).
+template <class OutT, class TapAt>
+HWY_INLINE size_t CertifiedAll(const TapAt& tap_at, OutT* out, std::size_t count, const CertifiedIntAxis& k) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0, exact = 0;
+  for (; i + 4 * N <= count; i += 4 * N) exact += CertifiedBlock<4>(d, tap_at, i, out, k);
+  for (; i + N <= count; i += N) exact += CertifiedBlock<1>(d, tap_at, i, out, k);
+  if (i < count) ExactOutputs(tap_at, i, ~uint64_t{0}, count - i, out, k);
+  return exact;
+}
+
+size_t CertifiedRows(const float* const* rows, std::size_t offset, float* out, std::size_t count, const CertifiedIntAxis& k) {
+  return CertifiedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, k);
+}
+
+template <class OutT>
+size_t CertifiedLine(const float* centre, std::ptrdiff_t step, OutT* out, std::size_t count, const CertifiedIntAxis& k) {
+  return CertifiedAll([centre, step](int j, size_t i) { return centre + static_cast<std::ptrdiff_t>(i) + j * step; }, out, count,
+               k);
+}
+size_t CertifiedLine8(const float* centre, std::ptrdiff_t step, std::uint8_t* out, std::size_t count, const CertifiedIntAxis& k) {
+  return CertifiedLine(centre, step, out, count, k);
+}
+size_t CertifiedLine16(const float* centre, std::ptrdiff_t step, std::uint16_t* out, std::size_t count,
+                       const CertifiedIntAxis& k) {
+  return CertifiedLine(centre, step, out, count, k);
+}
+
+// n values of T as floats.
+template <class T>
+void Widen(const T* in, float* out, std::size_t n) {
+  const hn::ScalableTag<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  const hn::Rebind<T, decltype(d)> dt;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0;
+  for (; i + N <= n; i += N) hn::StoreU(hn::ConvertTo(d, hn::PromoteTo(di, hn::LoadU(dt, in + i))), d, out + i);
+  for (; i < n; ++i) out[i] = static_cast<float>(in[i]);
+}
+void WidenU8(const std::uint8_t* in, float* out, std::size_t n) { Widen(in, out, n); }
+void WidenI8(const std::int8_t* in, float* out, std::size_t n) { Widen(in, out, n); }
+void WidenU16(const std::uint16_t* in, float* out, std::size_t n) { Widen(in, out, n); }
+void WidenI16(const std::int16_t* in, float* out, std::size_t n) { Widen(in, out, n); }
+
+}  // namespace fastblur::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+#if HWY_ONCE
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <stdexcept>
+
+#include "kernel/certified_int.hpp"
+
+namespace fastblur::cpu {
+HWY_EXPORT(CertifiedRows);
+HWY_EXPORT(CertifiedLine8);
+HWY_EXPORT(CertifiedLine16);
+HWY_EXPORT(WidenU8);
+HWY_EXPORT(WidenI8);
+HWY_EXPORT(WidenU16);
+HWY_EXPORT(WidenI16);
+
+namespace {
+
+struct TypeRange {
+  std::int32_t lowest, highest;
+};
+TypeRange range_of(ElementType type) {
+  switch (type) {
+    case ElementType::b8: case ElementType::u8: return {0, 255};
+    case ElementType::i8: return {-128, 127};
+    case ElementType::u16: return {0, 65535};
+    case ElementType::i16: return {-32768, 32767};
+    default: throw std::logic_error("internal: the certified sums take 8- and 16-bit integers");
+  }
+}
+
+// SciPy's flat areas (every tap x0) for every level of [lowest, highest]: bit (x0 - lowest) set where
+// its truncated sum is one toward zero. Levels in blocks, each statement one rounding (as
+// scipy_int_value: clang contracts within an expression), so the compiler vectorises across levels.
+std::vector<std::uint32_t> flat_levels(const double* centre, int radius, TypeRange t) {
+  const std::int64_t levels = std::int64_t{t.highest} - t.lowest + 1;
+  std::vector<std::uint32_t> words(static_cast<std::size_t>(std::max<std::int64_t>(levels / 32, 16)), 0u);
+  constexpr int kBlock = 512;
+  std::array<double, kBlock> acc{}, level{};
+  for (std::int64_t base = 0; base < levels; base += kBlock) {
+    const int n = static_cast<int>(std::min<std::int64_t>(kBlock, levels - base));
+    for (int i = 0; i < n; ++i) {
+      level[i] = static_cast<double>(t.lowest + base + i);
+      acc[i] = level[i] * centre[0];
+    }
+    for (int j = radius; j >= 1; --j) {
+      const double w = centre[-j];
+      for (int i = 0; i < n; ++i) {
+        const double pair = level[i] + level[i];
+        const double product = pair * w;
+        acc[i] = acc[i] + product;
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      const auto v = static_cast<std::int32_t>(level[i]);
+      const auto got = static_cast<std::int32_t>(acc[i]);
+      if (got == v) continue;
+      if (got != (v > 0 ? v - 1 : v + 1)) throw std::logic_error("internal: a flat area's sum is x0 or one toward zero");
+      const auto at = static_cast<std::size_t>(base + i);
+      words[at / 32] |= 1u << (at % 32);
+    }
+  }
+  return words;
+}
+
+// The last few tables made (a blur's two axes, a program's repeated calls): 16-bit levels are 65536 sums.
+std::shared_ptr<const std::vector<std::uint32_t>> flat_levels_kept(const std::vector<double>& w, int radius, TypeRange t) {
+  struct Kept {
+    std::vector<double> weights;
+    TypeRange range;
+    std::shared_ptr<const std::vector<std::uint32_t>> words;
+  };
+  static std::mutex lock;
+  static std::array<Kept, 8> kept;
+  static std::size_t next = 0;
+  {
+    const std::lock_guard<std::mutex> hold(lock);
+    for (const Kept& k : kept)
+      if (k.words && k.range.lowest == t.lowest && k.range.highest == t.highest && k.weights == w) return k.words;
+  }
+  auto words = std::make_shared<const std::vector<std::uint32_t>>(flat_levels(w.data() + radius, radius, t));
+  const std::lock_guard<std::mutex> hold(lock);
+  kept[next] = Kept{w, t, words};
+  next = (next + 1) % kept.size();
+  return words;
+}
+
+}  // namespace
+
+std::int32_t scipy_int_value(const std::int32_t* x, const CertifiedIntAxis& axis) {
+  const double* w = axis.centre;
+  // A statement a rounding: clang contracts a * b + c within one expression into a fused
+  // multiply-add where it is inlined into a target that has one (its TSan build's AVX2 tail
+  // differed from SciPy on flat levels), and the pragma above is GCC's.
+  double acc = static_cast<double>(x[0]) * w[0];
+  for (int j = axis.radius; j >= 1; --j) {
+    const double pair = static_cast<double>(x[-j]) + static_cast<double>(x[j]);
+    const double product = pair * w[-j];
+    acc = acc + product;
+  }
+  return static_cast<std::int32_t>(acc);  // within the type's range: the weights are positive and sum to 1
+}
+
+CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType type) {
+  if (!kernel::certified_int_possible(w)) throw std::logic_error("internal: certified_int_axis takes symmetric positive weights");
+  const TypeRange t = range_of(type);
+  CertifiedIntAxis k;
+  k.type = type;
+  k.lowest = t.lowest;
+  k.radius = static_cast<int>(w.size() / 2);
+  k.centre = w.data() + k.radius;
+  double sum = 0.0;
+  for (int j = 0; j <= k.radius; ++j) {
+    k.w32.push_back(static_cast<float>(k.centre[-j]));
+    sum += j == 0 ? k.centre[0] : 2.0 * k.centre[-j];
+  }
+  // float32's r against the real sum of e_k w_k: a rounding a step (radius of them, each at most
+  // 2^-24 of sum |e_k| w_k) and the weights' own rounding (2^-24 of it), doubled for the bound's
+  // own arithmetic. The subtraction and addition of the bound round by 2^-24 of |r|, and |r| is at
+  // most sum |e_k| w_k (its float32 sums within 2 radius 2^-24 of each other): 2^-20 of it more.
+  // SciPy's double sum against x0 + the real r: 2 radius + 1 roundings of values up to 2 M (M the
+  // type's largest magnitude), and the weights' sum off 1 by |sum - 1| (times |x0| <= M); four
+  // times that and 2^-40.
+  const double M = std::max(-static_cast<double>(t.lowest), static_cast<double>(t.highest));
+  k.per_weight = static_cast<float>((k.radius + 4) * std::ldexp(1.0, -23) + std::ldexp(1.0, -20));
+  k.absolute = static_cast<float>(4.0 * ((2 * k.radius + 1) * 2.0 * M * std::ldexp(1.0, -53) + M * std::fabs(sum - 1.0)) +
+                                  std::ldexp(1.0, -40));
+  k.flat_toward_zero = flat_levels_kept(w, k.radius, t);
+  k.any_toward_zero = std::any_of(k.flat_toward_zero->begin(), k.flat_toward_zero->end(), [](std::uint32_t v) { return v != 0; });
+  return k;
+}
+
+std::size_t certified_int_rows(const float* const* rows, std::size_t offset, float* out, std::size_t count,
+                               const CertifiedIntAxis& axis) {
+  return HWY_DYNAMIC_DISPATCH(CertifiedRows)(rows, offset, out, count, axis);
+}
+
+std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint8_t* out8, std::size_t count,
+                               const CertifiedIntAxis& axis) {
+  return HWY_DYNAMIC_DISPATCH(CertifiedLine8)(centre, step, out8, count, axis);
+}
+
+std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint16_t* out16, std::size_t count,
+                               const CertifiedIntAxis& axis) {
+  return HWY_DYNAMIC_DISPATCH(CertifiedLine16)(centre, step, out16, count, axis);
+}
+
+void widen_ints(ElementType type, const void* in, float* out, std::size_t n) {
+  switch (type) {
+    case ElementType::b8: case ElementType::u8: HWY_DYNAMIC_DISPATCH(WidenU8)(static_cast<const std::uint8_t*>(in), out, n); break;
+    case ElementType::i8: HWY_DYNAMIC_DISPATCH(WidenI8)(static_cast<const std::int8_t*>(in), out, n); break;
+    case ElementType::u16: HWY_DYNAMIC_DISPATCH(WidenU16)(static_cast<const std::uint16_t*>(in), out, n); break;
+    case ElementType::i16: HWY_DYNAMIC_DISPATCH(WidenI16)(static_cast<const std::int16_t*>(in), out, n); break;
+    default: throw std::logic_error("internal: widen_ints takes 8- and 16-bit integers");
+  }
+}
+
+}  // namespace fastblur::cpu
+#endif  // HWY_ONCE

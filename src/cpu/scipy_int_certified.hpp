@@ -1,0 +1,69 @@
+#pragma once
+// SciPy's symmetric correlation of 8- and 16-bit integers into the same type, its bits without its
+// double arithmetic. SciPy computes x0 w0 + sum_k (x[-k] + x[k]) w_k in double (outermost pair first)
+// and converts to the type by C's cast (truncation toward zero). With e_k = x[-k] + x[k] - 2 x0
+// (exact integers) that is x0 + r, r = sum_k e_k w_k, up to the double's rounding. So each output is
+// one of:
+//  - every e_k 0 (flat areas, ramps): SciPy's value depends on x0 alone - a table of the type's levels;
+//  - r summed in float32 lanes with a bound on its error: x0 + floor(r) (x0 + ceil(r) below zero),
+//    where r is not within the bound of an integer (nor of -x0);
+//  - else SciPy's double sum, value by value (rare: r within about 1e-6 of an integer for 8-bit
+//    data, within a few 1e-5 where 16-bit neighbours differ by thousands).
+// Every value of these types and their pair sums are exact in float32 (|e_k| < 2^18).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "fastblur/view.hpp"
+
+namespace fastblur::cpu {
+
+/// One axis's weights prepared for the certified sums of one type: SciPy's symmetric weights
+/// (size1 == size2, every weight positive - a Gaussian's: kernel::certified_int_possible).
+struct CertifiedIntAxis {
+  int radius = 0;
+  const double* centre = nullptr;     // SciPy's weights, centre[-radius .. radius]
+  std::vector<float> w32;             // w32[k] = centre[-k] rounded to float32, k = 0 .. radius
+  ElementType type = ElementType::u8; // kernel::certified_int_types
+  std::int32_t lowest = 0;            // the type's lowest value: level x0 is bit x0 - lowest below
+  // Bit (x0 - lowest) set where SciPy's result of a flat area of x0 is one toward zero (x0 - 1 above
+  // zero, x0 + 1 below), the sum of its weights being off 1; shared between axes and calls
+  // (certified_int_axis keeps the last few).
+  std::shared_ptr<const std::vector<std::uint32_t>> flat_toward_zero;
+  bool any_toward_zero = false;       // any bit of it set
+  float per_weight = 0.0f;            // the error bound: per_weight * sum_k |e_k| w32[k] ...
+  float absolute = 0.0f;              // ... + absolute
+};
+
+/// The prepared axis of SciPy's weights `w` (kernel::certified_int_possible(w)) for `type`
+/// (kernel::certified_int_types); `centre` points into `w`.
+CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType type);
+
+// The taps are integers held as floats, widened once (widen_ints) - not at every tap.
+
+/// SciPy's result of output i < count, as a float (for the next axis's line): taps at
+/// rows[j] + offset + i, j = -radius .. radius (`rows` points at the centre tap's row). Returns how
+/// many outputs the bound left to SciPy's double sums (the tail past the last vector, always
+/// summed so, not counted).
+std::size_t certified_int_rows(const float* const* rows, std::size_t offset, float* out, std::size_t count,
+                               const CertifiedIntAxis& axis);
+
+/// SciPy's result of output i < count in the axis's type (8-bit types into `out8`, 16-bit into
+/// `out16`, signed ones as their two's complement bits): taps at centre + i + j * step, j = -radius ..
+/// radius (a line of interleaved channels: step is their count). Returns how many outputs the bound
+/// left to SciPy's double sums (as certified_int_rows).
+std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint8_t* out8, std::size_t count,
+                               const CertifiedIntAxis& axis);
+std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint16_t* out16, std::size_t count,
+                               const CertifiedIntAxis& axis);
+
+/// n values of an 8- or 16-bit integer type (kernel::certified_int_types) as floats.
+void widen_ints(ElementType type, const void* in, float* out, std::size_t n);
+
+/// SciPy's own arithmetic for one output whose taps are x[j], j = -radius .. radius (x points at the
+/// centre tap), truncated as C's cast to int32 (the type's value: every such sum lies in its range):
+/// what the certified sums give way to, and the tests' model.
+std::int32_t scipy_int_value(const std::int32_t* x, const CertifiedIntAxis& axis);
+
+}  // namespace fastblur::cpu

@@ -1,0 +1,149 @@
+// CpuDriver::scipy_order with Schedule::scipy_int_certified: an 8- or 16-bit integer 2D image filtered
+// along y, then x, into its type - SciPy's order for an image - in one pass. Each worker makes a band
+// of output rows: source rows enter a ring as floats (their integer values); an output row's y pass
+// sums the ring's rows into the x pass's line (SciPy stores y's result in the type and x reads it
+// back: the sums give it as an integer already), the line is extended by x's border mode and its x
+// pass writes the output row. Both passes give SciPy's truncated double sums from float32 sums with an error bound
+// (cpu/scipy_int_certified.hpp): no double arithmetic and nothing to convert between the axes.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <vector>
+
+#include "core/overlap.hpp"
+#include "cpu/execute.hpp"
+#include "cpu/scipy_ring.hpp"
+#include "cpu/scipy_int_certified.hpp"
+#include "kernel/certified_int.hpp"
+
+namespace fastblur::cpu {
+namespace {
+
+// A worker's rows, kept from call to call (fresh pages cost a fault per 4 KiB every call).
+struct IntBuffers {
+  std::vector<float> ring, line;
+  std::vector<std::byte> bytes, out;
+};
+thread_local IntBuffers t_ints;
+
+// Row y of a view of `size`-byte elements (C channels a pixel, pixels stride[0] bytes apart) into
+// `to`, packed (strides are in bytes).
+void read_row(const View& v, std::int64_t y, std::size_t size, std::byte* to) {
+  const std::int64_t C = v.channels, W = v.width();
+  const auto* from = reinterpret_cast<const std::byte*>(v.pixel(0, y));
+  const std::size_t pixel = static_cast<std::size_t>(C) * size;
+  if (v.stride[0] == static_cast<std::int64_t>(pixel)) {
+    std::memcpy(to, from, static_cast<std::size_t>(W) * pixel);
+    return;
+  }
+  for (std::int64_t x = 0; x < W; ++x)
+    std::memcpy(to + static_cast<std::size_t>(x) * pixel, from + x * v.stride[0], pixel);
+}
+
+void write_row(const std::byte* from, const View& v, std::int64_t y, std::size_t size) {
+  const std::int64_t C = v.channels, W = v.width();
+  auto* to = reinterpret_cast<std::byte*>(v.pixel(0, y));
+  const std::size_t pixel = static_cast<std::size_t>(C) * size;
+  for (std::int64_t x = 0; x < W; ++x)
+    std::memcpy(to + x * v.stride[0], from + static_cast<std::size_t>(x) * pixel, pixel);
+}
+
+// Whether a sample of up to 8 of src's rows, x's sums over their inner outputs, leaves few enough
+// outputs to SciPy's double sums (kernel::certified_int_share_suits).
+bool certified_sample_suits(const View& src, const CertifiedIntAxis& kx) {
+  const std::int64_t W = src.width(), H = src.height(), C = src.channels, inner = (W - 2 * kx.radius) * C;
+  if (inner <= 0) return true;
+  const std::size_t size = element_size(src.type);
+  std::vector<std::byte> bytes(static_cast<std::size_t>(W * C) * size);
+  std::vector<float> row(static_cast<std::size_t>(W * C));
+  std::vector<std::uint16_t> out(static_cast<std::size_t>(inner));  // 8-bit results fit too
+  std::size_t exact = 0, outputs = 0;
+  const std::int64_t samples = std::min<std::int64_t>(8, H);
+  for (std::int64_t i = 0; i < samples; ++i) {
+    read_row(src, (2 * i + 1) * H / (2 * samples), size, bytes.data());
+    widen_ints(src.type, bytes.data(), row.data(), row.size());
+    const float* centre = row.data() + kx.radius * C;
+    exact += size == 1 ? certified_int_line(centre, C, reinterpret_cast<std::uint8_t*>(out.data()), static_cast<std::size_t>(inner), kx)
+                       : certified_int_line(centre, C, out.data(), static_cast<std::size_t>(inner), kx);
+    outputs += static_cast<std::size_t>(inner);
+  }
+  return kernel::certified_int_share_suits(exact, outputs);
+}
+
+}  // namespace
+
+bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& dst, int workers) {
+  // The plan's conditions (fir's schedule), on these views: a plan made for another call runs the other driver.
+  const double cval = plan.spec.cval;
+  if (!kernel::certified_int_types(src.type, dst.type) || core::views_overlap(src, dst) ||
+      !kernel::cval_fits_certified_int(src.type, cval))
+    return false;
+  const std::int64_t W = dst.width(), H = dst.height(), C = dst.channels, row = W * C;
+  const ScipyAxis y = scipy_axis(plan, 1, H), x = scipy_axis(plan, 0, W);
+  const CertifiedIntAxis ky = certified_int_axis(*plan.axes[1].weights, src.type),
+                         kx = certified_int_axis(*plan.axes[0].weights, src.type);
+  if (!certified_sample_suits(src, kx)) return false;  // neighbours far apart: the double driver
+  const auto fill = static_cast<float>(cval);
+  const std::size_t size = element_size(src.type);
+  const int taps = y.taps();
+  const std::size_t pitch = ring_pitch(row, sizeof(float));
+  const std::size_t line_len = static_cast<std::size_t>((W + x.size1 + x.size2) * C);
+  const bool packed_out = dst.stride[0] == C * static_cast<std::int64_t>(size);
+  const Bands bands(H, workers);
+  std::exception_ptr failure;
+#pragma omp parallel for schedule(static, 1) num_threads(bands.workers())
+  for (int b = 0; b < bands.workers(); ++b) {
+    try {
+      IntBuffers& buf = t_ints;
+      buf.ring.resize(static_cast<std::size_t>(taps) * pitch);
+      buf.line.resize(line_len);
+      buf.out.resize(static_cast<std::size_t>(row) * size);
+      buf.bytes.resize(static_cast<std::size_t>(row) * size);
+      std::vector<const float*> rows(static_cast<std::size_t>(taps));
+      const auto slot = [&](std::int64_t e) { return buf.ring.data() + static_cast<std::size_t>(e % taps) * pitch; };
+      const auto enter = [&](std::int64_t e) {  // extended row e (position e - size1) into its slot
+        const std::int64_t r = y.map[static_cast<std::size_t>(e)];
+        if (r < 0) {
+          std::fill(slot(e), slot(e) + row, fill);
+        } else if (src.stride[0] == C * static_cast<std::int64_t>(size)) {
+          widen_ints(src.type, src.pixel(0, r), slot(e), static_cast<std::size_t>(row));
+        } else {
+          read_row(src, r, size, buf.bytes.data());
+          widen_ints(src.type, buf.bytes.data(), slot(e), static_cast<std::size_t>(row));
+        }
+      };
+      const std::int64_t y0 = bands.start[static_cast<std::size_t>(b)], y1 = bands.start[static_cast<std::size_t>(b) + 1];
+      for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);
+      float* line = buf.line.data();
+      float* centre = line + x.size1 * C;
+      for (std::int64_t out_y = y0; out_y < y1; ++out_y) {
+        enter(out_y + taps - 1);
+        for (int t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = slot(out_y + t);
+        certified_int_rows(rows.data() + y.size1, 0, centre, static_cast<std::size_t>(row), ky);
+        // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
+        const auto extend = [&](std::int64_t j) {
+          const std::int64_t m = x.map[static_cast<std::size_t>(j)];
+          float* to = line + j * C;
+          if (m < 0) std::fill(to, to + C, fill);
+          else std::copy(centre + m * C, centre + (m + 1) * C, to);
+        };
+        for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
+        for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
+        std::byte* made = packed_out ? reinterpret_cast<std::byte*>(dst.pixel(0, out_y)) : buf.out.data();
+        if (size == 1) certified_int_line(centre, C, reinterpret_cast<std::uint8_t*>(made), static_cast<std::size_t>(row), kx);
+        else certified_int_line(centre, C, reinterpret_cast<std::uint16_t*>(made), static_cast<std::size_t>(row), kx);
+        if (!packed_out) write_row(made, dst, out_y, size);
+      }
+    } catch (...) {
+#pragma omp critical(fastblur_scipy_int_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return true;
+}
+
+}  // namespace fastblur::cpu

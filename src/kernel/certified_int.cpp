@@ -1,0 +1,38 @@
+#include "kernel/certified_int.hpp"
+
+#include <cmath>
+
+namespace fastblur::kernel {
+
+bool cval_fits_u8(double cval) { return cval >= 0.0 && cval <= 255.0 && cval == std::floor(cval); }
+
+bool certified_int_types(ElementType source, ElementType destination) {
+  switch (source) {
+    case ElementType::b8: case ElementType::u8: case ElementType::i8: case ElementType::u16: case ElementType::i16:
+      return source == destination;
+    default:
+      return false;
+  }
+}
+
+bool cval_fits_certified_int(ElementType type, double cval) {
+  if (!certified_int_types(type, type) || cval != std::floor(cval)) return false;
+  switch (type) {
+    case ElementType::i8: return cval >= -128.0 && cval <= 127.0;
+    case ElementType::u16: return cval >= 0.0 && cval <= 65535.0;
+    case ElementType::i16: return cval >= -32768.0 && cval <= 32767.0;
+    default: return cval_fits_u8(cval);
+  }
+}
+
+bool certified_int_share_suits(std::size_t exact, std::size_t outputs) { return exact * 50 <= outputs; }
+
+bool certified_int_possible(const std::vector<double>& w) {
+  if (w.size() % 2 == 0 || w.size() < 3 || w.size() > 2 * static_cast<std::size_t>(kCertifiedIntMaxRadius) + 1) return false;
+  const std::size_t c = w.size() / 2;
+  for (std::size_t j = 0; j <= c; ++j)
+    if (!(w[c - j] > 0.0) || w[c - j] != w[c + j]) return false;
+  return true;
+}
+
+}  // namespace fastblur::kernel
