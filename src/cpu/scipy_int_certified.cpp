@@ -35,6 +35,20 @@ HWY_NOINLINE void ExactOutputs(const TapAt& tap_at, size_t first, uint64_t lanes
   }
 }
 
+// An output vector of integers held as floats: as floats (the next axis's line), or the integers'
+// two's complement bits (the low bits of the float's after adding 1.5 * 2^23: no conversion's range
+// fix-ups).
+template <class D, class OutT>
+HWY_INLINE void StoreResult(D d, hn::Vec<D> result, OutT* HWY_RESTRICT to) {
+  if constexpr (std::is_same_v<OutT, float>) {
+    hn::StoreU(result, d, to);
+  } else {
+    const hn::RebindToUnsigned<D> du;
+    const hn::Rebind<OutT, D> dout;
+    hn::StoreU(hn::TruncateTo(dout, hn::BitCast(du, hn::Add(result, hn::Set(d, 12582912.0f)))), dout, to);
+  }
+}
+
 // U vectors of outputs from `first`, their sums interleaved (one vector's chain alone waits on the
 // multiply-add's latency at every tap). The taps are integers held as floats (widened once as
 // their row entered the ring, not at every tap: a widening load is a cross-lane shuffle). Lanes
@@ -101,14 +115,7 @@ HWY_INLINE size_t CertifiedBlock(D d, const TapAt& tap_at, size_t first, OutT* H
         step = hn::IfThenElse(flat, hn::Neg(hn::CopySign(bit, x0[u])), step);
       }
     }
-    const auto result = hn::Add(x0[u], step);
-    if constexpr (std::is_same_v<OutT, float>) {
-      hn::StoreU(result, d, out + first + u * N);
-    } else {  // the integer's two's complement: the low bits of the magic sum's
-      const hn::RebindToUnsigned<D> du;
-      const hn::Rebind<OutT, D> dout;
-      hn::StoreU(hn::TruncateTo(dout, hn::BitCast(du, hn::Add(result, magic))), dout, out + first + u * N);
-    }
+    StoreResult(d, hn::Add(x0[u], step), out + first + u * N);
     const auto unsure = hn::AndNot(flat, hn::Not(certain));
     if (HWY_UNLIKELY(!hn::AllFalse(d, unsure))) {
       uint8_t bits[8] = {};
@@ -123,17 +130,114 @@ HWY_INLINE size_t CertifiedBlock(D d, const TapAt& tap_at, size_t first, OutT* H
   return static_cast<size_t>(hwy::PopCount(unsure_bits));
 }
 
+// The first tier (CertifiedIntAxis::quick_bound, unsigned 8-bit): U vectors of outputs from `first`
+// as r = sum_k (x[-k] + x[k]) w_k - 2 x0 S, two operations a tap pair, certified by the kernel's one
+// bound; a vector with any lane it leaves undecided (every flat area's: r = 0 lies within it) is
+// remade by CertifiedBlock (counted in `remade`). Returns how many outputs that left to SciPy's double sums.
+template <int U, class D, class OutT, class TapAt>
+HWY_INLINE size_t QuickBlock(D d, const TapAt& tap_at, size_t first, OutT* HWY_RESTRICT out, const CertifiedIntAxis& k,
+                             size_t& remade) {
+  const size_t N = hn::Lanes(d);
+  const auto load = [&](int j, int u) { return hn::LoadU(d, tap_at(j, first + u * N)); };
+  hn::Vec<D> r[U];
+  for (int u = 0; u < U; ++u) r[u] = hn::Zero(d);
+  for (int j = k.radius; j >= 1; --j) {
+    const auto w = hn::Set(d, k.w32[static_cast<std::size_t>(j)]);
+    for (int u = 0; u < U; ++u) r[u] = hn::MulAdd(hn::Add(load(-j, u), load(j, u)), w, r[u]);
+  }
+  const auto minus_two_s = hn::Set(d, -k.quick_two_s), bound = hn::Set(d, k.quick_bound);
+  size_t exact = 0;
+  for (int u = 0; u < U; ++u) {
+    const auto x0 = load(0, u);
+    const auto ru = hn::MulAdd(x0, minus_two_s, r[u]);
+    const auto lo = hn::Floor(hn::Sub(ru, bound));
+    if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(lo, hn::Floor(hn::Add(ru, bound)))))) {
+      StoreResult(d, hn::Add(x0, lo), out + first + u * N);
+    } else {
+      ++remade;
+      exact += CertifiedBlock<1>(d, tap_at, first + u * N, out, k);
+    }
+  }
+  return exact;
+}
+
+// Whether the first tier still pays on this line: it does unless more than an eighth of its vectors
+// were remade (an opaque alpha channel: every vector holds a flat lane), judged after 8.
+HWY_INLINE bool QuickPays(size_t tried, size_t remade) { return tried < 8 || remade * 8 <= tried; }
+
 // Every output i < count: blocks of vectors, then the tail value by value in SciPy's double sums.
 // Returns how many outputs of whole vectors the bound left to SciPy's double sums (not the tail's).
 template <class OutT, class TapAt>
 HWY_INLINE size_t CertifiedAll(const TapAt& tap_at, OutT* out, std::size_t count, const CertifiedIntAxis& k) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
-  size_t i = 0, exact = 0;
+  size_t i = 0, exact = 0, tried = 0, remade = 0;
+  if (k.quick_bound > 0.0f) {
+    for (; i + 4 * N <= count && QuickPays(tried, remade); i += 4 * N, tried += 4)
+      exact += QuickBlock<4>(d, tap_at, i, out, k, remade);
+  }
   for (; i + 4 * N <= count; i += 4 * N) exact += CertifiedBlock<4>(d, tap_at, i, out, k);
   for (; i + N <= count; i += N) exact += CertifiedBlock<1>(d, tap_at, i, out, k);
   if (i < count) ExactOutputs(tap_at, i, ~uint64_t{0}, count - i, out, k);
   return exact;
+}
+
+// The first tier for two successive output rows A and B at once (rows[j] is A's tap row j, B's is
+// rows[j + 1]): each tap row is loaded once for both - the sums are bound by loads, two a pair
+// for one row. Vectors either tier leaves undecided are remade by CertifiedBlock, row by row.
+template <int U, class D>
+HWY_INLINE size_t QuickPairBlock(D d, const float* const* rows, size_t first, float* HWY_RESTRICT out_a,
+                                 float* HWY_RESTRICT out_b, const CertifiedIntAxis& k, size_t& remade) {
+  const size_t N = hn::Lanes(d);
+  const int R = k.radius;
+  const auto at = [&](int j, int u) { return hn::LoadU(d, rows[j] + first + u * N); };
+  hn::Vec<D> ra[U], rb[U], left[U], right[U];
+  for (int u = 0; u < U; ++u) {
+    ra[u] = hn::Zero(d);
+    rb[u] = hn::Zero(d);
+    left[u] = at(-R, u);     // A's left tap
+    right[u] = at(R + 1, u);  // B's right tap
+  }
+  for (int j = R; j >= 1; --j) {
+    const auto w = hn::Set(d, k.w32[static_cast<std::size_t>(j)]);
+    for (int u = 0; u < U; ++u) {
+      const auto a_right = at(j, u), b_left = at(1 - j, u);  // next: B's right, A's left
+      ra[u] = hn::MulAdd(hn::Add(left[u], a_right), w, ra[u]);
+      rb[u] = hn::MulAdd(hn::Add(b_left, right[u]), w, rb[u]);
+      left[u] = b_left;
+      right[u] = a_right;
+    }
+  }
+  const auto minus_two_s = hn::Set(d, -k.quick_two_s), bound = hn::Set(d, k.quick_bound);
+  size_t exact = 0;
+  for (int u = 0; u < U; ++u) {
+    for (int b = 0; b < 2; ++b) {
+      const auto x0 = at(b, u);
+      const auto ru = hn::MulAdd(x0, minus_two_s, b == 0 ? ra[u] : rb[u]);
+      const auto lo = hn::Floor(hn::Sub(ru, bound));
+      float* out = b == 0 ? out_a : out_b;
+      if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(lo, hn::Floor(hn::Add(ru, bound)))))) {
+        StoreResult(d, hn::Add(x0, lo), out + first + u * N);
+      } else {
+        ++remade;
+        const float* const* from = rows + b;
+        exact += CertifiedBlock<1>(d, [from](int j, size_t i) { return from[j] + i; }, first + u * N, out, k);
+      }
+    }
+  }
+  return exact;
+}
+
+size_t CertifiedRowsPair(const float* const* rows, float* out_a, float* out_b, std::size_t count, const CertifiedIntAxis& k) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d);
+  size_t i = 0, exact = 0, tried = 0, remade = 0;
+  for (; i + 2 * N <= count && QuickPays(tried, remade); i += 2 * N, tried += 4)
+    exact += QuickPairBlock<2>(d, rows, i, out_a, out_b, k, remade);
+  // The rest (and a line where the first tier stopped paying) row by row.
+  const auto row_a = [rows, i](int j, size_t at) { return rows[j] + i + at; };
+  const auto row_b = [rows, i](int j, size_t at) { return rows[j + 1] + i + at; };
+  return exact + CertifiedAll(row_a, out_a + i, count - i, k) + CertifiedAll(row_b, out_b + i, count - i, k);
 }
 
 size_t CertifiedRows(const float* const* rows, std::size_t offset, float* out, std::size_t count, const CertifiedIntAxis& k) {
@@ -181,6 +285,7 @@ HWY_AFTER_NAMESPACE();
 
 namespace fastblur::cpu {
 HWY_EXPORT(CertifiedRows);
+HWY_EXPORT(CertifiedRowsPair);
 HWY_EXPORT(CertifiedLine8);
 HWY_EXPORT(CertifiedLine16);
 HWY_EXPORT(WidenU8);
@@ -299,6 +404,17 @@ CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType ty
   k.per_weight = static_cast<float>((k.radius + 4) * std::ldexp(1.0, -23) + std::ldexp(1.0, -20));
   k.absolute = static_cast<float>(4.0 * ((2 * k.radius + 1) * 2.0 * M * std::ldexp(1.0, -53) + M * std::fabs(sum - 1.0)) +
                                   std::ldexp(1.0, -40));
+  // The first tier (unsigned 8-bit): pair sums in [0, 510], partial sums at most 510 S. Against the
+  // real r: the weights' rounding (2^-24 of 510 S), a rounding a multiply-add (radius of them), S's
+  // own float32 sum (radius + 1 of them, times 2 x0 <= 510), the last multiply-add and the bound's
+  // subtraction and addition (three more): (2 radius + 5) 2^-24 510 S, doubled; SciPy's side as above.
+  if (t.lowest == 0 && t.highest == 255) {
+    float s32 = 0.0f;
+    for (int j = 1; j <= k.radius; ++j) s32 += k.w32[static_cast<std::size_t>(j)];
+    k.quick_two_s = 2.0f * s32;
+    k.quick_bound = static_cast<float>(510.0 * static_cast<double>(s32) * (2 * k.radius + 5) * std::ldexp(1.0, -23) +
+                                       static_cast<double>(k.absolute));
+  }
   k.flat_toward_zero = flat_levels_kept(w, k.radius, t);
   k.any_toward_zero = std::any_of(k.flat_toward_zero->begin(), k.flat_toward_zero->end(), [](std::uint32_t v) { return v != 0; });
   return k;
@@ -307,6 +423,12 @@ CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType ty
 std::size_t certified_int_rows(const float* const* rows, std::size_t offset, float* out, std::size_t count,
                                const CertifiedIntAxis& axis) {
   return HWY_DYNAMIC_DISPATCH(CertifiedRows)(rows, offset, out, count, axis);
+}
+
+std::size_t certified_int_rows_pair(const float* const* rows, float* out_a, float* out_b, std::size_t count,
+                                    const CertifiedIntAxis& axis) {
+  if (!(axis.quick_bound > 0.0f)) throw std::logic_error("internal: certified_int_rows_pair takes unsigned 8-bit axes");
+  return HWY_DYNAMIC_DISPATCH(CertifiedRowsPair)(rows, out_a, out_b, count, axis);
 }
 
 std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint8_t* out8, std::size_t count,

@@ -6,7 +6,8 @@
 // one of:
 //  - every e_k 0 (flat areas, ramps): SciPy's value depends on x0 alone - a table of the type's levels;
 //  - r summed in float32 lanes with a bound on its error: x0 + floor(r) (x0 + ceil(r) below zero),
-//    where r is not within the bound of an integer (nor of -x0);
+//    where r is not within the bound of an integer (nor of -x0); for unsigned 8-bit types first
+//    with one bound from the kernel alone (two operations a tap pair), then with each output's own;
 //  - else SciPy's double sum, value by value (rare: r within about 1e-6 of an integer for 8-bit
 //    data, within a few 1e-5 where 16-bit neighbours differ by thousands).
 // Every value of these types and their pair sums are exact in float32 (|e_k| < 2^18).
@@ -34,6 +35,11 @@ struct CertifiedIntAxis {
   bool any_toward_zero = false;       // any bit of it set
   float per_weight = 0.0f;            // the error bound: per_weight * sum_k |e_k| w32[k] ...
   float absolute = 0.0f;              // ... + absolute
+  // A first tier for unsigned 8-bit types: r = sum_k (x[-k] + x[k]) w32[k] - x0 quick_two_s with
+  // one bound for every output (quick_bound; 0: no first tier). What it leaves undecided (flat
+  // areas always) the sums above remake.
+  float quick_two_s = 0.0f;
+  float quick_bound = 0.0f;
 };
 
 /// The prepared axis of SciPy's weights `w` (kernel::certified_int_possible(w)) for `type`
@@ -48,6 +54,12 @@ CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType ty
 /// summed so, not counted).
 std::size_t certified_int_rows(const float* const* rows, std::size_t offset, float* out, std::size_t count,
                                const CertifiedIntAxis& axis);
+
+/// certified_int_rows for two successive output rows: `rows` points at A's centre tap row, B's taps
+/// are rows[j + 1] (j = -radius .. radius + 1 valid), each tap row loaded once for both. Unsigned
+/// 8-bit axes only (quick_bound set). Returns as certified_int_rows, both rows together.
+std::size_t certified_int_rows_pair(const float* const* rows, float* out_a, float* out_b, std::size_t count,
+                                    const CertifiedIntAxis& axis);
 
 /// SciPy's result of output i < count in the axis's type (8-bit types into `out8`, 16-bit into
 /// `out16`, signed ones as their two's complement bits): taps at centre + i + j * step, j = -radius ..

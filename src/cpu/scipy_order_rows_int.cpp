@@ -89,6 +89,10 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
   const auto fill = static_cast<float>(cval);
   const std::size_t size = element_size(src.type);
   const int taps = y.taps();
+  // Unsigned 8-bit rows are made two output rows at a time (each tap row loaded once for both):
+  // the ring holds one row more.
+  const bool pairs = ky.quick_bound > 0.0f;
+  const int slots = taps + 1;
   const std::size_t pitch = ring_pitch(row, sizeof(float));
   const std::size_t line_len = static_cast<std::size_t>((W + x.size1 + x.size2) * C);
   const bool packed_out = dst.stride[0] == C * static_cast<std::int64_t>(size);
@@ -98,12 +102,12 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
   for (int b = 0; b < bands.workers(); ++b) {
     try {
       IntBuffers& buf = t_ints;
-      buf.ring.resize(static_cast<std::size_t>(taps) * pitch);
-      buf.line.resize(line_len);
+      buf.ring.resize(static_cast<std::size_t>(slots) * pitch);
+      buf.line.resize(2 * line_len);
       buf.out.resize(static_cast<std::size_t>(row) * size);
       buf.bytes.resize(static_cast<std::size_t>(row) * size);
-      std::vector<const float*> rows(static_cast<std::size_t>(taps));
-      const auto slot = [&](std::int64_t e) { return buf.ring.data() + static_cast<std::size_t>(e % taps) * pitch; };
+      std::vector<const float*> rows(static_cast<std::size_t>(slots));
+      const auto slot = [&](std::int64_t e) { return buf.ring.data() + static_cast<std::size_t>(e % slots) * pitch; };
       const auto enter = [&](std::int64_t e) {  // extended row e (position e - size1) into its slot
         const std::int64_t r = y.map[static_cast<std::size_t>(e)];
         if (r < 0) {
@@ -115,15 +119,10 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
           widen_ints(src.type, buf.bytes.data(), slot(e), static_cast<std::size_t>(row));
         }
       };
-      const std::int64_t y0 = bands.start[static_cast<std::size_t>(b)], y1 = bands.start[static_cast<std::size_t>(b) + 1];
-      for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);
-      float* line = buf.line.data();
-      float* centre = line + x.size1 * C;
-      for (std::int64_t out_y = y0; out_y < y1; ++out_y) {
-        enter(out_y + taps - 1);
-        for (int t = 0; t < taps; ++t) rows[static_cast<std::size_t>(t)] = slot(out_y + t);
-        certified_int_rows(rows.data() + y.size1, 0, centre, static_cast<std::size_t>(row), ky);
-        // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
+      // x's pass of a line whose y results are at line + x.size1 C, into output row out_y.
+      const auto x_pass = [&](float* line, std::int64_t out_y) {
+        float* centre = line + x.size1 * C;
+        // The line extended by its border mode, a pixel (C values) at a time, on both sides.
         const auto extend = [&](std::int64_t j) {
           const std::int64_t m = x.map[static_cast<std::size_t>(j)];
           float* to = line + j * C;
@@ -136,6 +135,22 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
         if (size == 1) certified_int_line(centre, C, reinterpret_cast<std::uint8_t*>(made), static_cast<std::size_t>(row), kx);
         else certified_int_line(centre, C, reinterpret_cast<std::uint16_t*>(made), static_cast<std::size_t>(row), kx);
         if (!packed_out) write_row(made, dst, out_y, size);
+      };
+      const std::int64_t y0 = bands.start[static_cast<std::size_t>(b)], y1 = bands.start[static_cast<std::size_t>(b) + 1];
+      for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);
+      float* line_a = buf.line.data();
+      float* line_b = line_a + line_len;
+      for (std::int64_t out_y = y0; out_y < y1;) {
+        const int made = pairs && out_y + 1 < y1 ? 2 : 1;
+        for (int m = 0; m < made; ++m) enter(out_y + taps - 1 + m);
+        for (int t = 0; t < taps + made - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(out_y + t);
+        if (made == 2)
+          certified_int_rows_pair(rows.data() + y.size1, line_a + x.size1 * C, line_b + x.size1 * C, static_cast<std::size_t>(row), ky);
+        else
+          certified_int_rows(rows.data() + y.size1, 0, line_a + x.size1 * C, static_cast<std::size_t>(row), ky);
+        x_pass(line_a, out_y);
+        if (made == 2) x_pass(line_b, out_y + 1);
+        out_y += made;
       }
     } catch (...) {
 #pragma omp critical(fastblur_scipy_int_failure)

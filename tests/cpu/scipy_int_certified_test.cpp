@@ -132,6 +132,42 @@ TEST(ScipyIntCertified, GivesScipysDoubleSumsBitsOnEveryOutput) {
   EXPECT_GT(checked, 100000u);
 }
 
+// Two output rows at once (unsigned 8-bit: the first tier), tap row j of row A at rows[j] and of row
+// B at rows[j + 1]: each row's bits as SciPy's arithmetic, on every kind of data - flat areas send
+// vectors to the second tier, every fourth lane flat (an opaque alpha channel) stops the first tier
+// for the rest of the line - and lengths with a tail.
+TEST(ScipyIntCertified, RowPairsGiveEachRowsBits) {
+  auto rng = test::rng_for_test();
+  for (ElementType t : {ElementType::u8, ElementType::b8})
+    for (double sigma : {0.5, 1.2, 2.0, 6.0}) {
+      const std::vector<double> w = kernel::gaussian_weights(sigma, kernel::radius_from_truncate(sigma, 4.0));
+      const CertifiedIntAxis k = certified_int_axis(w, t);
+      ASSERT_GT(k.quick_bound, 0.0f);
+      const std::size_t taps = 2 * static_cast<std::size_t>(k.radius) + 2;
+      for (int kind = 0; kind < 10; ++kind)
+        for (std::size_t n : {std::size_t{333}, std::size_t{2048}}) {
+          std::vector<std::vector<float>> rows(taps);
+          for (auto& row : rows) {
+            const std::vector<std::int32_t> v = line_of(ElementType::u8, kind == 9 ? 0 : kind, n, rng);
+            row.assign(v.begin(), v.end());
+            if (t == ElementType::b8) for (float& f : row) f = f > 127 ? 1.0f : 0.0f;
+            if (kind == 9) for (std::size_t i = 3; i < n; i += 4) row[i] = 255.0f;  // alpha: flat every fourth lane
+          }
+          std::vector<const float*> at;
+          for (const auto& row : rows) at.push_back(row.data());
+          std::vector<float> a(n), b(n);
+          certified_int_rows_pair(at.data() + k.radius, a.data(), b.data(), n, k);
+          std::vector<std::int32_t> x(2 * static_cast<std::size_t>(k.radius) + 1);
+          for (int which = 0; which < 2; ++which)
+            for (std::size_t i = 0; i < n; ++i) {
+              for (std::size_t j = 0; j < x.size(); ++j) x[j] = static_cast<std::int32_t>(rows[j + static_cast<std::size_t>(which)][i]);
+              ASSERT_EQ((which ? b : a)[i], static_cast<float>(scipy_int_value(x.data() + k.radius, k)))
+                  << label(t, sigma, kind) << " row " << which << " output " << i << " of " << n;
+            }
+        }
+    }
+}
+
 // SciPy's value is not the rounded real sum: a flat area's sum of weights off 1 truncates some
 // levels one toward zero (the table keeps SciPy's), so a float32 sum rounded would miss them. Every
 // level of every type; 69 outputs: whole vectors and a tail of SciPy's double sums (a clang build
