@@ -163,15 +163,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             double* centre = line + static_cast<std::size_t>(x.size1 * C);
             // SciPy stores y's result, x reads it back (float32's as the y sums were stored).
             if (!through_float32) through_type(dt, centre, static_cast<std::size_t>(row));
-            // x: the line extended by its border mode, a pixel (C values) at a time, on both sides.
-            const auto extend = [&](std::int64_t j) {
-              const std::int64_t m = x.map[static_cast<std::size_t>(j)];
-              double* to = line + j * C;
-              if (m < 0) std::fill(to, to + C, cval);
-              else std::copy(centre + m * C, centre + (m + 1) * C, to);
-            };
-            for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
-            for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
+            extend_line(line, x, W, C, cval);  // x: the line extended by its border mode
             double* made = k == 0 && io.destination_at ? io.destination_at(out_y) : out;
             ordered_correlate(centre, made, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
                               static_cast<std::size_t>(C));

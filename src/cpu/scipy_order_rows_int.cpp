@@ -121,16 +121,8 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
       };
       // x's pass of a line whose y results are at line + x.size1 C, into output row out_y.
       const auto x_pass = [&](float* line, std::int64_t out_y) {
-        float* centre = line + x.size1 * C;
-        // The line extended by its border mode, a pixel (C values) at a time, on both sides.
-        const auto extend = [&](std::int64_t j) {
-          const std::int64_t m = x.map[static_cast<std::size_t>(j)];
-          float* to = line + j * C;
-          if (m < 0) std::fill(to, to + C, fill);
-          else std::copy(centre + m * C, centre + (m + 1) * C, to);
-        };
-        for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
-        for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
+        const float* centre = line + x.size1 * C;
+        extend_line(line, x, W, C, fill);
         std::byte* made = packed_out ? reinterpret_cast<std::byte*>(dst.pixel(0, out_y)) : buf.out.data();
         if (size == 1) certified_int_line(centre, C, reinterpret_cast<std::uint8_t*>(made), static_cast<std::size_t>(row), kx);
         else certified_int_line(centre, C, reinterpret_cast<std::uint16_t*>(made), static_cast<std::size_t>(row), kx);

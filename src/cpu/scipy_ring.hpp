@@ -2,6 +2,7 @@
 // What SciPy's fused drivers share (scipy_order_rows.cpp: a 2D image's rows; scipy_order_planes.cpp:
 // a volume's planes): an axis's correlation as SciPy runs it, the bands of lines the workers make,
 // the lines a band reads after they are written in place, and rows of views as doubles.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -25,6 +26,22 @@ int scipy_symmetry(const std::vector<double>& w);
 
 /// Plan axis `a` (of `n` samples) as SciPy correlates along it.
 ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
+
+/// A line of W pixels of C values, its values at line + x.size1 C, extended in place by x's border
+/// (x.size1 pixels before, x.size2 after: copies of the pixels x.map names, or `cval`), as SciPy's
+/// line buffer is before its correlation.
+template <typename T>
+void extend_line(T* line, const ScipyAxis& x, std::int64_t W, std::int64_t C, T cval) {
+  const T* centre = line + x.size1 * C;
+  const auto extend = [&](std::int64_t j) {
+    const std::int64_t m = x.map[static_cast<std::size_t>(j)];
+    T* to = line + j * C;
+    if (m < 0) std::fill(to, to + C, cval);
+    else std::copy(centre + m * C, centre + (m + 1) * C, to);
+  };
+  for (std::int64_t j = 0; j < x.size1; ++j) extend(j);
+  for (std::int64_t j = x.size1 + W; j < x.size1 + W + x.size2; ++j) extend(j);
+}
 
 /// Consecutive bands of `n` lines, one per worker: band b is [start[b], start[b + 1]).
 struct Bands {
