@@ -26,12 +26,12 @@ What each contract costs (2 threads, measured 2026-11-28 against ``cv2.GaussianB
 ``scipy.ndimage`` alternated in one process: ``bench/dropin_vs_opencv.py``, ``bench/dropin_dtypes.py``):
 the default is a direct sum, SciPy's own arithmetic, so its cost grows with sigma - a float32 RGBA
 image of 2.4 megapixels takes 6 ms at kernel size 7, 17 ms at 35, 60 ms at 127 and 167 ms at sigma
-50 (2.1x, 2.8x, 5.4x, 7.8x OpenCV); uint8 RGB 1700x1000 3.8 ms at sigma 1.2 and 12.8 ms at sigma 6
-(0.6x and 0.9x OpenCV: its 8-bit fixed point is cheaper than SciPy's truncated sums, which fastblur
+50 (2.1x, 2.8x, 5.4x, 7.8x OpenCV); uint8 RGB 1700x1000 3.0 ms at sigma 1.2 and 10.2 ms at sigma 6
+(0.7x and 1.1x OpenCV: its 8-bit fixed point is cheaper than SciPy's truncated sums, which fastblur
 computes in float32 with an error bound); 10-11x SciPy on float64, uint16 and uint8 images,
 8.5-8.9x on float32 volumes. ``rounding='nearest'`` runs the planner's exact engine, constant in
 sigma where that pays (within 1e-5 of the float64 result): 5 ms, 11 ms, 17 ms and 18 ms for the same
-four (2.4x, 4.5x, 19x, 74x OpenCV), uint8 RGB 1.6-2.5x OpenCV. Ask for it when SciPy's exact bits do
+four (2.4x, 4.5x, 19x, 74x OpenCV), uint8 RGB 1.8-2.5x OpenCV. Ask for it when SciPy's exact bits do
 not matter; ``tolerance=`` trades accuracy for more.
 
 ``fastblur.patch_scipy()`` (or ``with fastblur.scipy_patched():``) routes scipy.ndimage's four
