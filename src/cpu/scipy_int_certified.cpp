@@ -295,23 +295,10 @@ HWY_EXPORT(WidenI16);
 
 namespace {
 
-struct TypeRange {
-  std::int32_t lowest, highest;
-};
-TypeRange range_of(ElementType type) {
-  switch (type) {
-    case ElementType::b8: case ElementType::u8: return {0, 255};
-    case ElementType::i8: return {-128, 127};
-    case ElementType::u16: return {0, 65535};
-    case ElementType::i16: return {-32768, 32767};
-    default: throw std::logic_error("internal: the certified sums take 8- and 16-bit integers");
-  }
-}
-
 // SciPy's flat areas (every tap x0) for every level of [lowest, highest]: bit (x0 - lowest) set where
 // its truncated sum is one toward zero. Levels in blocks, each statement one rounding (as
 // scipy_int_value: clang contracts within an expression), so the compiler vectorises across levels.
-std::vector<std::uint32_t> flat_levels(const double* centre, int radius, TypeRange t) {
+std::vector<std::uint32_t> flat_levels(const double* centre, int radius, kernel::CertifiedIntRange t) {
   const std::int64_t levels = std::int64_t{t.highest} - t.lowest + 1;
   std::vector<std::uint32_t> words(static_cast<std::size_t>(std::max<std::int64_t>(levels / 32, 16)), 0u);
   constexpr int kBlock = 512;
@@ -343,10 +330,10 @@ std::vector<std::uint32_t> flat_levels(const double* centre, int radius, TypeRan
 }
 
 // The last few tables made (a blur's two axes, a program's repeated calls): 16-bit levels are 65536 sums.
-std::shared_ptr<const std::vector<std::uint32_t>> flat_levels_kept(const std::vector<double>& w, int radius, TypeRange t) {
+std::shared_ptr<const std::vector<std::uint32_t>> flat_levels_kept(const std::vector<double>& w, int radius, kernel::CertifiedIntRange t) {
   struct Kept {
     std::vector<double> weights;
-    TypeRange range;
+    kernel::CertifiedIntRange range;
     std::shared_ptr<const std::vector<std::uint32_t>> words;
   };
   static std::mutex lock;
@@ -382,7 +369,7 @@ std::int32_t scipy_int_value(const std::int32_t* x, const CertifiedIntAxis& axis
 
 CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType type) {
   if (!kernel::certified_int_possible(w)) throw std::logic_error("internal: certified_int_axis takes symmetric positive weights");
-  const TypeRange t = range_of(type);
+  const kernel::CertifiedIntRange t = kernel::certified_int_range(type);
   CertifiedIntAxis k;
   k.type = type;
   k.lowest = t.lowest;

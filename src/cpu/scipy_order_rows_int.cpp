@@ -133,16 +133,16 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
       float* line_a = buf.line.data();
       float* line_b = line_a + line_len;
       for (std::int64_t out_y = y0; out_y < y1;) {
-        const int made = pairs && out_y + 1 < y1 ? 2 : 1;
-        for (int m = 0; m < made; ++m) enter(out_y + taps - 1 + m);
-        for (int t = 0; t < taps + made - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(out_y + t);
-        if (made == 2)
+        const int outputs = pairs && out_y + 1 < y1 ? 2 : 1;  // output rows this step
+        for (int m = 0; m < outputs; ++m) enter(out_y + taps - 1 + m);
+        for (int t = 0; t < taps + outputs - 1; ++t) rows[static_cast<std::size_t>(t)] = slot(out_y + t);
+        if (outputs == 2)
           certified_int_rows_pair(rows.data() + y.size1, line_a + x.size1 * C, line_b + x.size1 * C, static_cast<std::size_t>(row), ky);
         else
           certified_int_rows(rows.data() + y.size1, 0, line_a + x.size1 * C, static_cast<std::size_t>(row), ky);
         x_pass(line_a, out_y);
-        if (made == 2) x_pass(line_b, out_y + 1);
-        out_y += made;
+        if (outputs == 2) x_pass(line_b, out_y + 1);
+        out_y += outputs;
       }
     } catch (...) {
 #pragma omp critical(fastblur_scipy_int_failure)

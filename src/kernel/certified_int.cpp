@@ -1,6 +1,7 @@
 #include "kernel/certified_int.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace fastblur::kernel {
 
@@ -15,14 +16,20 @@ bool certified_int_types(ElementType source, ElementType destination) {
   }
 }
 
+CertifiedIntRange certified_int_range(ElementType type) {
+  switch (type) {
+    case ElementType::b8: case ElementType::u8: return {0, 255};
+    case ElementType::i8: return {-128, 127};
+    case ElementType::u16: return {0, 65535};
+    case ElementType::i16: return {-32768, 32767};
+    default: throw std::logic_error("internal: the certified sums take 8- and 16-bit integers");
+  }
+}
+
 bool cval_fits_certified_int(ElementType type, double cval) {
   if (!certified_int_types(type, type) || cval != std::floor(cval)) return false;
-  switch (type) {
-    case ElementType::i8: return cval >= -128.0 && cval <= 127.0;
-    case ElementType::u16: return cval >= 0.0 && cval <= 65535.0;
-    case ElementType::i16: return cval >= -32768.0 && cval <= 32767.0;
-    default: return cval_fits_u8(cval);
-  }
+  const CertifiedIntRange t = certified_int_range(type);
+  return cval >= t.lowest && cval <= t.highest;
 }
 
 bool certified_int_share_suits(std::size_t exact, std::size_t outputs) { return exact * 50 <= outputs; }

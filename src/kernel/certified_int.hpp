@@ -15,6 +15,12 @@ bool cval_fits_u8(double cval);
 /// unsigned char: uint8's truncation).
 bool certified_int_types(ElementType source, ElementType destination);
 
+/// The values of a type certified_int_types takes (bool's are uint8's: SciPy reads its byte).
+struct CertifiedIntRange {
+  int lowest, highest;
+};
+CertifiedIntRange certified_int_range(ElementType type);
+
 /// Whether a cval is one of `type`'s values (certified_int_types): the certified rows hold it as an
 /// integer (SciPy's line buffer pads with the cval as given, a double).
 bool cval_fits_certified_int(ElementType type, double cval);
