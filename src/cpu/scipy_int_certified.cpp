@@ -130,13 +130,49 @@ HWY_INLINE size_t CertifiedBlock(D d, const TapAt& tap_at, size_t first, OutT* H
   return static_cast<size_t>(hwy::PopCount(unsure_bits));
 }
 
+// KnownChannels as every vector's lanes (the channels divide the lanes, so each vector's lane l is
+// channel l % channels): `mask` 1 where the lane's output is `value`.
+struct KnownLanes {
+  static constexpr size_t kMax = 64;  // the most float lanes of any target (2048-bit vectors)
+  bool any = false;
+  alignas(64) float mask[kMax];
+  alignas(64) float value[kMax];
+};
+
+HWY_INLINE KnownLanes LanesOf(const KnownChannels& k, size_t N) {
+  KnownLanes lanes;
+  if (k.known == 0 || k.channels < 1 || k.channels > KnownChannels::kMaxChannels || N > KnownLanes::kMax ||
+      N % static_cast<size_t>(k.channels) != 0)
+    return lanes;
+  lanes.any = true;
+  for (size_t l = 0; l < N; ++l) {
+    const size_t c = l % static_cast<size_t>(k.channels);
+    lanes.mask[l] = (k.known >> c) & 1u ? 1.0f : 0.0f;
+    lanes.value[l] = k.result[c];
+  }
+  return lanes;
+}
+
+// The first tier's lanes it decided: a certain step, or a known channel's.
+template <class D>
+HWY_INLINE hn::Mask<D> Decided(D d, hn::Vec<D> lo, hn::Vec<D> hi, const KnownLanes& kl) {
+  const auto certain = hn::Eq(lo, hi);
+  return kl.any ? hn::Or(certain, hn::Ne(hn::Load(d, kl.mask), hn::Zero(d))) : certain;
+}
+// A vector of results with the known channels' lanes set to theirs.
+template <class D>
+HWY_INLINE hn::Vec<D> Known(D d, hn::Vec<D> result, const KnownLanes& kl) {
+  return kl.any ? hn::IfThenElse(hn::Ne(hn::Load(d, kl.mask), hn::Zero(d)), hn::Load(d, kl.value), result) : result;
+}
+
 // The first tier (CertifiedIntAxis::quick_bound, unsigned 8-bit): U vectors of outputs from `first`
 // as r = sum_k (x[-k] + x[k]) w_k - 2 x0 S, two operations a tap pair, certified by the kernel's one
 // bound; a vector with any lane it leaves undecided (every flat area's: r = 0 lies within it) is
-// remade by CertifiedBlock (counted in `remade`). Returns how many outputs that left to SciPy's double sums.
+// remade by CertifiedBlock (counted in `remade`), unless the lane is a known channel's.
+// Returns how many outputs that left to SciPy's double sums.
 template <int U, class D, class OutT, class TapAt>
 HWY_INLINE size_t QuickBlock(D d, const TapAt& tap_at, size_t first, OutT* HWY_RESTRICT out, const CertifiedIntAxis& k,
-                             size_t& remade) {
+                             const KnownLanes& kl, size_t& remade) {
   const size_t N = hn::Lanes(d);
   const auto load = [&](int j, int u) { return hn::LoadU(d, tap_at(j, first + u * N)); };
   hn::Vec<D> r[U];
@@ -151,8 +187,8 @@ HWY_INLINE size_t QuickBlock(D d, const TapAt& tap_at, size_t first, OutT* HWY_R
     const auto x0 = load(0, u);
     const auto ru = hn::MulAdd(x0, minus_two_s, r[u]);
     const auto lo = hn::Floor(hn::Sub(ru, bound));
-    if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(lo, hn::Floor(hn::Add(ru, bound)))))) {
-      StoreResult(d, hn::Add(x0, lo), out + first + u * N);
+    if (HWY_LIKELY(hn::AllTrue(d, Decided(d, lo, hn::Floor(hn::Add(ru, bound)), kl)))) {
+      StoreResult(d, Known(d, hn::Add(x0, lo), kl), out + first + u * N);
     } else {
       ++remade;
       exact += CertifiedBlock<1>(d, tap_at, first + u * N, out, k);
@@ -168,13 +204,14 @@ HWY_INLINE bool QuickPays(size_t tried, size_t remade) { return tried < 8 || rem
 // Every output i < count: blocks of vectors, then the tail value by value in SciPy's double sums.
 // Returns how many outputs of whole vectors the bound left to SciPy's double sums (not the tail's).
 template <class OutT, class TapAt>
-HWY_INLINE size_t CertifiedAll(const TapAt& tap_at, OutT* out, std::size_t count, const CertifiedIntAxis& k) {
+HWY_INLINE size_t CertifiedAll(const TapAt& tap_at, OutT* out, std::size_t count, const CertifiedIntAxis& k,
+                               const KnownLanes& kl) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0, exact = 0, tried = 0, remade = 0;
   if (k.quick_bound > 0.0f) {
     for (; i + 4 * N <= count && QuickPays(tried, remade); i += 4 * N, tried += 4)
-      exact += QuickBlock<4>(d, tap_at, i, out, k, remade);
+      exact += QuickBlock<4>(d, tap_at, i, out, k, kl, remade);
   }
   for (; i + 4 * N <= count; i += 4 * N) exact += CertifiedBlock<4>(d, tap_at, i, out, k);
   for (; i + N <= count; i += N) exact += CertifiedBlock<1>(d, tap_at, i, out, k);
@@ -187,7 +224,8 @@ HWY_INLINE size_t CertifiedAll(const TapAt& tap_at, OutT* out, std::size_t count
 // for one row. Vectors either tier leaves undecided are remade by CertifiedBlock, row by row.
 template <int U, class D>
 HWY_INLINE size_t QuickPairBlock(D d, const float* const* rows, size_t first, float* HWY_RESTRICT out_a,
-                                 float* HWY_RESTRICT out_b, const CertifiedIntAxis& k, size_t& remade) {
+                                 float* HWY_RESTRICT out_b, const CertifiedIntAxis& k, const KnownLanes* kl,
+                                 size_t& remade) {
   const size_t N = hn::Lanes(d);
   const int R = k.radius;
   const auto at = [&](int j, int u) { return hn::LoadU(d, rows[j] + first + u * N); };
@@ -216,8 +254,8 @@ HWY_INLINE size_t QuickPairBlock(D d, const float* const* rows, size_t first, fl
       const auto ru = hn::MulAdd(x0, minus_two_s, b == 0 ? ra[u] : rb[u]);
       const auto lo = hn::Floor(hn::Sub(ru, bound));
       float* out = b == 0 ? out_a : out_b;
-      if (HWY_LIKELY(hn::AllTrue(d, hn::Eq(lo, hn::Floor(hn::Add(ru, bound)))))) {
-        StoreResult(d, hn::Add(x0, lo), out + first + u * N);
+      if (HWY_LIKELY(hn::AllTrue(d, Decided(d, lo, hn::Floor(hn::Add(ru, bound)), kl[b])))) {
+        StoreResult(d, Known(d, hn::Add(x0, lo), kl[b]), out + first + u * N);
       } else {
         ++remade;
         const float* const* from = rows + b;
@@ -228,33 +266,66 @@ HWY_INLINE size_t QuickPairBlock(D d, const float* const* rows, size_t first, fl
   return exact;
 }
 
-size_t CertifiedRowsPair(const float* const* rows, float* out_a, float* out_b, std::size_t count, const CertifiedIntAxis& k) {
+size_t CertifiedRowsPair(const float* const* rows, float* out_a, float* out_b, std::size_t count, const CertifiedIntAxis& k,
+                         const KnownChannels& known_a, const KnownChannels& known_b) {
   const hn::ScalableTag<float> d;
   const size_t N = hn::Lanes(d);
+  const KnownLanes kl[2] = {LanesOf(known_a, N), LanesOf(known_b, N)};
   size_t i = 0, exact = 0, tried = 0, remade = 0;
   for (; i + 2 * N <= count && QuickPays(tried, remade); i += 2 * N, tried += 4)
-    exact += QuickPairBlock<2>(d, rows, i, out_a, out_b, k, remade);
-  // The rest (and a line where the first tier stopped paying) row by row.
+    exact += QuickPairBlock<2>(d, rows, i, out_a, out_b, k, kl, remade);
+  // The rest (and a line where the first tier stopped paying) row by row; i is a whole number of
+  // vectors, so the lanes' channels stay.
   const auto row_a = [rows, i](int j, size_t at) { return rows[j] + i + at; };
   const auto row_b = [rows, i](int j, size_t at) { return rows[j + 1] + i + at; };
-  return exact + CertifiedAll(row_a, out_a + i, count - i, k) + CertifiedAll(row_b, out_b + i, count - i, k);
+  return exact + CertifiedAll(row_a, out_a + i, count - i, k, kl[0]) + CertifiedAll(row_b, out_b + i, count - i, k, kl[1]);
 }
 
-size_t CertifiedRows(const float* const* rows, std::size_t offset, float* out, std::size_t count, const CertifiedIntAxis& k) {
-  return CertifiedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, k);
+size_t CertifiedRows(const float* const* rows, std::size_t offset, float* out, std::size_t count, const CertifiedIntAxis& k,
+                     const KnownChannels& known) {
+  return CertifiedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, k,
+                      LanesOf(known, hn::Lanes(hn::ScalableTag<float>())));
 }
 
 template <class OutT>
-size_t CertifiedLine(const float* centre, std::ptrdiff_t step, OutT* out, std::size_t count, const CertifiedIntAxis& k) {
+size_t CertifiedLine(const float* centre, std::ptrdiff_t step, OutT* out, std::size_t count, const CertifiedIntAxis& k,
+                     const KnownChannels& known) {
   return CertifiedAll([centre, step](int j, size_t i) { return centre + static_cast<std::ptrdiff_t>(i) + j * step; }, out, count,
-               k);
+                      k, LanesOf(known, hn::Lanes(hn::ScalableTag<float>())));
 }
-size_t CertifiedLine8(const float* centre, std::ptrdiff_t step, std::uint8_t* out, std::size_t count, const CertifiedIntAxis& k) {
-  return CertifiedLine(centre, step, out, count, k);
+size_t CertifiedLine8(const float* centre, std::ptrdiff_t step, std::uint8_t* out, std::size_t count, const CertifiedIntAxis& k,
+                      const KnownChannels& known) {
+  return CertifiedLine(centre, step, out, count, k, known);
 }
 size_t CertifiedLine16(const float* centre, std::ptrdiff_t step, std::uint16_t* out, std::size_t count,
-                       const CertifiedIntAxis& k) {
-  return CertifiedLine(centre, step, out, count, k);
+                       const CertifiedIntAxis& k, const KnownChannels& known) {
+  return CertifiedLine(centre, step, out, count, k, known);
+}
+
+// Bit c set where channel c of the n values is one level (levels[c]); 0 where the channels do not
+// divide the lanes (KnownChannels would not be used). Stops at the first 16 vectors where none is.
+uint32_t ConstantChannels(const float* row, std::size_t n, int channels, float* levels) {
+  const hn::ScalableTag<float> d;
+  const size_t N = hn::Lanes(d), C = static_cast<size_t>(channels);
+  if (channels < 1 || channels > KnownChannels::kMaxChannels || N > KnownLanes::kMax || N % C != 0 || n < C) return 0;
+  for (size_t c = 0; c < C; ++c) levels[c] = row[c];
+  alignas(64) float pattern[KnownLanes::kMax];
+  for (size_t l = 0; l < N; ++l) pattern[l] = row[l % C];
+  const auto p = hn::Load(d, pattern);
+  auto differs = hn::FirstN(d, 0);
+  size_t i = 0;
+  for (size_t v = 1; i + N <= n; i += N, ++v) {
+    differs = hn::Or(differs, hn::Ne(hn::LoadU(d, row + i), p));
+    if (v % 16 == 0 && hn::AllTrue(d, differs)) return 0;
+  }
+  uint8_t bits[KnownLanes::kMax / 8] = {};
+  hn::StoreMaskBits(d, differs, bits);
+  uint32_t constant = (1u << C) - 1;
+  for (size_t l = 0; l < N; ++l)
+    if ((bits[l / 8] >> (l % 8)) & 1) constant &= ~(1u << (l % C));
+  for (; i < n; ++i)  // i is a whole number of vectors: channel i % C
+    if (row[i] != levels[i % C]) constant &= ~(1u << (i % C));
+  return constant;
 }
 
 // n values of T as floats.
@@ -292,6 +363,7 @@ HWY_EXPORT(WidenU8);
 HWY_EXPORT(WidenI8);
 HWY_EXPORT(WidenU16);
 HWY_EXPORT(WidenI16);
+HWY_EXPORT(ConstantChannels);
 
 namespace {
 
@@ -408,24 +480,36 @@ CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType ty
 }
 
 std::size_t certified_int_rows(const float* const* rows, std::size_t offset, float* out, std::size_t count,
-                               const CertifiedIntAxis& axis) {
-  return HWY_DYNAMIC_DISPATCH(CertifiedRows)(rows, offset, out, count, axis);
+                               const CertifiedIntAxis& axis, const KnownChannels& known) {
+  return HWY_DYNAMIC_DISPATCH(CertifiedRows)(rows, offset, out, count, axis, known);
 }
 
 std::size_t certified_int_rows_pair(const float* const* rows, float* out_a, float* out_b, std::size_t count,
-                                    const CertifiedIntAxis& axis) {
+                                    const CertifiedIntAxis& axis, const KnownChannels& known_a,
+                                    const KnownChannels& known_b) {
   if (!(axis.quick_bound > 0.0f)) throw std::logic_error("internal: certified_int_rows_pair takes unsigned 8-bit axes");
-  return HWY_DYNAMIC_DISPATCH(CertifiedRowsPair)(rows, out_a, out_b, count, axis);
+  return HWY_DYNAMIC_DISPATCH(CertifiedRowsPair)(rows, out_a, out_b, count, axis, known_a, known_b);
 }
 
 std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint8_t* out8, std::size_t count,
-                               const CertifiedIntAxis& axis) {
-  return HWY_DYNAMIC_DISPATCH(CertifiedLine8)(centre, step, out8, count, axis);
+                               const CertifiedIntAxis& axis, const KnownChannels& known) {
+  return HWY_DYNAMIC_DISPATCH(CertifiedLine8)(centre, step, out8, count, axis, known);
 }
 
 std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint16_t* out16, std::size_t count,
-                               const CertifiedIntAxis& axis) {
-  return HWY_DYNAMIC_DISPATCH(CertifiedLine16)(centre, step, out16, count, axis);
+                               const CertifiedIntAxis& axis, const KnownChannels& known) {
+  return HWY_DYNAMIC_DISPATCH(CertifiedLine16)(centre, step, out16, count, axis, known);
+}
+
+float certified_flat_result(const CertifiedIntAxis& axis, float level) {
+  const auto v = static_cast<std::int32_t>(level);
+  const auto at = static_cast<std::size_t>(v - axis.lowest);
+  const bool toward_zero = ((*axis.flat_toward_zero)[at / 32] >> (at % 32)) & 1u;
+  return static_cast<float>(toward_zero ? (v > 0 ? v - 1 : v + 1) : v);
+}
+
+std::uint32_t constant_channels(const float* row, std::size_t n, int channels, float* levels) {
+  return HWY_DYNAMIC_DISPATCH(ConstantChannels)(row, n, channels, levels);
 }
 
 void widen_ints(ElementType type, const void* in, float* out, std::size_t n) {

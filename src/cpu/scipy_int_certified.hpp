@@ -42,6 +42,17 @@ struct CertifiedIntAxis {
   float quick_bound = 0.0f;
 };
 
+/// Channels of a line whose outputs' taps are all one level (an opaque alpha channel): their
+/// outputs are that level's flat result, which the first tier takes instead of leaving every vector
+/// with such a lane to the per-output bound. Output i is channel i % channels; used where channels
+/// divides the vector's lanes (1, 2, 4), else ignored (the same bits, the other way).
+struct KnownChannels {
+  static constexpr int kMaxChannels = 4;
+  int channels = 0;        // 0: nothing known
+  std::uint32_t known = 0;  // bit c: channel c's outputs are result[c]
+  float result[kMaxChannels] = {};
+};
+
 /// The prepared axis of SciPy's weights `w` (kernel::certified_int_possible(w)) for `type`
 /// (kernel::certified_int_types); `centre` points into `w`.
 CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType type);
@@ -53,22 +64,30 @@ CertifiedIntAxis certified_int_axis(const std::vector<double>& w, ElementType ty
 /// many outputs the bound left to SciPy's double sums (the tail past the last vector, always
 /// summed so, not counted).
 std::size_t certified_int_rows(const float* const* rows, std::size_t offset, float* out, std::size_t count,
-                               const CertifiedIntAxis& axis);
+                               const CertifiedIntAxis& axis, const KnownChannels& known = {});
 
 /// certified_int_rows for two successive output rows: `rows` points at A's centre tap row, B's taps
 /// are rows[j + 1] (j = -radius .. radius + 1 valid), each tap row loaded once for both. Unsigned
 /// 8-bit axes only (quick_bound set). Returns as certified_int_rows, both rows together.
 std::size_t certified_int_rows_pair(const float* const* rows, float* out_a, float* out_b, std::size_t count,
-                                    const CertifiedIntAxis& axis);
+                                    const CertifiedIntAxis& axis, const KnownChannels& known_a = {},
+                                    const KnownChannels& known_b = {});
 
 /// SciPy's result of output i < count in the axis's type (8-bit types into `out8`, 16-bit into
 /// `out16`, signed ones as their two's complement bits): taps at centre + i + j * step, j = -radius ..
 /// radius (a line of interleaved channels: step is their count). Returns how many outputs the bound
 /// left to SciPy's double sums (as certified_int_rows).
 std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint8_t* out8, std::size_t count,
-                               const CertifiedIntAxis& axis);
+                               const CertifiedIntAxis& axis, const KnownChannels& known = {});
 std::size_t certified_int_line(const float* centre, std::ptrdiff_t step, std::uint16_t* out16, std::size_t count,
-                               const CertifiedIntAxis& axis);
+                               const CertifiedIntAxis& axis, const KnownChannels& known = {});
+
+/// SciPy's result where every tap is `level` (a value of the axis's type): the level, or one toward zero.
+float certified_flat_result(const CertifiedIntAxis& axis, float level);
+
+/// Bit c set where channel c (< KnownChannels::kMaxChannels, of `channels`) of the n values of a
+/// row of interleaved channels is one level, that level in levels[c]; 0 for more channels.
+std::uint32_t constant_channels(const float* row, std::size_t n, int channels, float* levels);
 
 /// n values of an 8- or 16-bit integer type (kernel::certified_int_types) as floats.
 void widen_ints(ElementType type, const void* in, float* out, std::size_t n);

@@ -168,6 +168,95 @@ TEST(ScipyIntCertified, RowPairsGiveEachRowsBits) {
     }
 }
 
+// A channel known one level through every tap (an opaque alpha channel: KnownChannels) takes that
+// level's flat result in the first tier; every output, the known channel's and the others', keeps
+// SciPy's bits - for every level (some truncate one toward zero), 1 to 4 channels (3 does not divide
+// the lanes: ignored), in the rows, row pairs and lines, lengths with a tail.
+TEST(ScipyIntCertified, KnownChannelsKeepEveryOutputsBits) {
+  auto rng = test::rng_for_test();
+  for (double sigma : {0.7, 2.0, 5.0}) {
+    const std::vector<double> w = kernel::gaussian_weights(sigma, kernel::radius_from_truncate(sigma, 4.0));
+    const CertifiedIntAxis k = certified_int_axis(w, ElementType::u8);
+    const std::size_t taps = 2 * static_cast<std::size_t>(k.radius) + 2, n = 1000;
+    std::vector<std::int32_t> x(2 * static_cast<std::size_t>(k.radius) + 1);
+    for (int channels = 1; channels <= 4; ++channels)
+      for (int level = 0; level < 256; level += channels == 1 ? 1 : 17) {
+        const int c_known = channels - 1;
+        std::vector<std::vector<float>> rows(taps);
+        const int kind = level % 3 == 0 ? 0 : 2;  // the other channels: noise, or one level of noise
+        for (auto& row : rows) {
+          const std::vector<std::int32_t> v = line_of(ElementType::u8, kind, n, rng);
+          row.assign(v.begin(), v.end());
+          for (std::size_t i = static_cast<std::size_t>(c_known); i < n; i += static_cast<std::size_t>(channels))
+            row[i] = static_cast<float>(level);
+        }
+        KnownChannels known;
+        known.channels = channels;
+        known.known = 1u << c_known;
+        known.result[c_known] = certified_flat_result(k, static_cast<float>(level));
+        std::vector<const float*> at;
+        for (const auto& row : rows) at.push_back(row.data());
+        std::vector<float> a(n), b(n), one(n);
+        std::vector<std::uint8_t> line(n - 2 * static_cast<std::size_t>(k.radius) * channels);
+        certified_int_rows_pair(at.data() + k.radius, a.data(), b.data(), n, k, known, known);
+        certified_int_rows(at.data() + k.radius, 0, one.data(), n, k, known);
+        const float* centre = rows[0].data() + k.radius * channels;
+        certified_int_line(centre, channels, line.data(), line.size(), k, known);
+        const std::string where = "sigma " + std::to_string(sigma) + ", " + std::to_string(channels) + " channels, level " +
+                                  std::to_string(level) + ", output ";
+        for (int which = 0; which < 2; ++which)
+          for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t j = 0; j < x.size(); ++j) x[j] = static_cast<std::int32_t>(rows[j + static_cast<std::size_t>(which)][i]);
+            const auto want = static_cast<float>(scipy_int_value(x.data() + k.radius, k));
+            ASSERT_EQ((which ? b : a)[i], want) << where << i << " of row " << which;
+            if (which == 0) ASSERT_EQ(one[i], want) << where << i << " (one row)";
+          }
+        for (std::size_t i = 0; i < line.size(); ++i) {
+          for (int j = -k.radius; j <= k.radius; ++j)
+            x[static_cast<std::size_t>(j + k.radius)] = static_cast<std::int32_t>(centre[static_cast<std::ptrdiff_t>(i) + j * channels]);
+          ASSERT_EQ(line[i], static_cast<std::uint8_t>(scipy_int_value(x.data() + k.radius, k))) << where << i << " (line)";
+        }
+      }
+  }
+}
+
+// constant_channels finds the channels of one level and their levels (a change in the tail, in the
+// first vector or the last counts), and claims none where the channels do not divide the lanes.
+TEST(ScipyIntCertified, ConstantChannelsAreFound) {
+  auto rng = test::rng_for_test();
+  for (int channels = 1; channels <= 5; ++channels)
+    for (std::size_t pixels : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{333}})
+      for (int trial = 0; trial < 40; ++trial) {
+        const std::size_t n = pixels * static_cast<std::size_t>(channels);
+        std::vector<float> row(n);
+        std::uint32_t want = 0;
+        for (int c = 0; c < channels; ++c) {
+          const bool constant = rng() % 2 == 0;
+          const auto level = static_cast<float>(rng() % 256);
+          for (std::size_t i = static_cast<std::size_t>(c); i < n; i += static_cast<std::size_t>(channels))
+            row[i] = constant ? level : static_cast<float>(rng() % 256);
+          if (constant && pixels > 1) {  // one change somewhere, sometimes
+            const std::size_t p = rng() % pixels;
+            if (rng() % 2) row[p * channels + c] = level + 1.0f;
+            else want |= 1u << c;
+          } else if (constant) {
+            want |= 1u << c;
+          }
+          if (!constant && pixels == 1) want |= 1u << c;  // one pixel: every channel is one level
+        }
+        float levels[KnownChannels::kMaxChannels] = {};
+        const std::uint32_t got = constant_channels(row.data(), n, channels, levels);
+        if (channels > KnownChannels::kMaxChannels) {
+          ASSERT_EQ(got, 0u);
+          continue;
+        }
+        if (got == 0 && channels == 3) continue;  // 3 channels: none claimed where they do not divide the lanes
+        ASSERT_EQ(got, want) << channels << " channels, " << pixels << " pixels, trial " << trial;
+        for (int c = 0; c < channels; ++c)
+          if ((got >> c) & 1u) ASSERT_EQ(levels[c], row[static_cast<std::size_t>(c)]);
+      }
+}
+
 // SciPy's value is not the rounded real sum: a flat area's sum of weights off 1 truncates some
 // levels one toward zero (the table keeps SciPy's), so a float32 sum rounded would miss them. Every
 // level of every type; 69 outputs: whole vectors and a tail of SciPy's double sums (a clang build

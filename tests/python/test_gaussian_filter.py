@@ -134,6 +134,23 @@ def test_unfiltered_axes_give_what_each_line_alone_gives(rng, algorithm, options
             np.testing.assert_allclose(got, want, atol=2e-6, rtol=0, err_msg=f"{algorithm} axis {axis}")
 
 
+def test_channels_of_one_level_keep_scipys_bits(rng):
+    # A channel of one level through an output's rows (an opaque alpha channel) is known to the 8-bit
+    # sums, which take its flat result (cpu/scipy_order_rows_int.cpp); every mode, a cval equal to
+    # that level's result or not, channels constant in half of the rows, 1 to 5 channels.
+    for channels in (1, 2, 3, 4, 5):
+        a = rng.integers(0, 256, (37, 150, channels), endpoint=False).astype(np.uint8)
+        a[..., -1] = 255
+        if channels > 1:
+            a[:18, :, 0] = int(rng.integers(0, 256))
+        for sigma in (0.8, 2.0):
+            for mode in MODES:
+                for cval in (0.0, 255.0, 254.0):
+                    np.testing.assert_array_equal(fastblur.gaussian_filter(a, (sigma, sigma, 0), mode=mode, cval=cval),
+                                                  nd.gaussian_filter(a, (sigma, sigma, 0), mode=mode, cval=cval),
+                                                  err_msg=f"{channels} channels, sigma {sigma}, {mode}, cval {cval}")
+
+
 def test_sigma_zero_axes_of_4d_arrays_and_channels(rng):
     a = random_array(rng, (3, 5, 7, 6), "float32")
     for sigma in ((0, 2.0, 0, 1.5), (0, 0, 1.2, 0), (1.0, 0, 0, 0), (0, 0, 0, 2.5)):
