@@ -253,6 +253,8 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   const double floor = 4.0 * (sizeof(T) == 8 ? 2.220446049250313e-16 : 1.1920929e-7);
   const bool float_out = is_float(dst.type);
   const double empty = float_out ? m.empty_value : (std::isnan(m.empty_value) ? spec.cval : m.empty_value);
+  // Whether the destination's rows are streamed past the caches: the row drivers' plan says so.
+  bool stream = false;
   // Blurred work rows (packed as pack_rows wrote them) divided into destination rows [y0, y1) of plane z.
   const auto divide_rows = [&](std::int64_t z, std::int64_t y0, std::int64_t y1, const T* work) {
     if (fast) {
@@ -261,7 +263,7 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
         const T* in = work + (y - y0) * width * wc;
         const T* orig = reinterpret_cast<const T*>(src.pixel(0, y, z));
         T* out = reinterpret_cast<T*>(dst.pixel(0, y, z));
-        cpu::divide_row(in, out, width, k, static_cast<T>(floor), empty_t);
+        cpu::divide_row(in, out, width, k, static_cast<T>(floor), empty_t, stream);
         if (m.preserve_nan)
           for (std::int64_t i = 0; i < width * k; ++i)
             if (std::isnan(orig[i])) out[i] = nan;
@@ -308,6 +310,7 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
     rows.channels = wc;
     rows.read = [&](std::int64_t y, T* row) { pack_rows(0, y, y + 1, row); };
     rows.write = [&](std::int64_t y, const T* row) { divide_rows(0, y, y + 1, row); };
+    stream = p.schedule.stream_destination && dst.type == wt && dst.is_packed();
     if constexpr (std::is_same_v<T, float>) {
       if (cpu::fir_rows_available(p)) return cpu::fir_rows_blur(p, rows);
       if (cpu::chain_rows_available(p)) return cpu::downsample_chain_rows(p, rows);

@@ -7,6 +7,7 @@
 #define HWY_TARGET_INCLUDE "src/cpu/missing_rows_simd.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "hwy/cache_control.h"
 
 #include "cpu/missing_rows_simd.hpp"
 
@@ -108,6 +109,103 @@ HWY_INLINE int64_t DivideRgbFloat16(D d, const float* HWY_RESTRICT in, float* HW
   return x;
 }
 
+// One pixel's quotients (the heads and tails of the streamed rows).
+template <int K, class T>
+void DivideOne(const T* in, T* out, T floor, T empty) {
+  const T den = in[K];
+  for (int c = 0; c < K; ++c) out[c] = den > floor ? in[c] / den : empty;
+}
+
+// Pixels before out + K x starts a cache line (at most 15; the float's 4-byte alignment lets some x
+// reach one): the streamed stores need whole lines.
+inline int64_t PixelsToLine(const float* out, int K) {
+  const auto misaligned = static_cast<int64_t>(reinterpret_cast<std::uintptr_t>(out) % 64);
+  if (misaligned % 4 != 0) return -1;
+  for (int64_t x = 0; x < 16; ++x)
+    if ((misaligned + 4 * K * x) % 64 == 0) return x;
+  return -1;
+}
+
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+// The lanes of two vectors of 4 RGBW quotients (a: pixels p0 .. p0 + 3, b: the next 4) that make
+// RGB values 16 v .. 16 v + 15 of a run of 16 pixels: _mm512_permutex2var_ps indices (16+: b's).
+struct RgbOfRgbw {
+  alignas(64) int32_t lanes[3][16];
+  constexpr RgbOfRgbw() : lanes{} {
+    for (int v = 0; v < 3; ++v)
+      for (int j = 0; j < 16; ++j) {
+        const int value = 16 * v + j, p = value / 3, c = value % 3;  // pixel p of 16, channel c
+        const int first = (16 * v / 3) / 4 * 4;                     // a's first pixel
+        lanes[v][j] = (p - first) / 4 * 16 + 4 * ((p - first) % 4) + c;
+      }
+  }
+};
+
+// DivideRgbFloat16 with the destination streamed past the caches (a destination larger than them:
+// a regular store reads each line before writing it): 16 pixels an iteration, their 48 quotients
+// placed in three whole vectors by two-vector lane permutes and streamed, from the first pixel whose
+// values start a cache line. Returns the pixels done; `start` is that first pixel.
+HWY_INLINE int64_t DivideRgbFloat16Stream(const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int64_t width, float floor,
+                                          float empty, int64_t start) {
+  const hn::Full512<float> d;
+  const hn::RebindToSigned<decltype(d)> di;
+  alignas(64) static constexpr int32_t kWeight[16] = {3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15};
+  static constexpr RgbOfRgbw kPlace{};
+  const auto spread = hn::SetTableIndices(d, kWeight);
+  const __m512i place0 = _mm512_load_si512(kPlace.lanes[0]), place1 = _mm512_load_si512(kPlace.lanes[1]),
+                place2 = _mm512_load_si512(kPlace.lanes[2]);
+  const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
+  (void)di;
+  int64_t x = start;
+  for (; x + 16 <= width; x += 16) {
+    __m512 q[4];
+    for (int i = 0; i < 4; ++i) {
+      const auto v = hn::LoadU(d, in + 4 * (x + 4 * i));
+      const auto w = hn::TableLookupLanes(v, spread);
+      q[i] = hn::IfThenElse(hn::Gt(w, floor_v), hn::Div(v, w), empty_v).raw;
+    }
+    float* to = out + 3 * x;
+    hn::Stream(hn::Vec512<float>{_mm512_permutex2var_ps(q[0], place0, q[1])}, d, to);
+    hn::Stream(hn::Vec512<float>{_mm512_permutex2var_ps(q[1], place1, q[2])}, d, to + 16);
+    hn::Stream(hn::Vec512<float>{_mm512_permutex2var_ps(q[2], place2, q[3])}, d, to + 32);
+  }
+  return x;
+}
+#endif
+
+// DivideK's rows with the destination streamed: RGB floats on 512-bit targets, one value a pixel
+// on any; returns false where it does not (then DivideK).
+template <int K, class T>
+bool DivideStreamed(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
+  if constexpr (!std::is_same_v<T, float> || K == 2) {
+    return false;
+  } else {
+    const int64_t start = PixelsToLine(out, K);
+    if (start < 0 || start + 16 > width) return false;
+    for (int64_t x = 0; x < start; ++x) DivideOne<K>(in + (K + 1) * x, out + K * x, floor, empty);
+    int64_t x = start;
+    if constexpr (K == 3) {
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+      x = DivideRgbFloat16Stream(in, out, width, floor, empty, start);
+#else
+      return false;
+#endif
+    } else {  // one value a pixel: whole vectors from a line's start
+      const hn::ScalableTag<float> d;
+      const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+      const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
+      for (; x + N <= width && (N * 4) % 64 == 0; x += N) {
+        hn::Vec<decltype(d)> v, w;
+        hn::LoadInterleaved2(d, in + 2 * x, v, w);
+        hn::Stream(hn::IfThenElse(hn::Gt(w, floor_v), hn::Div(v, w), empty_v), d, out + x);
+      }
+    }
+    hwy::FlushStream();
+    for (; x < width; ++x) DivideOne<K>(in + (K + 1) * x, out + K * x, floor, empty);
+    return true;
+  }
+}
+
 template <int K, class T>
 void DivideK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
   const hn::ScalableTag<T> d;
@@ -139,16 +237,21 @@ bool Pack(const T* in, T* out, int64_t width, int k, bool omit_nan) {
   return k == 1 ? PackK<1>(in, out, width, omit_nan) : k == 2 ? PackK<2>(in, out, width, omit_nan) : PackK<3>(in, out, width, omit_nan);
 }
 template <class T>
-void Divide(const T* in, T* out, int64_t width, int k, T floor, T empty) {
+void Divide(const T* in, T* out, int64_t width, int k, T floor, T empty, bool stream) {
+  if (stream && (k == 1 ? DivideStreamed<1>(in, out, width, floor, empty)
+                        : k == 3 && DivideStreamed<3>(in, out, width, floor, empty)))
+    return;
   if (k == 1) DivideK<1>(in, out, width, floor, empty);
   else if (k == 2) DivideK<2>(in, out, width, floor, empty);
   else DivideK<3>(in, out, width, floor, empty);
 }
 bool PackF(const float* in, float* out, int64_t width, int k, bool omit_nan) { return Pack(in, out, width, k, omit_nan); }
 bool PackD(const double* in, double* out, int64_t width, int k, bool omit_nan) { return Pack(in, out, width, k, omit_nan); }
-void DivideF(const float* in, float* out, int64_t width, int k, float floor, float empty) { Divide(in, out, width, k, floor, empty); }
-void DivideD(const double* in, double* out, int64_t width, int k, double floor, double empty) {
-  Divide(in, out, width, k, floor, empty);
+void DivideF(const float* in, float* out, int64_t width, int k, float floor, float empty, bool stream) {
+  Divide(in, out, width, k, floor, empty, stream);
+}
+void DivideD(const double* in, double* out, int64_t width, int k, double floor, double empty, bool stream) {
+  Divide(in, out, width, k, floor, empty, stream);
 }
 
 }  // namespace fastblur::cpu::HWY_NAMESPACE
@@ -168,11 +271,11 @@ bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool o
 bool pack_nan_row(const double* in, double* out, std::int64_t width, int k, bool omit_nan) {
   return HWY_DYNAMIC_DISPATCH(PackD)(in, out, width, k, omit_nan);
 }
-void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty) {
-  HWY_DYNAMIC_DISPATCH(DivideF)(in, out, width, k, floor, empty);
+void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty, bool stream) {
+  HWY_DYNAMIC_DISPATCH(DivideF)(in, out, width, k, floor, empty, stream);
 }
-void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty) {
-  HWY_DYNAMIC_DISPATCH(DivideD)(in, out, width, k, floor, empty);
+void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty, bool stream) {
+  HWY_DYNAMIC_DISPATCH(DivideD)(in, out, width, k, floor, empty, stream);
 }
 }  // namespace fastblur::cpu
 

@@ -14,8 +14,9 @@ bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool o
 bool pack_nan_row(const double* in, double* out, std::int64_t width, int k, bool omit_nan);
 
 /// `width` pixels of k weighted values and their weight into k values: each over the weight where
-/// the weight exceeds `floor`, else `empty`.
-void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty);
-void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty);
+/// the weight exceeds `floor`, else `empty`. `stream`: the plan streams the destination past the
+/// caches (Schedule::stream_destination; float rows of 1 or 3 values a pixel, fenced before return).
+void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty, bool stream = false);
+void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty, bool stream = false);
 
 }  // namespace fastblur::cpu

@@ -20,7 +20,7 @@ void check_pack_and_divide(std::mt19937_64& rng) {
   const T nan = std::numeric_limits<T>::quiet_NaN();
   std::uniform_real_distribution<double> value(-3.0, 3.0), unit(0.0, 1.0);
   for (int k = 1; k <= 3; ++k)
-    for (std::int64_t width : {0, 1, 3, 4, 5, 6, 7, 8, 15, 16, 17, 21, 33, 64, 70}) {
+    for (std::int64_t width : {0, 1, 3, 4, 5, 6, 7, 8, 15, 16, 17, 21, 33, 64, 70, 100, 257}) {
       for (int pattern = 0; pattern < 3; ++pattern) {  // no NaN, whole pixels, some channels only
         std::vector<T> in(static_cast<std::size_t>(width * k));
         bool want_mixed = false;
@@ -59,16 +59,26 @@ void check_pack_and_divide(std::mt19937_64& rng) {
         work[static_cast<std::size_t>(x * (k + 1) + k)] = static_cast<T>(u < 0.1 ? 0.0 : u < 0.2 ? 1e-9 : u < 0.25 ? -0.5 : u);
       }
       const T floor = static_cast<T>(1e-6), empty = nan;
-      std::vector<T> out(static_cast<std::size_t>(width * k) + 16, T(5));
-      divide_row(work.data(), out.data(), width, k, floor, empty);
-      for (std::int64_t x = 0; x < width; ++x)
-        for (int c = 0; c < k; ++c) {
-          const T den = work[static_cast<std::size_t>(x * (k + 1) + k)];
-          const T want = den > floor ? work[static_cast<std::size_t>(x * (k + 1) + c)] / den : empty;
-          EXPECT_EQ(std::memcmp(&out[static_cast<std::size_t>(x * k + c)], &want, sizeof(T)), 0)
-              << "divide k " << k << " width " << width << " pixel " << x;
-        }
-      for (std::size_t i = static_cast<std::size_t>(width * k); i < out.size(); ++i) EXPECT_EQ(out[i], T(5)) << "past the row";
+      // Plain and streamed stores; streamed from every place in a cache line (the head before the
+      // first whole line, the tail after the last).
+      for (int shift = -1; shift < 16; ++shift) {
+        const bool stream = shift >= 0;
+        std::vector<T> buffer(static_cast<std::size_t>(width * k) + 48, T(5));
+        const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(buffer.data());
+        const std::size_t lead = stream ? ((64 - base % 64) % 64 / sizeof(T) + static_cast<std::size_t>(shift)) : 0;
+        T* out = buffer.data() + lead;
+        divide_row(work.data(), out, width, k, floor, empty, stream);
+        for (std::int64_t x = 0; x < width; ++x)
+          for (int c = 0; c < k; ++c) {
+            const T den = work[static_cast<std::size_t>(x * (k + 1) + k)];
+            const T want = den > floor ? work[static_cast<std::size_t>(x * (k + 1) + c)] / den : empty;
+            ASSERT_EQ(std::memcmp(&out[static_cast<std::size_t>(x * k + c)], &want, sizeof(T)), 0)
+                << "divide k " << k << " width " << width << " pixel " << x << " streamed " << stream << " shift " << shift;
+          }
+        for (std::size_t i = 0; i < buffer.size(); ++i)
+          if (i < lead || i >= lead + static_cast<std::size_t>(width * k))
+            ASSERT_EQ(buffer[i], T(5)) << "outside the row, k " << k << " width " << width << " shift " << shift;
+      }
     }
 }
 

@@ -195,6 +195,23 @@ def test_rows_packed_in_the_blur_equal_the_packed_image(rng, sigma, tolerance):
     assert plan["schedule"]["driver"] in ("fused-rows", "chain"), plan["schedule"]["driver"]
 
 
+@pytest.mark.parametrize("channels", [1, 3])
+def test_rows_divided_into_a_streamed_destination_equal_the_packed_image(rng, channels):
+    # A destination larger than the caches: the chain's plan streams it, and the division then
+    # streams its rows from the first whole cache line (cpu/missing_rows_simd.cpp); every row of a
+    # 4K image starts at another place in a line (11520 values a row). In place: the packed image.
+    shape = (2160, 3840, channels)
+    a = with_holes(rng, shape).astype(np.float32)
+    a[..., 1:] = np.where(np.isnan(a[..., :1]), np.nan, a[..., 1:])
+    out = np.empty(a.size + 5, np.float32)[5:].reshape(shape)  # 20 bytes off a line, rows from every offset
+    fastblur.gaussian_filter(a, (30.0, 30.0, 0), nan_policy="omit", tolerance=1e-2, threads=2, output=out)
+    inplace = a.copy()
+    fastblur.gaussian_filter(inplace, (30.0, 30.0, 0), nan_policy="omit", tolerance=1e-2, threads=2, output=inplace)
+    assert np.array_equal(out, inplace, equal_nan=True)
+    plan = fastblur.plan(shape[:2], (30.0, 30.0), channels=channels + 1, dtype="float32", rounding="nearest", tolerance=1e-2)
+    assert plan["schedule"]["driver"] == "chain" and plan["schedule"]["stream_destination"], plan["schedule"]
+
+
 @pytest.mark.parametrize("sigma", [1.5, 6.0])
 def test_float64_rows_packed_in_scipys_order_equal_the_packed_image(rng, sigma):
     # float64's exact driver (SciPy's order, both axes through a ring of rows) takes the rows packed
