@@ -109,7 +109,7 @@ HWY_INLINE int64_t DivideRgbFloat16(D d, const float* HWY_RESTRICT in, float* HW
   return x;
 }
 
-// One pixel's quotients (the heads and tails of the streamed rows).
+// One pixel's quotients (the rows' heads and tails, streamed or not).
 template <int K, class T>
 void DivideOne(const T* in, T* out, T floor, T empty) {
   const T den = in[K];
@@ -148,14 +148,12 @@ struct RgbOfRgbw {
 HWY_INLINE int64_t DivideRgbFloat16Stream(const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int64_t width, float floor,
                                           float empty, int64_t start) {
   const hn::Full512<float> d;
-  const hn::RebindToSigned<decltype(d)> di;
   alignas(64) static constexpr int32_t kWeight[16] = {3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15};
   static constexpr RgbOfRgbw kPlace{};
   const auto spread = hn::SetTableIndices(d, kWeight);
   const __m512i place0 = _mm512_load_si512(kPlace.lanes[0]), place1 = _mm512_load_si512(kPlace.lanes[1]),
                 place2 = _mm512_load_si512(kPlace.lanes[2]);
   const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
-  (void)di;
   int64_t x = start;
   for (; x + 16 <= width; x += 16) {
     __m512 q[4];
@@ -226,10 +224,7 @@ void DivideK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T flo
     if constexpr (K == 2) hn::StoreInterleaved2(v[0], v[1], d, out + 2 * x);
     if constexpr (K == 3) hn::StoreInterleaved3(v[0], v[1], v[2], d, out + 3 * x);
   }
-  for (; x < width; ++x) {
-    const T den = in[(K + 1) * x + K];
-    for (int c = 0; c < K; ++c) out[K * x + c] = den > floor ? in[(K + 1) * x + c] / den : empty;
-  }
+  for (; x < width; ++x) DivideOne<K>(in + (K + 1) * x, out + K * x, floor, empty);
 }
 
 template <class T>

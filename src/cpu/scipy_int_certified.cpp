@@ -99,9 +99,7 @@ HWY_INLINE size_t CertifiedBlock(D d, const TapAt& tap_at, size_t first, OutT* H
     if (k.any_toward_zero && !hn::AllFalse(d, flat)) {  // a few levels of a few kernels
       const float first = hn::GetLane(x0[u]);
       if (hn::AllTrue(d, flat) && hn::AllTrue(d, hn::Eq(x0[u], hn::Set(d, first)))) {  // a constant area: one level
-        const auto level = static_cast<std::size_t>(static_cast<std::int32_t>(first) - k.lowest);
-        const bool toward_zero = (words[level / 32] >> (level % 32)) & 1u;
-        step = hn::Set(d, toward_zero ? (first > 0.0f ? -1.0f : 1.0f) : 0.0f);
+        step = hn::Set(d, certified_flat_result(k, first) - first);
       } else {
         const auto level = hn::Sub(to_int(x0[u]), hn::Set(di, k.lowest));
         const auto at = hn::ShiftRight<5>(level);
