@@ -117,6 +117,8 @@ struct AxisPlan {
   std::int64_t folded_from = 0;
 };
 
+struct Plan;
+
 /// The schedule: how the plan's backend runs it. make_plan fills it in; a caller (or a test) may change
 /// it before executing the plan, and every schedule gives the same result up to rounding.
 struct Schedule {
@@ -168,6 +170,11 @@ struct Schedule {
   /// overhead (float32 1080x1920x3 sigma 5: the x pass alone 420-530 ms a row at a time). Every
   /// output keeps its operations, so its bits.
   bool x_across_rows = false;
+  /// scipy-order with x rows of 2-4 values filtered last (an RGB or RGBA array's channel axis under
+  /// SciPy's one sigma on every axis): z and y run as the y and x of a 2D image of x's pixels, by
+  /// this plan of that image (its fused rows, its certified 8-bit sums), then x across the pixels in
+  /// place - the same operations in the same order, so the same bits. Null otherwise.
+  std::shared_ptr<const Plan> pixels_image;
   /// Vulkan: each axis's pass (shader variant, tile, block or outputs a thread).
   std::array<GpuPass, 3> gpu{};
   /// Vulkan: per-line scratch (box's running sums, iir) interleaved across lines (a GPU's coalesced

@@ -31,6 +31,7 @@ std::string plan_json(const Plan& plan);
 /// A schedule (with the request's rounding) as one JSON object: "backend", "driver", "threads",
 /// "intermediate" (int16 for the fixed-point driver), "rounding", "strip" [x, y, z],
 /// "stream_destination", "fused_axes", "fused_z", "z_source_planes", "scipy_int_certified", "x_across_rows",
+/// "pixels_image" (Schedule::pixels_image: its schedule's object, or null),
 /// "tile" [x, y, z], "pieces", "gpu_passes" (per axis: {"shader", "tile", "block", "batch",
 /// "pass_outputs", "real"}, Schedule::gpu), "gpu_interleave_scratch", "transfer_parts", "gpu_io",
 /// "cuda_handoff".

@@ -21,6 +21,7 @@
 #include "core/element.hpp"
 #include "core/overlap.hpp"
 #include "cpu/execute.hpp"
+#include "cpu/interleaved_doubles.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
 #include "cpu/scipy_ring.hpp"
@@ -196,6 +197,93 @@ void correlate_rows(const Rows& r, int nthreads) {
   }
 }
 
+// Lines shorter than a vector, their values adjacent (an RGB image's channel axis blurred as SciPy's
+// one sigma does): a block of lines at a time, each position of the lines gathered into a row of
+// doubles across lines, the outputs summed across lines (ordered_correlate_row_window: the same
+// order per output) and scattered back. A block's values are all read before any is written, so
+// in place is safe; the lines path's extended buffer took 6.6 ms for a 1000x1700x3 uint8 channel
+// pass (bench/RESULTS.md, issue 43).
+struct ShortLines {
+  const std::byte* sbase;
+  std::byte* dbase;
+  ElementType st, dt;
+  std::int64_t n;  // the line's length
+  int size1, size2, sym;
+  const double* fw;
+  const std::vector<std::int64_t>* map;
+  double cval;
+  std::ptrdiff_t s_step, d_step, s_lane, d_lane;
+  std::int64_t lane_extent;
+  std::vector<std::int64_t> ext, s_str, d_str;
+  std::int64_t outer;
+};
+
+void correlate_short_lines(const ShortLines& r, int nthreads) {
+  constexpr std::int64_t kLanes = 512;  // the block's rows stay in L1 for a few lines
+  constexpr int kGroup = 4;             // outputs sharing their tap rows' loads
+  const std::int64_t chunks = (r.lane_extent + kLanes - 1) / kLanes;
+  const std::int64_t blocks = r.outer * chunks;
+  const std::int64_t taps = r.size1 + r.size2 + 1;
+  const std::vector<std::int64_t>& map = *r.map;
+  // Each block's lines one packed run of values (an image's pixels along a row).
+  const auto s_item = static_cast<std::ptrdiff_t>(element_size(r.st)), d_item = static_cast<std::ptrdiff_t>(element_size(r.dt));
+  const bool packed_source = r.s_step == s_item && r.s_lane == r.n * s_item;
+  const bool packed_destination = r.d_step == d_item && r.d_lane == r.n * d_item;
+#pragma omp parallel num_threads(nthreads)
+  {
+    const auto pitch = static_cast<std::int64_t>(ring_pitch(kLanes));
+    std::vector<double> planes(static_cast<std::size_t>(r.n * pitch)), outs_store(static_cast<std::size_t>(r.n * pitch));
+    const std::vector<double> cval_row(static_cast<std::size_t>(kLanes), r.cval);
+    std::vector<const double*> rows(static_cast<std::size_t>(r.n + taps - 1));
+    double* outs[kGroup];
+    std::vector<double> pixels(static_cast<std::size_t>(r.n * kLanes));  // a packed run's values, interleaved
+    std::vector<double*> plane_rows, out_rows;
+    for (std::int64_t p = 0; p < r.n; ++p)
+      plane_rows.push_back(planes.data() + p * pitch), out_rows.push_back(outs_store.data() + p * pitch);
+#pragma omp for schedule(static)
+    for (std::int64_t block = 0; block < blocks; ++block) {
+      std::int64_t rest = block / chunks;
+      const std::int64_t first = (block % chunks) * kLanes, count = std::min(kLanes, r.lane_extent - first);
+      std::ptrdiff_t so = first * r.s_lane, doff = first * r.d_lane;
+      for (std::size_t k = r.ext.size(); k-- > 0;) {
+        const std::int64_t i = rest % r.ext[k];
+        rest /= r.ext[k];
+        so += i * r.s_str[k];
+        doff += i * r.d_str[k];
+      }
+      if (packed_source) {  // one run: converted whole (SIMD), then split into the rows
+        to_doubles(r.st, r.sbase + so, static_cast<std::size_t>(count * r.n), pixels.data());
+        deinterleave_doubles(pixels.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), plane_rows.data());
+      } else {
+        for (std::int64_t p = 0; p < r.n; ++p)
+          with_type(r.st, [&](auto tag) {
+            load<decltype(tag)>(r.st, r.sbase + so + p * r.s_step, r.s_lane, count, planes.data() + p * pitch);
+          });
+      }
+      // Extended position j of every line is position map[j], or the cval row.
+      for (std::int64_t j = 0; j < r.n + taps - 1; ++j) {
+        const std::int64_t m = map[static_cast<std::size_t>(j)];
+        rows[static_cast<std::size_t>(j)] = m < 0 ? cval_row.data() : planes.data() + m * pitch;
+      }
+      for (std::int64_t l = 0; l < r.n; l += kGroup) {
+        const int outputs = static_cast<int>(std::min<std::int64_t>(kGroup, r.n - l));
+        for (int m = 0; m < outputs; ++m) outs[m] = outs_store.data() + (l + m) * pitch;
+        ordered_correlate_row_window(rows.data() + r.size1 + l, 0, outs, outputs, static_cast<std::size_t>(count), r.fw,
+                                     r.size1, r.size2, r.sym, false);
+      }
+      if (packed_destination) {
+        interleave_doubles(out_rows.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), pixels.data());
+        from_doubles(r.dt, pixels.data(), static_cast<std::size_t>(count * r.n), r.dbase + doff);
+      } else {
+        for (std::int64_t p = 0; p < r.n; ++p)
+          with_type(r.dt, [&](auto tag) {
+            store<decltype(tag)>(r.dt, outs_store.data() + p * pitch, count, r.dbase + doff + p * r.d_step, r.d_lane);
+          });
+      }
+    }
+  }
+}
+
 // scipy.ndimage.correlate1d of `src` into `dst` along array axis `axis` (of the four), SciPy's
 // arithmetic exactly. src and dst may be the same memory (the lines path buffers whole lines).
 // `across_lines` (Schedule::x_across_rows): lanes across lines even where the filtered axis lies
@@ -234,6 +322,14 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
   const double* fw = weights.data() + size1;
   const std::vector<std::int64_t> map = core::border_map(-size1, n + size1 + size2, n, border);
   const auto s_item = static_cast<std::ptrdiff_t>(element_size(st));
+  // In place only where each value is its own source (a block's lines read whole before written).
+  const bool same_layout = sbase == dbase && s_step == d_step && s_lane == d_lane && s_str == d_str && st == dt;
+  if (across_lines && lane_axis >= 0 && (!overlapping || same_layout)) {
+    correlate_short_lines(ShortLines{sbase, dbase, st, dt, n, size1, size2, sym, fw, &map, cval, s_step, d_step, s_lane,
+                                     d_lane, lane_extent, ext, s_str, d_str, outer},
+                          nthreads);
+    return;
+  }
   // In place (or overlapping), rows are written before later outputs read them: the lines path
   // buffers whole lines first.
   if (lane_axis >= 0 && s_lane == s_item && !overlapping) {
@@ -357,11 +453,31 @@ const std::vector<double>& scipy_weights(const Plan& plan, int axis) {
   return *plan.axes[static_cast<std::size_t>(axis)].weights;
 }
 
+// A volume's x rows as pixels (Schedule::pixels_image): each packed run of x's values and channels
+// one pixel of a 2D image whose x and y are the volume's y and z.
+bool pixels_packed(const View& v) {
+  return v.stride[0] == static_cast<std::ptrdiff_t>(element_size(v.type)) * v.channels;
+}
+View pixels_of(const View& v) {
+  View image = v;
+  image.channels = static_cast<int>(v.extent[0]) * v.channels;
+  image.extent = {v.extent[1], v.extent[2], 1};
+  image.stride = {v.stride[1], v.stride[2], v.stride[2] * v.extent[2]};
+  return image;
+}
+
 }  // namespace
 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();
   const Array s = array_of(src), d = array_of(dst);
+  // Schedule::pixels_image: z and y by the image's plan, then x (SciPy's last axis) across the
+  // pixels in place. Only where each pixel's values are packed (a padded pixel is not one).
+  if (plan.schedule.pixels_image && pixels_packed(src) && pixels_packed(dst)) {
+    scipy_order_blur(*plan.schedule.pixels_image, pixels_of(src), pixels_of(dst));
+    correlate1d(d, d, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
+    return;
+  }
   bool first = true;
   if (plan.schedule.fused_z) {  // z, y and x plane by plane (Schedule::fused_z)
     scipy_order_planes_blur(plan, src, dst, threads);

@@ -60,8 +60,9 @@ std::string describe_schedule(const Plan& p) {
     }
     if (s.x_across_rows) {
       out += ", x rows of " + std::to_string(p.extent[0] * p.channels) + " values filtered across rows";
-      if (s.driver == CpuDriver::axis_passes && (p.axes[1].active || p.axes[2].active))
+      if ((s.driver == CpuDriver::axis_passes && (p.axes[1].active || p.axes[2].active)) || s.pixels_image)
         out += ", y and z as the x and y of an image of " + std::to_string(p.extent[0] * p.channels) + "-value pixels";
+      if (s.pixels_image) out += " (" + describe_schedule(*s.pixels_image) + "), then x across the pixels in place";
     }
     if (s.stream_destination) out += ", destination streamed past the caches";
     if (s.driver == CpuDriver::axis_passes)

@@ -123,6 +123,15 @@ void schedule_keys(Json& j, const Schedule& s, Rounding rounding) {
   j.key("z_source_planes"), j.boolean(s.z_source_planes);
   j.key("scipy_int_certified"), j.boolean(s.scipy_int_certified);
   j.key("x_across_rows"), j.boolean(s.x_across_rows);
+  // Schedule::pixels_image: the image's own schedule, or null.
+  j.key("pixels_image");
+  if (s.pixels_image) {
+    j.open();
+    schedule_keys(j, s.pixels_image->schedule, s.pixels_image->spec.rounding);
+    j.close();
+  } else {
+    j.null();
+  }
   j.key("tile"), j.numbers(s.tile);
   j.key("pieces"), j.integer(s.pieces);
   // Vulkan: each axis's pass as the plan chose it (Schedule::gpu), the scratch layout, transfer parts.

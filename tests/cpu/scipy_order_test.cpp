@@ -205,6 +205,76 @@ TEST(ScipyOrder, IsScipysArithmeticOnEveryTypeBorderAndAxisOrder) {
   EXPECT_GT(checked, 40);
 }
 
+// Short lines along x (an RGB image's channel axis under one sigma: x of 2-5 values, pixels along
+// y) are summed across pixels, a block of them at a time: SciPy's bits on every type and border,
+// kernels longer than the line, blocks that end mid-vector, packed and padded rows, in place.
+TEST(ScipyOrder, ShortLinesAcrossPixelsGiveThePassesBits) {
+  auto rng = test::rng_for_test();
+  int checked = 0;
+  for (std::size_t ti = 0; ti < kEveryType.size(); ++ti)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (std::int64_t n = 2; n <= 5; ++n) {
+        if (!test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), static_cast<int>(n))) continue;
+        const ElementType t = kEveryType[ti];
+        BlurSpec spec;
+        spec.sigma = {n == 4 ? 0.6 : 1.0 + 0.7 * static_cast<double>(n), 1.3, n == 5 ? 0.0 : 0.8};
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = 3.25;
+        spec.rounding = Rounding::scipy;
+        spec.axis_order = {2, 1, 0};  // x last, as SciPy's order for an (h, w, channels) array
+        const bool padded = n == 3 && (bi % 2 == 1);
+        auto src = test::make_buffer(t, n, 600 + n, 3, 1, n == 4 ? 2 : 0, padded ? 8 : 0);
+        fill(src.view, rng);
+        auto got = test::make_buffer(t, n, 600 + n, 3, 1);
+        auto want = test::make_buffer(t, n, 600 + n, 3, 1);
+        const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
+        ASSERT_TRUE(plan.schedule.x_across_rows);
+        scipy_reference(src.view, want.view, spec);
+        blur(src.view, got.view, plan);
+        std::string where;
+        EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << to_string(t) << " n " << n << " " << to_string(spec.border[0]) << " at " << where;
+        blur(src.view, src.view, plan);
+        EXPECT_TRUE(same_bytes(src.view, want.view, &where)) << "in place " << to_string(t) << " n " << n << " at " << where;
+        ++checked;
+      }
+  EXPECT_GT(checked, 40);
+}
+
+// An (h, w, 2-4) array under one sigma (SciPy's order: z, y, then x of 2-4 values) runs z and y as
+// an image of x's pixels by the plan's own plan of that image (Schedule::pixels_image: its fused
+// rows, its certified 8-bit sums), then x across the pixels in place: SciPy's bits on every type and
+// border, both orders of z and y, channels beside x, in place; padded pixels take the passes.
+TEST(ScipyOrder, PixelsImageGivesThePassesBits) {
+  auto rng = test::rng_for_test();
+  int checked = 0, imaged = 0;
+  for (std::size_t ti = 0; ti < kEveryType.size(); ++ti)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (int ci = 0; ci < 4; ++ci) {
+        if (!test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), ci)) continue;
+        const ElementType t = kEveryType[ti];
+        const std::int64_t x = ci == 2 ? 2 : 3 + (ci & 1);  // 3, 4, 2 (with 2 channels), 3 padded
+        const int channels = ci == 2 ? 2 : 1;
+        BlurSpec spec;
+        spec.sigma = {1.5, ci == 1 ? 0.0 : 1.2, 2.1};
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = 1.75;
+        spec.rounding = Rounding::scipy;
+        spec.axis_order = ci == 1 ? std::array<int, 3>{1, 2, 0} : std::array<int, 3>{2, 1, 0};
+        auto src = test::make_buffer(t, x, 61, 45, channels, ci == 3 ? 4 : 0);
+        fill(src.view, rng);
+        const Plan plan = make_plan(spec, src.view, t, Backend::cpu);
+        ASSERT_TRUE(plan.schedule.pixels_image) << to_string(t) << " case " << ci;
+        const Plan& image = *plan.schedule.pixels_image;
+        EXPECT_EQ(image.extent, (std::array<std::int64_t, 3>{61, 45, 1}));
+        EXPECT_EQ(image.channels, x * channels);
+        expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.pixels_image != nullptr; },
+                           std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
+        ++checked, imaged += image.schedule.fused_axes;
+      }
+  EXPECT_GT(checked, 40);
+  EXPECT_GT(imaged, 10);  // the image's rows fused where its types allow
+}
+
 // A 2D image filtered y then x runs both axes in one pass through a ring of rows
 // (Schedule::fused_axes, cpu/scipy_order_rows.cpp): SciPy's bits still, for every type and border,
 // bands of any count (more workers than rows too), kernels longer than the image, padded pixels,

@@ -461,6 +461,13 @@ def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng
             np.testing.assert_allclose(near, exact, rtol=0, atol=1e-5 * float(np.ptp(a)))
         else:
             assert np.abs(fastblur.gaussian_filter(a, sigma, rounding="nearest") - exact).max() <= 0.5 + 1e-3
+    # SciPy's order: z and y as an image of 3-value pixels (its fused rows), then the channel axis
+    # across the pixels (Schedule::pixels_image); strided pixels and a strided channel axis too.
+    plan = fastblur.plan((540, 960, 3), 2.0, dtype="uint8")
+    assert plan["schedule"]["pixels_image"]["fused_axes"], plan["description"]
+    rgb = random_array(rng, (37, 90, 6), "uint8")
+    for view in (rgb[:, ::2, :3], rgb[:, :, ::2], rgb[::-1, :, 1:4]):
+        np.testing.assert_array_equal(fastblur.gaussian_filter(view, 1.7), nd.gaussian_filter(view, 1.7))
     plan = fastblur.plan((540, 960, 3), 5.0, rounding="nearest")
     assert "filtered across rows" in plan["description"], plan["description"]
     for shape, dtype, sigma in [((540, 960, 3), "float32", 1.0), ((540, 960, 3), "float32", 5.0),
