@@ -217,6 +217,13 @@ class Fir final : public Descriptor {
       plan.schedule.driver = CpuDriver::fixed_point;
       plan.schedule.x_across_rows = false;
     }
+    // Short x rows with z filtered (an RGB array under one sigma): y and z as the x and y of the
+    // image of (x, channels)-value pixels through the ring of rows, x across each source row's
+    // pixels as it enters - the image read once and written once (cpu/fir.cpp's
+    // fir_short_x; bench/RESULTS.md, issue 43, "one sigma on an RGB(A) array").
+    plan.schedule.fused_axes = plan.schedule.driver == CpuDriver::axis_passes && plan.schedule.x_across_rows &&
+                               ax[2].active && ax[2].radius > 0 && ax[2].radius <= kFusedMaxRadius &&
+                               (!ax[1].active || ax[1].radius <= kFusedMaxRadius);
     // Short x rows: y runs as the x pass of an image of (x, channels)-value pixels and z as its y
     // pass, whose rows are a whole plane (cpu/fir.cpp's fir_short_x).
     const std::int64_t row = shape.extent[0] * shape.channels * (plan.schedule.x_across_rows ? shape.extent[1] : 1);

@@ -27,15 +27,19 @@ void execute(const Plan& plan, const View& src, const View& dst);
 // fir's drivers for any kernel in double and for SciPy's order (fir_blur dispatches to them).
 void fir_lines_blur(const Plan& plan, const View& src, const View& dst);
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst);
+// What is done to each output row of a fused scipy-order image once it is in dst, by the thread that
+// wrote it, while it is in cache (Schedule::pixels_image: x's pass across the row's pixels).
+using RowFinish = std::function<void(std::int64_t y)>;
 // scipy_order with Schedule::fused_axes: a 2D image's y and x passes through a ring of rows, made by
-// `workers` threads (bands of rows).
-void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers);
+// `workers` threads (bands of rows); `finish`, where given, on each output row.
+void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers, const RowFinish& finish = {});
 // scipy_order with Schedule::scipy_int_certified: the same for 8- or 16-bit integer rows into their
 // type, SciPy's bits from float32 sums with an error bound (scipy_order_rows_int.cpp); false where
 // these views are not what the plan was made for (in place, a cval not of the type) or a sample of
 // rows leaves too many outputs to SciPy's double sums (kernel::certified_int_share_suits): then run
 // the other.
-bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& dst, int workers);
+bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& dst, int workers,
+                               const RowFinish& finish = {});
 // The same for one plane given as doubles already through the output type (the planes driver's z
 // result, `dst`'s extents), on the calling thread.
 void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& dst);
@@ -47,7 +51,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
 // derivative_sum_step folds them. The plans share y's kernel length and border; dst's rows are
 // packed and apart from src.
 void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
-                            int workers);
+                            int workers, const RowFinish& finish = {});
 // A 2D image's rows given and taken by the caller instead of views: `read(y, row)` fills row y of
 // the image (W x C values, packed), `write(y, row)` takes output row y; called from several threads
 // at once, each row read about once and written once (the normalized convolution packs and divides

@@ -20,6 +20,7 @@
 #include "cpu/fir_fixed.hpp"
 #include "cpu/fir_simd.hpp"
 #include "cpu/line_io.hpp"
+#include "cpu/pixels_view.hpp"
 #include "cpu/scratch.hpp"
 #include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
@@ -116,14 +117,35 @@ void transpose_pixels(const T* from, std::size_t from_step, T* to, std::size_t t
   }
 }
 
-// pass_x for rows shorter than a vector (Schedule::x_across_rows): kAcrossRows rows at a time,
-// transposed so that each x position is a row of lanes (a lane per row and channel), extended by
-// the border mode as one line of lane groups, then each output position is convolve_rows over the
-// positions - per lane the operations convolve_line does, so the same bits, in whole vectors.
+constexpr std::int64_t kAcrossRows = 64;  // short rows transposed at a time
+
+// x's pass of `count` (up to kAcrossRows) packed short rows: transposed so that each x position is a
+// row of lanes (a lane per row and channel), extended by the border mode as one line of lane
+// groups, each output position convolve_rows over the positions - per lane the operations
+// convolve_line does, so the same bits, in whole vectors - and transposed back into `rows_out`.
+// `in` holds (W + 2 r) x kAcrossRows x C values and W x kAcrossRows x C more; `ptrs` W + 2 r.
+template <class T>
+void across_rows_block(const T* rows_in, T* rows_out, std::int64_t count, const Shape& s, const std::vector<T>& w, int r,
+                       Border border, T cval, T* in, const T** ptrs) {
+  const std::size_t C = static_cast<std::size_t>(s.C), L = s.row_len(), W = static_cast<std::size_t>(s.W);
+  const std::size_t lanes = static_cast<std::size_t>(kAcrossRows) * C;
+  const std::size_t positions = W + 2 * static_cast<std::size_t>(r);
+  T* out = in + positions * lanes;
+  const std::size_t used = static_cast<std::size_t>(count) * C;
+  for (std::size_t x = 0; x < W; ++x)
+    transpose_pixels(rows_in + x * C, L, in + (x + static_cast<std::size_t>(r)) * lanes, C, static_cast<std::size_t>(count), C);
+  core::extend_line(in, s.W, r, r, lanes, border, cval);
+  for (std::size_t p = 0; p < positions; ++p) ptrs[p] = in + p * lanes;
+  for (std::size_t x = 0; x < W; ++x) convolve_rows(ptrs + x, out + x * lanes, used, w.data(), r);
+  for (std::size_t x = 0; x < W; ++x)
+    transpose_pixels(out + x * lanes, C, rows_out + x * C, L, static_cast<std::size_t>(count), C);
+}
+
+// pass_x for rows shorter than a vector (Schedule::x_across_rows): kAcrossRows rows at a time
+// (across_rows_block).
 template <class T>
 void pass_x_across_rows(const View& src, const Shape& s, const std::vector<T>& w, int r, Border border, T cval,
                         T* out_buf, const View* dst, int threads) {
-  constexpr std::int64_t kAcrossRows = 64;
   const std::size_t C = static_cast<std::size_t>(s.C), L = s.row_len(), W = static_cast<std::size_t>(s.W);
   const std::size_t lanes = static_cast<std::size_t>(kAcrossRows) * C;
   const std::size_t positions = W + 2 * static_cast<std::size_t>(r);
@@ -139,10 +161,7 @@ void pass_x_across_rows(const View& src, const Shape& s, const std::vector<T>& w
 #pragma omp parallel for num_threads(threads) schedule(static)
   for (std::int64_t block = 0; block < blocks; ++block) {
     Scratch<T>& sc = scratch[static_cast<std::size_t>(omp_get_thread_num())];
-    T* in = sc.a.data();
-    T* out = in + positions * lanes;
     const std::int64_t first = block * kAcrossRows, count = std::min(kAcrossRows, rows - first);
-    const std::size_t used = static_cast<std::size_t>(count) * C;
     // The block's rows, converted: in one run where the view is packed (a conversion per short row
     // costs more than its values).
     T* const rows_in = sc.b.data();
@@ -150,14 +169,8 @@ void pass_x_across_rows(const View& src, const Shape& s, const std::vector<T>& w
     else
       for (std::int64_t k = 0; k < count; ++k)
         read_row(src, 0, (first + k) % s.H, (first + k) / s.H, s.W, rows_in + static_cast<std::size_t>(k) * L, sc.bytes.data());
-    for (std::size_t x = 0; x < W; ++x)
-      transpose_pixels(rows_in + x * C, L, in + (x + static_cast<std::size_t>(r)) * lanes, C, static_cast<std::size_t>(count), C);
-    core::extend_line(in, s.W, r, r, lanes, border, cval);
-    for (std::size_t p = 0; p < positions; ++p) sc.ptrs[p] = in + p * lanes;
-    for (std::size_t x = 0; x < W; ++x) convolve_rows(sc.ptrs.data() + x, out + x * lanes, used, w.data(), r);
     T* const rows_out = out_buf ? out_buf + static_cast<std::size_t>(first) * L : rows_in;
-    for (std::size_t x = 0; x < W; ++x)
-      transpose_pixels(out + x * lanes, C, rows_out + x * C, L, static_cast<std::size_t>(count), C);
+    across_rows_block(rows_in, rows_out, count, s, w, r, border, cval, sc.a.data(), sc.ptrs.data());
     if (out_buf) continue;
     if (dst->is_packed()) write_row(rows_out, *dst, 0, first % s.H, first / s.H, count * s.W, sc.bytes.data());
     else
@@ -387,6 +400,43 @@ void fir_short_x(const Plan& plan, const View& src, const View& dst, const Shape
   const int threads = plan.schedule.threads;
   const T cval = static_cast<T>(plan.spec.cval);
   const auto& border = plan.spec.border;
+  // Schedule::fused_axes: y and z as the image's x and y through the ring of rows (fir_fused_2d),
+  // x across each source row's pixels as it enters - no working image. Pixels packed and src apart
+  // from dst (the ring reads rows in place would have overwritten).
+  if (plan.schedule.fused_axes && active[2] && pixels_packed(src) && pixels_packed(dst) && !core::views_overlap(src, dst)) {
+    const View from = pixels_of(src), to = pixels_of(dst);
+    const Shape image_shape{s.H, s.D, 1, static_cast<int>(s.row_len())};
+    const Shape x_rows{s.W, kAcrossRows, 1, s.C};  // a block of the image's pixels as x's short rows
+    Plan image = plan;  // the image's borders are y's and z's
+    image.spec.border = {border[1], border[2], border[0]};
+    const std::size_t L = image_shape.row_len(), lanes = static_cast<std::size_t>(kAcrossRows * s.C);
+    const std::size_t positions = static_cast<std::size_t>(s.W + 2 * radius[0]);
+    std::vector<Scratch<T>> scratch(static_cast<std::size_t>(threads));
+    for (auto& sc : scratch) {
+      sc.a = allocate<T>(positions * lanes + static_cast<std::size_t>(s.W) * lanes, "block of rows");
+      sc.b = allocate<T>(L, "row buffer");
+      sc.bytes = allocate<std::byte>(L * std::max(element_size(src.type), element_size(dst.type)), "row buffer");
+      sc.ptrs.resize(positions);
+    }
+    Rows<T> rows;
+    rows.width = image_shape.W, rows.height = image_shape.H, rows.channels = image_shape.C;
+    // x on each source row as it enters the ring: x, then y and z, as the passes run them (their bits).
+    rows.read = [&](std::int64_t y, T* row) {
+      Scratch<T>& sc = scratch[static_cast<std::size_t>(omp_get_thread_num())];
+      read_row(from, 0, y, 0, from.width(), sc.b.data(), sc.bytes.data());
+      for (std::int64_t first = 0; first < image_shape.W; first += kAcrossRows)
+        across_rows_block(sc.b.data() + static_cast<std::size_t>(first) * s.row_len(), row + static_cast<std::size_t>(first) * s.row_len(),
+                          std::min(kAcrossRows, image_shape.W - first), x_rows, wx, radius[0], border[0], cval, sc.a.data(),
+                          sc.ptrs.data());
+    };
+    rows.write = [&](std::int64_t y, const T* row) {
+      write_row(row, to, 0, y, 0, to.width(), scratch[static_cast<std::size_t>(omp_get_thread_num())].bytes.data());
+    };
+    const std::vector<T> identity{T(1)};
+    fir_fused_2d<T>(from, to, image_shape, image, active[1] ? radius[1] : 0, radius[2],
+                    active[1] ? half_kernel<T>(plan.axes[1]) : identity, half_kernel<T>(plan.axes[2]), threads, &rows);
+    return;
+  }
   constexpr ElementType kT = std::is_same_v<T, float> ? ElementType::f32 : ElementType::f64;
   const std::size_t total = s.row_len() * static_cast<std::size_t>(s.H) * static_cast<std::size_t>(s.D);
   const bool in_dst = dst.type == kT && dst.is_packed();

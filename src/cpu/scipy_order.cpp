@@ -22,6 +22,7 @@
 #include "core/overlap.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/interleaved_doubles.hpp"
+#include "cpu/pixels_view.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
 #include "cpu/scipy_ring.hpp"
@@ -210,7 +211,7 @@ struct ShortLines {
   std::int64_t n;  // the line's length
   int size1, size2, sym;
   const double* fw;
-  const std::vector<std::int64_t>* map;
+  std::vector<std::int64_t> map;  // extended position -> position (-1: cval)
   double cval;
   std::ptrdiff_t s_step, d_step, s_lane, d_lane;
   std::int64_t lane_extent;
@@ -218,69 +219,72 @@ struct ShortLines {
   std::int64_t outer;
 };
 
-void correlate_short_lines(const ShortLines& r, int nthreads) {
-  constexpr std::int64_t kLanes = 512;  // the block's rows stay in L1 for a few lines
-  constexpr int kGroup = 4;             // outputs sharing their tap rows' loads
-  const std::int64_t chunks = (r.lane_extent + kLanes - 1) / kLanes;
-  const std::int64_t blocks = r.outer * chunks;
+constexpr std::int64_t kShortLinesBlock = 512;  // lines a block: its rows stay in L1 for a few positions
+
+// `count` short lines, the first's values at so (source) and doff (destination): each position
+// gathered into a row of doubles across the lines, the outputs summed across them, scattered back.
+// All read before any is written.
+void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t doff, std::int64_t count) {
+  constexpr int kGroup = 4;  // outputs sharing their tap rows' loads
   const std::int64_t taps = r.size1 + r.size2 + 1;
-  const std::vector<std::int64_t>& map = *r.map;
-  // Each block's lines one packed run of values (an image's pixels along a row).
   const auto s_item = static_cast<std::ptrdiff_t>(element_size(r.st)), d_item = static_cast<std::ptrdiff_t>(element_size(r.dt));
-  const bool packed_source = r.s_step == s_item && r.s_lane == r.n * s_item;
-  const bool packed_destination = r.d_step == d_item && r.d_lane == r.n * d_item;
-#pragma omp parallel num_threads(nthreads)
-  {
-    const auto pitch = static_cast<std::int64_t>(ring_pitch(kLanes));
-    std::vector<double> planes(static_cast<std::size_t>(r.n * pitch)), outs_store(static_cast<std::size_t>(r.n * pitch));
-    const std::vector<double> cval_row(static_cast<std::size_t>(kLanes), r.cval);
-    std::vector<const double*> rows(static_cast<std::size_t>(r.n + taps - 1));
-    double* outs[kGroup];
-    std::vector<double> pixels(static_cast<std::size_t>(r.n * kLanes));  // a packed run's values, interleaved
-    std::vector<double*> plane_rows, out_rows;
+  // Kept per thread across calls (a row finisher calls this once per row).
+  thread_local std::vector<double> planes, outs_store, cval_row, pixels;
+  thread_local std::vector<const double*> rows;
+  thread_local std::vector<double*> plane_rows, out_rows;
+  const auto pitch = static_cast<std::int64_t>(ring_pitch(kShortLinesBlock));
+  planes.resize(static_cast<std::size_t>(r.n * pitch)), outs_store.resize(static_cast<std::size_t>(r.n * pitch));
+  pixels.resize(static_cast<std::size_t>(r.n * kShortLinesBlock));  // a packed run's values, interleaved
+  cval_row.assign(static_cast<std::size_t>(count), r.cval);
+  rows.resize(static_cast<std::size_t>(r.n + taps - 1));
+  plane_rows.clear(), out_rows.clear();
+  for (std::int64_t p = 0; p < r.n; ++p)
+    plane_rows.push_back(planes.data() + p * pitch), out_rows.push_back(outs_store.data() + p * pitch);
+  if (r.s_step == s_item && r.s_lane == r.n * s_item) {  // one packed run: converted whole, then split
+    to_doubles(r.st, r.sbase + so, static_cast<std::size_t>(count * r.n), pixels.data());
+    deinterleave_doubles(pixels.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), plane_rows.data());
+  } else {
     for (std::int64_t p = 0; p < r.n; ++p)
-      plane_rows.push_back(planes.data() + p * pitch), out_rows.push_back(outs_store.data() + p * pitch);
-#pragma omp for schedule(static)
-    for (std::int64_t block = 0; block < blocks; ++block) {
-      std::int64_t rest = block / chunks;
-      const std::int64_t first = (block % chunks) * kLanes, count = std::min(kLanes, r.lane_extent - first);
-      std::ptrdiff_t so = first * r.s_lane, doff = first * r.d_lane;
-      for (std::size_t k = r.ext.size(); k-- > 0;) {
-        const std::int64_t i = rest % r.ext[k];
-        rest /= r.ext[k];
-        so += i * r.s_str[k];
-        doff += i * r.d_str[k];
-      }
-      if (packed_source) {  // one run: converted whole (SIMD), then split into the rows
-        to_doubles(r.st, r.sbase + so, static_cast<std::size_t>(count * r.n), pixels.data());
-        deinterleave_doubles(pixels.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), plane_rows.data());
-      } else {
-        for (std::int64_t p = 0; p < r.n; ++p)
-          with_type(r.st, [&](auto tag) {
-            load<decltype(tag)>(r.st, r.sbase + so + p * r.s_step, r.s_lane, count, planes.data() + p * pitch);
-          });
-      }
-      // Extended position j of every line is position map[j], or the cval row.
-      for (std::int64_t j = 0; j < r.n + taps - 1; ++j) {
-        const std::int64_t m = map[static_cast<std::size_t>(j)];
-        rows[static_cast<std::size_t>(j)] = m < 0 ? cval_row.data() : planes.data() + m * pitch;
-      }
-      for (std::int64_t l = 0; l < r.n; l += kGroup) {
-        const int outputs = static_cast<int>(std::min<std::int64_t>(kGroup, r.n - l));
-        for (int m = 0; m < outputs; ++m) outs[m] = outs_store.data() + (l + m) * pitch;
-        ordered_correlate_row_window(rows.data() + r.size1 + l, 0, outs, outputs, static_cast<std::size_t>(count), r.fw,
-                                     r.size1, r.size2, r.sym, false);
-      }
-      if (packed_destination) {
-        interleave_doubles(out_rows.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), pixels.data());
-        from_doubles(r.dt, pixels.data(), static_cast<std::size_t>(count * r.n), r.dbase + doff);
-      } else {
-        for (std::int64_t p = 0; p < r.n; ++p)
-          with_type(r.dt, [&](auto tag) {
-            store<decltype(tag)>(r.dt, outs_store.data() + p * pitch, count, r.dbase + doff + p * r.d_step, r.d_lane);
-          });
-      }
+      with_type(r.st, [&](auto tag) {
+        load<decltype(tag)>(r.st, r.sbase + so + p * r.s_step, r.s_lane, count, plane_rows[static_cast<std::size_t>(p)]);
+      });
+  }
+  // Extended position j of every line is position map[j], or the cval row.
+  for (std::int64_t j = 0; j < r.n + taps - 1; ++j) {
+    const std::int64_t m = r.map[static_cast<std::size_t>(j)];
+    rows[static_cast<std::size_t>(j)] = m < 0 ? cval_row.data() : plane_rows[static_cast<std::size_t>(m)];
+  }
+  for (std::int64_t l = 0; l < r.n; l += kGroup) {
+    const int outputs = static_cast<int>(std::min<std::int64_t>(kGroup, r.n - l));
+    ordered_correlate_row_window(rows.data() + r.size1 + l, 0, out_rows.data() + l, outputs, static_cast<std::size_t>(count),
+                                 r.fw, r.size1, r.size2, r.sym, false);
+  }
+  if (r.d_step == d_item && r.d_lane == r.n * d_item) {
+    interleave_doubles(out_rows.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), pixels.data());
+    from_doubles(r.dt, pixels.data(), static_cast<std::size_t>(count * r.n), r.dbase + doff);
+  } else {
+    for (std::int64_t p = 0; p < r.n; ++p)
+      with_type(r.dt, [&](auto tag) {
+        store<decltype(tag)>(r.dt, out_rows[static_cast<std::size_t>(p)], count, r.dbase + doff + p * r.d_step, r.d_lane);
+      });
+  }
+}
+
+void correlate_short_lines(const ShortLines& r, int nthreads) {
+  const std::int64_t chunks = (r.lane_extent + kShortLinesBlock - 1) / kShortLinesBlock;
+  const std::int64_t blocks = r.outer * chunks;
+#pragma omp parallel for schedule(static) num_threads(nthreads)
+  for (std::int64_t block = 0; block < blocks; ++block) {
+    std::int64_t rest = block / chunks;
+    const std::int64_t first = (block % chunks) * kShortLinesBlock;
+    std::ptrdiff_t so = first * r.s_lane, doff = first * r.d_lane;
+    for (std::size_t k = r.ext.size(); k-- > 0;) {
+      const std::int64_t i = rest % r.ext[k];
+      rest /= r.ext[k];
+      so += i * r.s_str[k];
+      doff += i * r.d_str[k];
     }
+    short_lines_block(r, so, doff, std::min(kShortLinesBlock, r.lane_extent - first));
   }
 }
 
@@ -325,7 +329,7 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
   // In place only where each value is its own source (a block's lines read whole before written).
   const bool same_layout = sbase == dbase && s_step == d_step && s_lane == d_lane && s_str == d_str && st == dt;
   if (across_lines && lane_axis >= 0 && (!overlapping || same_layout)) {
-    correlate_short_lines(ShortLines{sbase, dbase, st, dt, n, size1, size2, sym, fw, &map, cval, s_step, d_step, s_lane,
+    correlate_short_lines(ShortLines{sbase, dbase, st, dt, n, size1, size2, sym, fw, map, cval, s_step, d_step, s_lane,
                                      d_lane, lane_extent, ext, s_str, d_str, outer},
                           nthreads);
     return;
@@ -453,17 +457,18 @@ const std::vector<double>& scipy_weights(const Plan& plan, int axis) {
   return *plan.axes[static_cast<std::size_t>(axis)].weights;
 }
 
-// A volume's x rows as pixels (Schedule::pixels_image): each packed run of x's values and channels
-// one pixel of a 2D image whose x and y are the volume's y and z.
-bool pixels_packed(const View& v) {
-  return v.stride[0] == static_cast<std::ptrdiff_t>(element_size(v.type)) * v.channels;
-}
-View pixels_of(const View& v) {
-  View image = v;
-  image.channels = static_cast<int>(v.extent[0]) * v.channels;
-  image.extent = {v.extent[1], v.extent[2], 1};
-  image.stride = {v.stride[1], v.stride[2], v.stride[2] * v.extent[2]};
-  return image;
+// x's pass (SciPy's weights, border and cval) over the rows of one plane of `dst` (y's lines of x's
+// values), in place: the plane at offset 0 - a row finisher adds the plane's.
+ShortLines x_of_plane_rows(const Plan& plan, const View& dst) {
+  const std::vector<double>& w = scipy_weights(plan, 0);
+  const int size1 = static_cast<int>(w.size() / 2), size2 = static_cast<int>(w.size()) - size1 - 1;
+  const std::int64_t n = dst.extent[0];
+  ShortLines x{static_cast<const std::byte*>(dst.data), static_cast<std::byte*>(dst.data), dst.type, dst.type, n, size1, size2,
+               scipy_symmetry(w), w.data() + size1, core::border_map(-size1, n + size1 + size2, n, plan.spec.border[0]),
+               plan.spec.cval,
+               static_cast<std::ptrdiff_t>(element_size(dst.type)), static_cast<std::ptrdiff_t>(element_size(dst.type)),
+               dst.stride[1], dst.stride[1], dst.extent[1], {}, {}, {}, 1};
+  return x;
 }
 
 }  // namespace
@@ -474,7 +479,21 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   // Schedule::pixels_image: z and y by the image's plan, then x (SciPy's last axis) across the
   // pixels in place. Only where each pixel's values are packed (a padded pixel is not one).
   if (plan.schedule.pixels_image && pixels_packed(src) && pixels_packed(dst)) {
-    scipy_order_blur(*plan.schedule.pixels_image, pixels_of(src), pixels_of(dst));
+    const Plan& image = *plan.schedule.pixels_image;
+    if (image.schedule.fused_axes && dst.channels == 1) {  // x on each of the image's output rows while in cache
+      const ShortLines x = x_of_plane_rows(plan, dst);
+      const RowFinish finish = [&](std::int64_t z) {
+        const std::ptrdiff_t at = z * dst.stride[2];
+        for (std::int64_t first = 0; first < x.lane_extent; first += kShortLinesBlock)
+          short_lines_block(x, at + first * x.s_lane, at + first * x.d_lane, std::min(kShortLinesBlock, x.lane_extent - first));
+      };
+      const View from = pixels_of(src), to = pixels_of(dst);
+      const int workers = image.schedule.threads > 0 ? image.schedule.threads : omp_get_max_threads();
+      if (!(image.schedule.scipy_int_certified && scipy_order_rows_int_blur(image, from, to, workers, finish)))
+        scipy_order_rows_blur(image, from, to, workers, finish);
+      return;
+    }
+    scipy_order_blur(image, pixels_of(src), pixels_of(dst));
     correlate1d(d, d, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
     return;
   }

@@ -66,6 +66,7 @@ struct RowsIo {
   // through `write`.
   std::function<const double*(std::int64_t y)> source_at = {};
   std::function<double*(std::int64_t y)> destination_at = {};
+  RowFinish finish = {};  // on each output row once it is in dst
 };
 
 void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const RowsIo& io, int workers) {
@@ -175,6 +176,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
                                   k + 1 == terms, 1);
             }
           }
+          if (io.finish) io.finish(out_y);
         }
       }
       if (io.streamed) fence_streamed();
@@ -188,15 +190,15 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
 
 }  // namespace
 
-void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers) {
+void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, int workers, const RowFinish& finish) {
   const Plan* plans[] = {&plan};
-  scipy_order_rows_terms(plans, DerivativeSum::laplace, src, dst, workers);
+  scipy_order_rows_terms(plans, DerivativeSum::laplace, src, dst, workers, finish);
 }
 
 void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
-                            int workers) {
+                            int workers, const RowFinish& finish) {
   // A float32 destination past the caches (the plan's Schedule::stream_destination): packed rows streamed.
-  const bool stream = plans[0]->schedule.stream_destination && dst.type == ElementType::f32 &&
+  const bool stream = plans[0]->schedule.stream_destination && !finish && dst.type == ElementType::f32 &&
                       dst.stride[0] == static_cast<std::ptrdiff_t>(dst.channels * sizeof(float));
   RowsIo io{src.width(), src.height(), src.channels, dst.type, [&](std::int64_t y, double* row) { read_row(src, y, row); },
             [&](std::int64_t y, const double* row) {
@@ -207,6 +209,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
                 write_row(row, dst, y);
             },
             src.data == dst.data, &dst, stream};
+  io.finish = finish;
   // A float64 view's rows are copied into the ring all the same: read where they lie they ran
   // 1.09-1.6x slower (bench/RESULTS.md, issue 43, "float64 rows through the ring again").
   if (rows_are_doubles(dst) && !stream)

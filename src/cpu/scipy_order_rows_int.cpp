@@ -117,7 +117,7 @@ bool certified_sample_suits(const View& src, const CertifiedIntAxis& kx) {
 
 }  // namespace
 
-bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& dst, int workers) {
+bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& dst, int workers, const RowFinish& finish) {
   // The plan's conditions (fir's schedule), on these views: a plan made for another call runs the other driver.
   const double cval = plan.spec.cval;
   if (!kernel::certified_int_types(src.type, dst.type) || core::views_overlap(src, dst) ||
@@ -182,6 +182,7 @@ bool scipy_order_rows_int_blur(const Plan& plan, const View& src, const View& ds
         if (size == 1) certified_int_line(centre, C, reinterpret_cast<std::uint8_t*>(made), static_cast<std::size_t>(row), kx, known);
         else certified_int_line(centre, C, reinterpret_cast<std::uint16_t*>(made), static_cast<std::size_t>(row), kx, known);
         if (!packed_out) write_row(made, dst, out_y, size);
+        if (finish) finish(out_y);
       };
       const std::int64_t y0 = bands.start[static_cast<std::size_t>(b)], y1 = bands.start[static_cast<std::size_t>(b) + 1];
       for (std::int64_t e = y0; e + 1 < y0 + taps && y0 < y1; ++e) enter(e);

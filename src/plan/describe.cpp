@@ -62,7 +62,11 @@ std::string describe_schedule(const Plan& p) {
       out += ", x rows of " + std::to_string(p.extent[0] * p.channels) + " values filtered across rows";
       if ((s.driver == CpuDriver::axis_passes && (p.axes[1].active || p.axes[2].active)) || s.pixels_image)
         out += ", y and z as the x and y of an image of " + std::to_string(p.extent[0] * p.channels) + "-value pixels";
-      if (s.pixels_image) out += " (" + describe_schedule(*s.pixels_image) + "), then x across the pixels in place";
+      if (s.driver == CpuDriver::axis_passes && s.fused_axes)
+        out += " through a ring of rows, x across each source row's pixels as it enters";
+      if (s.pixels_image)
+        out += " (" + describe_schedule(*s.pixels_image) + "), then x across the pixels" +
+               (s.pixels_image->schedule.fused_axes && p.channels == 1 ? " of each output row while in cache" : " in place");
     }
     if (s.stream_destination) out += ", destination streamed past the caches";
     if (s.driver == CpuDriver::axis_passes)

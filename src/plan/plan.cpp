@@ -249,9 +249,12 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
     const double elements = static_cast<double>(shape.elements());
     p.schedule.threads = core::threads_for(elements * std::max(1.0, p.predicted_cost), spec.threads);
     // x rows of a few values filtered last in SciPy's order: z and y as the image of x's pixels,
-    // planned as one (its fused rows: 1000x1700x3 uint8 sigma 2 14.2 -> 8 ms, bench/RESULTS.md).
+    // planned as one (its fused rows: 1000x1700x3 uint8 sigma 2 14.2 -> 8 ms, bench/RESULTS.md), x's
+    // pass on each of its output rows while in cache.
     if (const auto image = pixels_image(p, shape)) {
       Plan sub = resolved_plan(image->spec, image->shape, false);
+      // x's pass reads each of the image's output rows back while in cache: none streamed past it.
+      sub.schedule.stream_destination = false;
       if (sub.schedule.driver == CpuDriver::scipy_order) p.schedule.pixels_image = std::make_shared<const Plan>(std::move(sub));
     }
   } else {
