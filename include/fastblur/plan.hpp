@@ -267,6 +267,13 @@ Plan make_plan(const BlurSpec& spec, const View& src);
 Plan make_plan(const BlurSpec& spec, const View& src, Backend backend);
 Plan make_plan(const BlurSpec& spec, const View& src, ElementType destination, Backend backend);
 
+/// The rounding a request runs with on `backend`: Rounding::scipy only where it gives SciPy's bits (a
+/// CPU request for the exact result: tolerance 0 with the algorithm automatic, or a named algorithm
+/// that has SciPy's rounding), else Rounding::nearest. A front end that sends SciPy's weights for
+/// SciPy's bits sends them only then: elsewhere the core's kernel may fold where it reaches beyond
+/// its axis.
+Rounding resolved_rounding(const BlurSpec& spec, Backend backend);
+
 /// Runs a CPU plan (made for views of this shape) with its schedule as it stands. Throws
 /// InvalidArgument when the views do not have the plan's shape, Unsupported for a Vulkan plan.
 void blur(const View& src, const View& dst, const Plan& plan);

@@ -139,10 +139,11 @@ def _scipy_weight_list(sigma, order, radius):
     return tuple(scipy_kernel(sigma, order, radius).tolist())
 
 
-def _scipy_weights(device, rounding):
-    """Whether a call sends SciPy's weights (NumPy's arithmetic): only for SciPy's bits on the CPU.
-    Otherwise the core's own kernel, which it may fold where a radius reaches beyond the axis."""
-    return device == "cpu" and rounding == "scipy"
+def _scipy_weights(device, rounding, algorithm, tolerance):
+    """Whether a call sends SciPy's weights (NumPy's arithmetic): only where the core gives SciPy's
+    bits (its rule: the CPU, the exact result). Otherwise the core's own kernel, which it may fold
+    where a radius reaches beyond the axis (a tolerance's shorter fir on an RGB array's channels)."""
+    return rounding == "scipy" and _core.gives_scipy_bits(algorithm, tolerance, device, rounding)
 
 
 def _vulkan_requests(group, with_weights=False):
@@ -194,7 +195,7 @@ def _filter(input, output, active, cval, truncate, algorithm, tolerance, threads
     dst = output if output.dtype.isnative else np.empty(input.shape, output.dtype.newbyteorder("="))
     for start in range(0, len(active), 3):  # the core filters up to three axes per call
         # Radii are explicit (SciPy's rule applied in _scipy_args), so the core's truncate is not used.
-        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3], with_weights=_scipy_weights(device, rounding)),
+        _core.blur_axes(src if start == 0 else dst, dst, *_requests(active[start:start + 3], with_weights=_scipy_weights(device, rounding, algorithm, tolerance)),
                         cval, 4.0, algorithm, tolerance, threads, options, device, rounding)
     if dst is not output:
         output[...] = dst
@@ -796,7 +797,7 @@ def plan(shape, sigma, dtype=None, mode="reflect", truncate=4.0, *, radius=None,
             step *= n
         return np.lib.stride_tricks.as_strided(np.zeros(1, t), shape=full, strides=strides, writeable=False)
 
-    return _plan_dict(_core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3], _scipy_weights(device, rounding)), 0.0, 4.0,
+    return _plan_dict(_core.plan_axes(layout(src_type), layout(dst_type), *_requests(active[:3], _scipy_weights(device, rounding, algorithm, tolerance)), 0.0, 4.0,
                                       algorithm, tolerance, threads, options, device, rounding))
 
 

@@ -170,6 +170,17 @@ void bind_registry(py::module_& m) {
       },
       py::arg("cval"), py::arg("rounding"));
   m.def(
+      "gives_scipy_bits",  // whether a call sends SciPy's weights (resolved_rounding, plan.hpp)
+      [](const std::string& algorithm, double tolerance, const std::string& device, const std::string& rounding) {
+        BlurSpec spec;
+        spec.algorithm = parse_algorithm(algorithm);
+        spec.tolerance = tolerance;
+        spec.rounding = parse_rounding(rounding);
+        const bool cpu = parse_device_name(device, OptionNames::python()).kind == DeviceName::Kind::cpu;
+        return resolved_rounding(spec, cpu ? Backend::cpu : Backend::vulkan) == Rounding::scipy;
+      },
+      py::arg("algorithm"), py::arg("tolerance"), py::arg("device"), py::arg("rounding"));
+  m.def(
       "check_device", [](const std::string& device) { (void)parse_device_name(device, OptionNames::python()); },
       py::arg("device"));
 }

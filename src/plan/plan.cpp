@@ -102,11 +102,7 @@ void check_request(const BlurSpec& spec) {
 // tolerance, another algorithm, a Vulkan device) is not SciPy's filter and rounds to nearest.
 BlurSpec with_rounding_resolved(const BlurSpec& spec, const Shape& shape) {
   BlurSpec s = spec;
-  const bool scipy_request =
-      shape.backend == Backend::cpu && (spec.algorithm == Algorithm::automatic
-                                            ? spec.tolerance == 0.0
-                                            : algo::descriptor(spec.algorithm).info().capabilities.scipy_rounding);
-  if (s.rounding == Rounding::scipy && !scipy_request) s.rounding = Rounding::nearest;
+  s.rounding = resolved_rounding(spec, shape.backend);
   return s;
 }
 
@@ -509,6 +505,14 @@ void check_plan_fits(const Plan& plan, const View& src, const View& dst) {
 }
 
 }  // namespace planner
+
+Rounding resolved_rounding(const BlurSpec& spec, Backend backend) {
+  const bool scipy_request =
+      backend == Backend::cpu && (spec.algorithm == Algorithm::automatic
+                                      ? spec.tolerance == 0.0
+                                      : algo::descriptor(spec.algorithm).info().capabilities.scipy_rounding);
+  return spec.rounding == Rounding::scipy && !scipy_request ? Rounding::nearest : spec.rounding;
+}
 
 Plan make_plan(const BlurSpec& spec, const View& src) { return make_plan(spec, src, src.type, Backend::cpu); }
 

@@ -470,6 +470,16 @@ def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng
         np.testing.assert_array_equal(fastblur.gaussian_filter(view, 1.7), nd.gaussian_filter(view, 1.7))
     plan = fastblur.plan((540, 960, 3), 5.0, rounding="nearest")
     assert "filtered across rows" in plan["description"], plan["description"]
+    # A tolerance is not SciPy's bits: no SciPy weights are sent (the core's rule), so its kernel
+    # folds onto the 3-value axis as the exact plan's does (a 19-tap kernel over 3 values cost 1.6x).
+    from fastblur import _core
+    assert _core.gives_scipy_bits("auto", 0.0, "cpu", "scipy") and _core.gives_scipy_bits("fir", 1e-3, "cpu", "scipy")
+    assert not _core.gives_scipy_bits("auto", 1e-4, "cpu", "scipy")
+    assert not _core.gives_scipy_bits("auto", 0.0, "vulkan", "scipy")
+    assert not _core.gives_scipy_bits("auto", 0.0, "cpu", "nearest")
+    for tolerance in (1e-2, 1e-4):
+        plan = fastblur.plan((540, 960, 3), 6.0, dtype="uint8", tolerance=tolerance)
+        assert plan["folded_from_radius"][2] is not None and plan["radius"][2] <= 3, plan["description"]
     for shape, dtype, sigma in [((540, 960, 3), "float32", 1.0), ((540, 960, 3), "float32", 5.0),
                                 ((500, 850, 4), "uint8", 2.0), ((540, 960, 3), "float32", 30.0),
                                 ((540, 960, 3), "float32", 60.0)]:
