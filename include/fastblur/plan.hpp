@@ -172,8 +172,9 @@ struct Schedule {
   bool x_across_rows = false;
   /// scipy-order with x rows of 2-4 values filtered last (an RGB or RGBA array's channel axis under
   /// SciPy's one sigma on every axis): z and y run as the y and x of a 2D image of x's pixels, by
-  /// this plan of that image (its fused rows, its certified 8-bit sums), then x across the pixels in
-  /// place - the same operations in the same order, so the same bits. Null otherwise.
+  /// this plan of that image (its fused rows, its certified 8-bit sums; none streamed past the
+  /// caches), then x across the pixels - of each output row while in cache where the image's rows
+  /// are fused - the same operations in the same order, so the same bits. Null otherwise.
   std::shared_ptr<const Plan> pixels_image;
   /// Vulkan: each axis's pass (shader variant, tile, block or outputs a thread).
   std::array<GpuPass, 3> gpu{};

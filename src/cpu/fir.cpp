@@ -318,14 +318,12 @@ void pass_rows_in_place(T* data, std::size_t s_a, std::size_t s_b, std::int64_t 
 // convolved along x into a ring of 2 ry + kRowBlock rows, and each block of kRowBlock output rows
 // combines the ring's rows along y, then goes to dst. No intermediate image crosses main memory: the image is read once and
 // written once (plus 2 ry rows per band for the halos). For radii up to kFusedMaxRadius, where the
-// ring stays in cache; src and dst must not overlap.
+// ring stays in cache; src and dst must not overlap. `bx`, `by`: the image's x and y borders.
 template <class T>
-void fir_fused_2d(const View& src, const View& dst, const Shape& s, const Plan& plan, int rx, int ry,
+void fir_fused_2d(const View& src, const View& dst, const Shape& s, Border bx, Border by, T cval, int rx, int ry,
                   const std::vector<T>& wx, const std::vector<T>& wy, int threads, const Rows<T>* rows = nullptr) {
   const std::size_t C = static_cast<std::size_t>(s.C);
   const std::size_t L = s.row_len();
-  const T cval = static_cast<T>(plan.spec.cval);
-  const Border bx = plan.spec.border[0], by = plan.spec.border[1];
   constexpr std::int64_t kB = kRowBlock;  // output rows made at once
   const std::size_t ring_rows = 2 * static_cast<std::size_t>(ry) + kB;
   // Bands: a few per thread so uneven rows balance; at least 4 ry rows each, so the halo rows
@@ -407,8 +405,6 @@ void fir_short_x(const Plan& plan, const View& src, const View& dst, const Shape
     const View from = pixels_of(src), to = pixels_of(dst);
     const Shape image_shape{s.H, s.D, 1, static_cast<int>(s.row_len())};
     const Shape x_rows{s.W, kAcrossRows, 1, s.C};  // a block of the image's pixels as x's short rows
-    Plan image = plan;  // the image's borders are y's and z's
-    image.spec.border = {border[1], border[2], border[0]};
     const std::size_t L = image_shape.row_len(), lanes = static_cast<std::size_t>(kAcrossRows * s.C);
     const std::size_t positions = static_cast<std::size_t>(s.W + 2 * radius[0]);
     std::vector<Scratch<T>> scratch(static_cast<std::size_t>(threads));
@@ -433,7 +429,7 @@ void fir_short_x(const Plan& plan, const View& src, const View& dst, const Shape
       write_row(row, to, 0, y, 0, to.width(), scratch[static_cast<std::size_t>(omp_get_thread_num())].bytes.data());
     };
     const std::vector<T> identity{T(1)};
-    fir_fused_2d<T>(from, to, image_shape, image, active[1] ? radius[1] : 0, radius[2],
+    fir_fused_2d<T>(from, to, image_shape, border[1], border[2], cval, active[1] ? radius[1] : 0, radius[2],
                     active[1] ? half_kernel<T>(plan.axes[1]) : identity, half_kernel<T>(plan.axes[2]), threads, &rows);
     return;
   }
@@ -492,7 +488,7 @@ void fir_typed(const Plan& plan, const View& src, const View& dst) {
   // Both passes fused through a ring of rows; it reads rows the output has overwritten in place, so
   // an in-place call runs the axis passes.
   if (plan.schedule.driver == CpuDriver::fused_rows && !active[2] && active[1] && !core::views_overlap(src, dst)) {
-    fir_fused_2d<T>(src, dst, s, plan, rx, radius[1], wx, half_kernel<T>(plan.axes[1]), threads);
+    fir_fused_2d<T>(src, dst, s, border[0], border[1], cval, rx, radius[1], wx, half_kernel<T>(plan.axes[1]), threads);
     return;
   }
 
@@ -565,7 +561,8 @@ void fir_rows_blur(const Plan& plan, const FloatRows& rows) {
   const bool x = plan.axes[0].active && plan.axes[0].radius > 0;
   const std::vector<float> identity{1.0f};
   const View none{};  // the rows stand for both views
-  fir_fused_2d<float>(none, none, s, plan, x ? plan.axes[0].radius : 0, plan.axes[1].radius,
+  fir_fused_2d<float>(none, none, s, plan.spec.border[0], plan.spec.border[1], static_cast<float>(plan.spec.cval),
+                      x ? plan.axes[0].radius : 0, plan.axes[1].radius,
                       x ? half_kernel<float>(plan.axes[0]) : identity, half_kernel<float>(plan.axes[1]),
                       plan.schedule.threads, &rows);
 }

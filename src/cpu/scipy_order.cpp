@@ -244,15 +244,6 @@ void certify(ShortLines& r) {
   r.delta = 1e-9 * most;
 }
 
-// SciPy's symmetric sum for output l of lane i (ordered_correlate's order: the centre, then the pairs
-// from the farthest in), `rows` the extended positions.
-double scipy_lane_sum(const ShortLines& r, const double* const* rows, std::int64_t l, std::size_t i) {
-  const double* const* c = rows + r.size1 + l;
-  double sum = c[0][i] * r.fw[0];
-  for (int j = -r.size1; j < 0; ++j) sum += (c[j][i] + c[-j][i]) * r.fw[j];
-  return sum;
-}
-
 constexpr std::int64_t kShortLinesBlock = 512;  // lines a block: its rows stay in L1 for a few positions
 
 // `count` short lines, the first's values at so (source) and doff (destination): each position
@@ -296,8 +287,9 @@ void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t do
                                                     r.coefficients.data() + l * (r.n + 1), r.cval, r.delta,
                                                     static_cast<std::size_t>(count), out_rows[static_cast<std::size_t>(l)],
                                                     undecided.data());
-      for (std::size_t k = 0; k < left; ++k)
-        out_rows[static_cast<std::size_t>(l)][undecided[k]] = scipy_lane_sum(r, rows.data(), l, undecided[k]);
+      for (std::size_t k = 0; k < left; ++k)  // SciPy's own sum for lane undecided[k]
+        ordered_correlate_rows(rows.data() + r.size1 + l, undecided[k], out_rows[static_cast<std::size_t>(l)] + undecided[k], 1,
+                               r.fw, r.size1, r.size2, r.sym);
     }
   } else {
     for (std::int64_t l = 0; l < r.n; l += kGroup) {
@@ -520,13 +512,21 @@ ShortLines x_of_plane_rows(const Plan& plan, const View& dst) {
   return x;
 }
 
+// A 2D image's fused rows (Schedule::fused_axes): the certified 8-bit sums where the plan has them and
+// these views allow, else SciPy's double sums; `finish` on each output row.
+void scipy_order_image_rows(const Plan& plan, const View& src, const View& dst, int workers, const RowFinish& finish = {}) {
+  if (!(plan.schedule.scipy_int_certified && scipy_order_rows_int_blur(plan, src, dst, workers, finish)))
+    scipy_order_rows_blur(plan, src, dst, workers, finish);
+}
+
 }  // namespace
 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();
   const Array s = array_of(src), d = array_of(dst);
   // Schedule::pixels_image: z and y by the image's plan, then x (SciPy's last axis) across the
-  // pixels in place. Only where each pixel's values are packed (a padded pixel is not one).
+  // pixels - of each output row while in cache where the image's rows are fused, else in place.
+  // Only where each pixel's values are packed (a padded pixel is not one).
   if (plan.schedule.pixels_image && pixels_packed(src) && pixels_packed(dst)) {
     const Plan& image = *plan.schedule.pixels_image;
     if (image.schedule.fused_axes && dst.channels == 1) {  // x on each of the image's output rows while in cache
@@ -536,10 +536,8 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
         for (std::int64_t first = 0; first < x.lane_extent; first += kShortLinesBlock)
           short_lines_block(x, at + first * x.s_lane, at + first * x.d_lane, std::min(kShortLinesBlock, x.lane_extent - first));
       };
-      const View from = pixels_of(src), to = pixels_of(dst);
-      const int workers = image.schedule.threads > 0 ? image.schedule.threads : omp_get_max_threads();
-      if (!(image.schedule.scipy_int_certified && scipy_order_rows_int_blur(image, from, to, workers, finish)))
-        scipy_order_rows_blur(image, from, to, workers, finish);
+      scipy_order_image_rows(image, pixels_of(src), pixels_of(dst),
+                             image.schedule.threads > 0 ? image.schedule.threads : omp_get_max_threads(), finish);
       return;
     }
     scipy_order_blur(image, pixels_of(src), pixels_of(dst));
@@ -557,8 +555,7 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     if (plan.schedule.fused_axes && axis == 1) {
       const View& from = first ? src : dst;
       if (dst.depth() == 1) {
-        if (!(plan.schedule.scipy_int_certified && scipy_order_rows_int_blur(plan, from, dst, threads)))
-          scipy_order_rows_blur(plan, from, dst, threads);
+        scipy_order_image_rows(plan, from, dst, threads);
         return;
       }
       // A volume's planes are apart: a plane a worker (bands of one plane would each refill a ring).

@@ -198,7 +198,7 @@ void scipy_order_rows_blur(const Plan& plan, const View& src, const View& dst, i
 void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const View& src, const View& dst,
                             int workers, const RowFinish& finish) {
   // A float32 destination past the caches (the plan's Schedule::stream_destination): packed rows streamed.
-  const bool stream = plans[0]->schedule.stream_destination && !finish && dst.type == ElementType::f32 &&
+  const bool stream = plans[0]->schedule.stream_destination && dst.type == ElementType::f32 &&
                       dst.stride[0] == static_cast<std::ptrdiff_t>(dst.channels * sizeof(float));
   RowsIo io{src.width(), src.height(), src.channels, dst.type, [&](std::int64_t y, double* row) { read_row(src, y, row); },
             [&](std::int64_t y, const double* row) {
