@@ -146,7 +146,9 @@ class Fir final : public Descriptor {
   // cache, and whose output does not (below that z's result stays in the cache for the planes: 128^3
   // float32 0.99x): z's pass plane by plane, each output plane's y and x while in cache
   // (Schedule::fused_z). Measured in bench/RESULTS.md (issue 43, "z fused with the planes"). Where z
-  // sums the source's planes where they lie (z_source_planes) there is no ring: only the group's count.
+  // sums the source's planes where they lie (z_source_planes) there is no ring: only the group's count,
+  // and no output size too small - z's own pass writes and re-reads a volume the fused planes never
+  // make (issue 43, "z over the source's planes below half the cache": 0.82-0.99x from 32^3 to 128^3).
   static bool scipy_fused_z(const Plan& plan, const Shape& shape) {
     const auto& ax = plan.axes;
     if (!plan.schedule.fused_axes || !(ax[2].sigma > kSigmaCutoff) || shape.extent[2] < 2 || !ax[2].weights) return false;
@@ -162,7 +164,7 @@ class Fir final : public Descriptor {
     // Without a ring the group's planes may fill 3/4 of that half: measured float32 planes of 420^2
     // fused 1.07x faster (11.3 MB over two workers), of 512^2 0.79-0.91x (16.8 MB), LLC 32 MiB.
     const double budget = source_planes ? 0.75 * half_cache : half_cache;
-    return ring * workers <= budget && output >= half_cache;
+    return ring * workers <= budget && (source_planes || output >= half_cache);
   }
 
   // x rows shorter than a vector are filtered across rows (Schedule::x_across_rows); the ring of

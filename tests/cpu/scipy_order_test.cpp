@@ -494,8 +494,8 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
         ++checked;
       }
   EXPECT_GT(checked, 20);
-  // The planner: a volume larger than half the cache whose ring fits is fused; a small one and a
-  // long z kernel on large planes are not.
+  // The planner: a volume larger than half the cache whose ring fits is fused; a small one through a
+  // ring and a long z kernel on large planes are not; a small one whose z sums the source's planes is.
   BlurSpec spec = BlurSpec::isotropic_3d(1.0);
   spec.rounding = Rounding::scipy;
   spec.threads = 2;
@@ -505,7 +505,9 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
     return make_plan(s, View::packed(static_cast<float*>(nullptr), ElementType::f32, w, w, d, 1), Backend::cpu).schedule.fused_z;
   };
   EXPECT_TRUE(planned(spec, side, depth));
-  EXPECT_FALSE(planned(spec, side, 8));
+  EXPECT_TRUE(planned(spec, side, 8));  // float32 apart from its output: the source's planes
+  EXPECT_FALSE(make_plan(spec, View::packed(static_cast<double*>(nullptr), ElementType::f64, side, side, 8, 1), Backend::cpu)
+                   .schedule.fused_z);  // float64: a ring of planes, and z's result stays in the cache
   spec.sigma = {1.0, 1.0, 400.0};  // z's ring of 3203 planes
   EXPECT_FALSE(planned(spec, side, depth));
   // z over the source's planes where they lie (Schedule::z_source_planes): float32, 8- or 16-bit apart
