@@ -19,11 +19,12 @@ HWY_BEFORE_NAMESPACE();
 namespace fastblur::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// An output vector as it is stored: as summed, or through float32 and back (SciPy stores a float32
-// output's axis result, the next axis reads it back: rounded to nearest, as a C cast rounds).
+// An output vector as it is stored (StoredAs): SciPy stores an axis's result in the output array
+// and the next axis reads it back.
 template <class D>
-HWY_INLINE hn::Vec<D> Stored(D d, hn::Vec<D> v, bool through_float32) {
-  if (!through_float32) return v;
+HWY_INLINE hn::Vec<D> Stored(D d, hn::Vec<D> v, StoredAs stored) {
+  if (stored == StoredAs::truncated) return hn::Trunc(v);
+  if (stored != StoredAs::float32) return v;
   const hn::Rebind<float, D> df;
   return hn::PromoteTo(d, hn::DemoteTo(df, v));
 }
@@ -52,7 +53,7 @@ HWY_INLINE hn::Vec<D> LoadTap(D d, const T* p) {
 // tap(j) is where tap j's values for these outputs start.
 template <int U, class D, class Tap>
 HWY_INLINE void OrderedBlock(D d, const Tap& tap, double* HWY_RESTRICT out, const double* HWY_RESTRICT fw, int size1,
-                             int size2, int symmetry, bool through_float32) {
+                             int size2, int symmetry, StoredAs stored) {
   const size_t N = hn::Lanes(d);
   hn::Vec<D> acc[U];
   if (symmetry != 0) {
@@ -78,18 +79,17 @@ HWY_INLINE void OrderedBlock(D d, const Tap& tap, double* HWY_RESTRICT out, cons
       for (int u = 0; u < U; ++u) acc[u] = hn::Add(acc[u], hn::Mul(LoadTap(d, t + u * N), w));
     }
   }
-  for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[u], through_float32), d, out + u * N);
+  for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[u], stored), d, out + u * N);
 }
 
 // Every output i < count, tap(j, i) giving where tap j's value for output i lies.
 template <class TapAt>
 HWY_INLINE void OrderedAll(const TapAt& tap_at, double* out, size_t count, const double* fw, int size1, int size2,
-                           int symmetry, bool through_float32) {
+                           int symmetry, StoredAs t) {
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
   size_t i = 0;
   const auto at = [&](size_t first) { return [&tap_at, first](int j) { return tap_at(j, first); }; };
-  const bool t = through_float32;
   for (; i + 8 * N <= count; i += 8 * N) OrderedBlock<8>(d, at(i), out + i, fw, size1, size2, symmetry, t);
   for (; i + 4 * N <= count; i += 4 * N) OrderedBlock<4>(d, at(i), out + i, fw, size1, size2, symmetry, t);
   for (; i + N <= count; i += N) OrderedBlock<1>(d, at(i), out + i, fw, size1, size2, symmetry, t);
@@ -100,19 +100,20 @@ HWY_INLINE void OrderedAll(const TapAt& tap_at, double* out, size_t count, const
 void OrderedCorrelate(const double* center, double* out, size_t count, const double* fw, int size1, int size2,
                       int symmetry, size_t step) {
   const auto s = static_cast<std::ptrdiff_t>(step);
-  OrderedAll([center, s](int j, size_t i) { return center + i + j * s; }, out, count, fw, size1, size2, symmetry, false);
+  OrderedAll([center, s](int j, size_t i) { return center + i + j * s; }, out, count, fw, size1, size2, symmetry,
+             StoredAs::as_summed);
 }
 
 template <typename T>
 void OrderedCorrelateRowsThrough(const T* const* rows, size_t offset, double* out, size_t count, const double* fw,
-                                 int size1, int size2, int symmetry, bool through_float32) {
+                                 int size1, int size2, int symmetry, StoredAs stored) {
   OrderedAll([rows, offset](int j, size_t i) { return rows[j] + offset + i; }, out, count, fw, size1, size2, symmetry,
-             through_float32);
+             stored);
 }
 
 void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out, size_t count, const double* fw,
                           int size1, int size2, int symmetry) {
-  OrderedCorrelateRowsThrough(rows, offset, out, count, fw, size1, size2, symmetry, false);
+  OrderedCorrelateRowsThrough(rows, offset, out, count, fw, size1, size2, symmetry, StoredAs::as_summed);
 }
 
 // M output rows of a symmetric (sign 1) or antisymmetric (sign -1) kernel, U vectors of each: tap k
@@ -121,7 +122,7 @@ void OrderedCorrelateRows(const double* const* rows, size_t offset, double* out,
 // outputs where each output alone takes two. Every output's own order of operations is unchanged.
 template <int M, int U, class D, typename T>
 HWY_INLINE void WindowBlock(D d, const T* const* rows, size_t at, double* const* out, const double* HWY_RESTRICT fw,
-                            int radius, int sign, bool through_float32) {
+                            int radius, int sign, StoredAs stored) {
   const size_t N = hn::Lanes(d);
   hn::Vec<D> acc[M][U], lo[M][U], hi[M][U];
   const auto w0 = hn::Set(d, fw[0]);
@@ -146,12 +147,12 @@ HWY_INLINE void WindowBlock(D d, const T* const* rows, size_t at, double* const*
     }
   }
   for (int m = 0; m < M; ++m)
-    for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[m][u], through_float32), d, out[m] + u * N);
+    for (int u = 0; u < U; ++u) hn::StoreU(Stored(d, acc[m][u], stored), d, out[m] + u * N);
 }
 
 template <int M, typename T>
 HWY_INLINE void WindowRows(const T* const* rows, size_t offset, double* const* out, size_t count, const double* fw,
-                           int radius, int sign, bool through_float32) {
+                           int radius, int sign, StoredAs t) {
   const hn::ScalableTag<double> d;
   const size_t N = hn::Lanes(d);
   double* at_out[M];
@@ -160,7 +161,6 @@ HWY_INLINE void WindowRows(const T* const* rows, size_t offset, double* const* o
     return static_cast<double* const*>(at_out);
   };
   size_t i = 0;
-  const bool t = through_float32;
   for (; i + 2 * N <= count; i += 2 * N) WindowBlock<M, 2>(d, rows, offset + i, shift(i), fw, radius, sign, t);
   for (; i + N <= count; i += N) WindowBlock<M, 1>(d, rows, offset + i, shift(i), fw, radius, sign, t);
   const hn::CappedTag<double, 1> d1;
@@ -169,9 +169,8 @@ HWY_INLINE void WindowRows(const T* const* rows, size_t offset, double* const* o
 
 template <typename T>
 void RowWindow(const T* const* rows, size_t offset, double* const* out, int outputs, size_t count, const double* fw,
-               int size1, int size2, int symmetry, bool through_float32) {
+               int size1, int size2, int symmetry, StoredAs t) {
   int m = 0;
-  const bool t = through_float32;
   if (symmetry != 0 && size1 == size2 && size1 > 0) {
     for (; m + 4 <= outputs; m += 4) WindowRows<4>(rows + m, offset, out + m, count, fw, size1, symmetry, t);
     for (; m + 2 <= outputs; m += 2) WindowRows<2>(rows + m, offset, out + m, count, fw, size1, symmetry, t);
@@ -181,11 +180,10 @@ void RowWindow(const T* const* rows, size_t offset, double* const* out, int outp
 
 void OrderedCorrelateRowWindow(fastblur::ElementType type, const void* const* rows, size_t offset, double* const* out,
                                int outputs, size_t count, const double* fw, int size1, int size2, int symmetry,
-                               bool through_float32) {
+                               StoredAs stored) {
   const auto run = [&](auto tag) {
     using T = decltype(tag);
-    RowWindow(reinterpret_cast<const T* const*>(rows), offset, out, outputs, count, fw, size1, size2, symmetry,
-              through_float32);
+    RowWindow(reinterpret_cast<const T* const*>(rows), offset, out, outputs, count, fw, size1, size2, symmetry, stored);
   };
   switch (type) {
     case fastblur::ElementType::f64: return run(double{});
@@ -219,18 +217,18 @@ void ordered_correlate_rows(const double* const* rows, std::size_t offset, doubl
 
 void ordered_correlate_row_window(ElementType type, const void* const* rows, std::size_t offset, double* const* out,
                                   int outputs, std::size_t count, const double* fw, int size1, int size2, int symmetry,
-                                  bool through_float32) {
+                                  StoredAs stored) {
   if (type != ElementType::f64 && !core::widens_to_double_as_loaded(type))
     throw std::logic_error("internal: ordered_correlate_row_window reads float64, float32, 8- and 16-bit rows");
   HWY_DYNAMIC_DISPATCH(OrderedCorrelateRowWindow)(type, rows, offset, out, outputs, count, fw, size1, size2, symmetry,
-                                                  through_float32);
+                                                  stored);
 }
 
 void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
                                   std::size_t count, const double* fw, int size1, int size2, int symmetry,
-                                  bool through_float32) {
+                                  StoredAs stored) {
   ordered_correlate_row_window(ElementType::f64, reinterpret_cast<const void* const*>(rows), offset, out, outputs, count,
-                               fw, size1, size2, symmetry, through_float32);
+                               fw, size1, size2, symmetry, stored);
 }
 }  // namespace fastblur::cpu
 #endif

@@ -9,6 +9,12 @@
 
 namespace fastblur::cpu {
 
+/// How a row window stores its outputs: as summed (a float64 output, or sums its caller converts),
+/// through float32 and back (rounded to nearest, as a C cast rounds), or truncated toward zero - an
+/// integer output whose sums stay within its range (kernel::sums_stay_in_range), where C's
+/// conversion into it and back is the truncation alone.
+enum class StoredAs { as_summed, float32, truncated };
+
 /// With c = `center` and neighbours `step` apart (step 1 along a buffered line, B for B interleaved
 /// lines), for i < count:
 ///  - symmetry 1:  out[i] = c[i] fw[0], then + (c[i - k step] + c[i + k step]) fw[-k] for k = size1..1
@@ -27,17 +33,17 @@ void ordered_correlate_rows(const double* const* rows, std::size_t offset, doubl
 /// ordered_correlate_rows for `outputs` consecutive output rows: output m's centre row is rows[m]
 /// (rows[-size1] .. rows[outputs - 1 + size2] valid) and its values go to out[m][0 .. count). The
 /// same bits; a symmetric or antisymmetric kernel loads each tap row once for up to four outputs.
-/// `through_float32`: each output stored through float32 and back (rounded to nearest), as SciPy
-/// stores a float32 output's axis result for the next axis to read - in registers, not a pass of its own.
+/// `stored`: each output as SciPy stores an axis's result in the output array for the next axis to
+/// read (StoredAs) - in registers, not a pass of its own.
 void ordered_correlate_row_window(const double* const* rows, std::size_t offset, double* const* out, int outputs,
                                   std::size_t count, const double* fw, int size1, int size2, int symmetry,
-                                  bool through_float32);
+                                  StoredAs stored);
 
 /// The same with tap rows of `type`: float64, or a type core::widens_to_double_as_loaded (float32, 8-
 /// and 16-bit integers), each value widened to double as it is loaded (exactly: the values SciPy's
 /// line buffer holds for such an array), so a source's rows are read where they lie.
 void ordered_correlate_row_window(ElementType type, const void* const* rows, std::size_t offset, double* const* out,
                                   int outputs, std::size_t count, const double* fw, int size1, int size2, int symmetry,
-                                  bool through_float32);
+                                  StoredAs stored);
 
 }  // namespace fastblur::cpu

@@ -190,7 +190,7 @@ void correlate_rows(const Rows& r, int nthreads) {
         for (int m = 0; m < outputs; ++m)
           outs[m] = direct_out ? reinterpret_cast<double*>(r.dbase + doff + (l + m) * r.d_step) : out.data() + m * S;
         ordered_correlate_row_window(rows.data() + r.size1, 0, outs, outputs, static_cast<std::size_t>(count), r.fw,
-                                     r.size1, r.size2, r.sym, false);
+                                     r.size1, r.size2, r.sym, StoredAs::as_summed);
         if (!direct_out)
           for (int m = 0; m < outputs; ++m)
             with_type(r.dt, [&](auto tag) { store<decltype(tag)>(r.dt, outs[m], count, r.dbase + doff + (l + m) * r.d_step, r.d_lane); });
@@ -295,7 +295,7 @@ void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t do
     for (std::int64_t l = 0; l < r.n; l += kGroup) {
       const int outputs = static_cast<int>(std::min<std::int64_t>(kGroup, r.n - l));
       ordered_correlate_row_window(rows.data() + r.size1 + l, 0, out_rows.data() + l, outputs, static_cast<std::size_t>(count),
-                                   r.fw, r.size1, r.size2, r.sym, false);
+                                   r.fw, r.size1, r.size2, r.sym, StoredAs::as_summed);
     }
   }
   if (r.d_step == d_item && r.d_lane == r.n * d_item) {

@@ -71,7 +71,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   const std::int64_t group = std::min<std::int64_t>(kGroup, D);
   const int slots = taps + static_cast<int>(group) - 1;
   const std::size_t pitch = ring_pitch(values);
-  const bool through_float32 = dst.type == ElementType::f32;
+  const StoredAs stored = scipy_stored_as(plan, 2, src.type, dst.type);
   // Schedule::z_source_planes: z sums the source's planes where they lie, widened as they are loaded -
   // where they are packed float32 planes apart from the output and z reads no cval plane (a plan made
   // for another call falls back to the ring).
@@ -115,12 +115,12 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
           const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, values - s0));
           for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = planes + m * values + s0;
           ordered_correlate_row_window(tap_type, rows.data() + z.size1, static_cast<std::size_t>(s0), strip_out.data(),
-                                       outputs, n, z.centre, z.size1, z.size2, z.symmetry, through_float32);
+                                       outputs, n, z.centre, z.size1, z.size2, z.symmetry, stored);
         }
         for (int m = 0; m < outputs; ++m) {
           double* plane = planes + m * values;
-          // SciPy stores z's result, y reads it back (float32's as the sums were stored).
-          if (!through_float32) through_type(dst.type, plane, static_cast<std::size_t>(values));
+          // SciPy stores z's result, y reads it back (float32's and truncated ones as the sums were stored).
+          if (stored == StoredAs::as_summed) through_type(dst.type, plane, static_cast<std::size_t>(values));
           scipy_order_plane_rows(plan, plane, plane_of(dst, g0 + m));
         }
       }

@@ -67,6 +67,7 @@ struct RowsIo {
   std::function<const double*(std::int64_t y)> source_at = {};
   std::function<double*(std::int64_t y)> destination_at = {};
   RowFinish finish = {};  // on each output row once it is in dst
+  ElementType values = ElementType::f64;  // the type of the values y reads (scipy_stored_as)
 };
 
 void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const RowsIo& io, int workers) {
@@ -77,13 +78,14 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
   // The terms share y's ring (their y kernels are as long, their y borders alike: the caller's rule);
   // each has its own weights and x border.
   std::vector<ScipyAxis> ys, xs;
-  for (const Plan* p : plans) ys.push_back(scipy_axis(*p, 1, H)), xs.push_back(scipy_axis(*p, 0, W));
+  std::vector<StoredAs> stored;  // each term's y sums as x reads them
+  for (const Plan* p : plans)
+    ys.push_back(scipy_axis(*p, 1, H)), xs.push_back(scipy_axis(*p, 0, W)), stored.push_back(scipy_stored_as(*p, 1, io.values, io.destination));
   const ScipyAxis& y = ys[0];
   const int taps = y.taps();
   const double cval = plan.spec.cval;
   const ElementType dt = io.destination;
   const std::size_t dst_item = element_size(dt);
-  const bool through_float32 = dt == ElementType::f32;
   // Bands of output rows, one per worker. Extended row e (0 <= e < H + taps - 1, position e - size1)
   // enters band b's ring when output row max(start, e - taps + 1) is made; in place, the rows read
   // after their own band or another one writes them are stashed first.
@@ -154,7 +156,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kStrip, row - s0));
             for (int m = 0; m < outputs; ++m) strip_out[static_cast<std::size_t>(m)] = centres[static_cast<std::size_t>(m)] + s0;
             ordered_correlate_row_window(rows.data() + yk.size1, static_cast<std::size_t>(s0), strip_out.data(), outputs,
-                                         n, yk.centre, yk.size1, yk.size2, yk.symmetry, through_float32);
+                                         n, yk.centre, yk.size1, yk.size2, yk.symmetry, stored[k]);
           }
         }
         for (std::int64_t out_y = g0; out_y < g1; ++out_y) {
@@ -162,8 +164,8 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             const ScipyAxis& x = xs[k];
             double* line = lines + k * group_lines + static_cast<std::size_t>(out_y - g0) * line_len;
             double* centre = line + static_cast<std::size_t>(x.size1 * C);
-            // SciPy stores y's result, x reads it back (float32's as the y sums were stored).
-            if (!through_float32) through_type(dt, centre, static_cast<std::size_t>(row));
+            // SciPy stores y's result, x reads it back (float32's and truncated ones as the y sums were stored).
+            if (stored[k] == StoredAs::as_summed) through_type(dt, centre, static_cast<std::size_t>(row));
             extend_line(line, x, W, C, cval);  // x: the line extended by its border mode
             double* made = k == 0 && io.destination_at ? io.destination_at(out_y) : out;
             ordered_correlate(centre, made, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,
@@ -210,6 +212,7 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
             },
             src.data == dst.data, &dst, stream};
   io.finish = finish;
+  io.values = src.type;
   // A float64 view's rows are copied into the ring all the same: read where they lie they ran
   // 1.09-1.6x slower (bench/RESULTS.md, issue 43, "float64 rows through the ring again").
   if (rows_are_doubles(dst) && !stream)
@@ -224,6 +227,7 @@ void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& d
   RowsIo io{dst.width(), dst.height(), dst.channels, dst.type, {},
             [&](std::int64_t y, const double* from) { write_row(from, dst, y); }, false, &dst};
   io.source_at = [&](std::int64_t y) { return plane + y * row; };
+  io.values = dst.type;  // z's results, stored in the output's type
   if (rows_are_doubles(dst))
     io.destination_at = [&](std::int64_t y) { return reinterpret_cast<double*>(dst.pixel(0, y)); };
   rows_terms(plans, DerivativeSum::laplace, io, 1);
@@ -240,6 +244,7 @@ void scipy_order_rows_blur(const Plan& plan, const Rows<double>& rows) {
     throw std::logic_error("internal: scipy_order_rows_blur runs a 2D fused scipy-order plan of the rows' shape");
   const Plan* plans[] = {&plan};
   RowsIo io{rows.width, rows.height, rows.channels, plan.destination, rows.read, rows.write};
+  io.values = plan.source;
   rows_terms(plans, DerivativeSum::laplace, io, plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads());
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/border.hpp"
 #include "cpu/scipy_convert.hpp"
+#include "kernel/sums_in_range.hpp"
 
 namespace fastblur::cpu {
 
@@ -28,6 +29,12 @@ ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n) {
   ax.symmetry = scipy_symmetry(w);
   ax.map = core::border_map(-ax.size1, n + ax.size1 + ax.size2, n, plan.spec.border[static_cast<std::size_t>(a)]);
   return ax;
+}
+
+StoredAs scipy_stored_as(const Plan& plan, int a, ElementType read, ElementType destination) {
+  if (destination == ElementType::f32) return StoredAs::float32;
+  const std::vector<double>& w = *plan.axes[static_cast<std::size_t>(a)].weights;
+  return kernel::sums_stay_in_range(w, read, destination, plan.spec.cval) ? StoredAs::truncated : StoredAs::as_summed;
 }
 
 Bands::Bands(std::int64_t n, int workers) {

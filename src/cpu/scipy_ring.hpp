@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu/ordered_correlate.hpp"
 #include "fastblur/plan.hpp"
 #include "fastblur/view.hpp"
 
@@ -26,6 +27,12 @@ int scipy_symmetry(const std::vector<double>& w);
 
 /// Plan axis `a` (of `n` samples) as SciPy correlates along it.
 ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
+
+/// How axis `a`'s sums are stored for the next axis to read (ordered_correlate_row_window): through
+/// float32 into a float32 output; truncated into an integer one where its sums over values of `read`
+/// (the type the axis reads) stay within its range (kernel::sums_stay_in_range); else as summed, and
+/// the caller passes them through the type (through_type).
+StoredAs scipy_stored_as(const Plan& plan, int a, ElementType read, ElementType destination);
 
 /// A line of W pixels of C values, its values at line + x.size1 C, extended in place by x's border
 /// (x.size1 pixels before, x.size2 after: copies of the pixels x.map names, or `cval`), as SciPy's

@@ -19,6 +19,7 @@
 #include "cpu/execute.hpp"
 #include "fastblur/kernel.hpp"
 #include "fastblur/plan.hpp"
+#include "kernel/sums_in_range.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur {
@@ -331,6 +332,52 @@ TEST(ScipyOrder, BothAxesInOnePassGiveThePassesBits) {
   spec.sigma[1] = 0.0;
   spec.rounding = Rounding::scipy;
   EXPECT_FALSE(make_plan(spec, View::packed(px.data(), ElementType::f32, 32, 24), Backend::cpu).schedule.fused_axes);
+}
+
+// Integer images whose sums stay within their type's range (kernel::sums_stay_in_range: a Gaussian,
+// a cval of the range) store each axis's sums truncated in registers (StoredAs::truncated): SciPy's
+// bits at the range's ends - rows of the lowest and the highest values, and noise over the whole
+// range - fused 2D, a volume's z over the source's planes and through its ring, every border.
+TEST(ScipyOrder, SumsWithinTheTypesRangeStoredTruncatedGiveThePassesBits) {
+  auto rng = test::rng_for_test();
+  const ElementType types[] = {ElementType::i8, ElementType::u8, ElementType::i16, ElementType::u16, ElementType::i32,
+                               ElementType::u32};
+  struct Case { std::int64_t w, h, d; double s; bool ring; };
+  const Case cases[] = {{45, 17, 1, 1.6, false}, {40, 9, 6, 1.2, false}, {36, 10, 5, 0.9, true}};
+  int checked = 0;
+  for (const ElementType t : types)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (std::size_t ci = 0; ci < std::size(cases); ++ci) {
+        const Case& cs = cases[ci];
+        BlurSpec spec = cs.d > 1 ? BlurSpec::isotropic_3d(cs.s) : BlurSpec::isotropic_2d(cs.s);
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = 3.0;
+        spec.rounding = Rounding::scipy;
+        spec.threads = 2;
+        auto src = test::make_buffer(t, cs.w, cs.h, cs.d, 1);
+        const double lo = t == ElementType::i8 ? -128 : t == ElementType::i16 ? -32768 : t == ElementType::i32 ? -2147483648.0 : 0;
+        const double hi = t == ElementType::i8 ? 127 : t == ElementType::u8 ? 255 : t == ElementType::i16 ? 32767
+                        : t == ElementType::u16 ? 65535 : t == ElementType::i32 ? 2147483647.0 : 4294967295.0;
+        std::uniform_real_distribution<double> any(lo, hi);
+        for (std::int64_t z = 0; z < cs.d; ++z)
+          for (std::int64_t y = 0; y < cs.h; ++y)
+            for (std::int64_t x = 0; x < cs.w; ++x) {
+              const double v = y % 4 == 0 ? lo : y % 4 == 1 ? hi : y % 4 == 2 ? ((x + z) % 2 ? lo : hi) : std::floor(any(rng));
+              scipy_store(t, src.view.pixel(x, y, z), v);
+            }
+        Plan plan = make_plan(spec, src.view, t, Backend::cpu);
+        ASSERT_TRUE(plan.schedule.fused_axes) << describe(plan);
+        for (int a = 0; a < (cs.d > 1 ? 3 : 2); ++a)
+          ASSERT_TRUE(kernel::sums_stay_in_range(*plan.axes[static_cast<std::size_t>(a)].weights, t, t, spec.cval));
+        if (cs.d > 1) {
+          plan.schedule.fused_z = true;
+          plan.schedule.z_source_planes = !cs.ring;
+        }
+        expect_scipys_bits(src.view, spec, plan, [](const Schedule& s) { return s.fused_axes; },
+                           std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " + std::to_string(ci));
+        ++checked;
+      }
+  EXPECT_EQ(checked, 6 * static_cast<int>(test::all_borders().size()) * 3);
 }
 
 // 8- and 16-bit integers into their type with a Gaussian on both axes and a cval of the type: the
