@@ -5,22 +5,32 @@ the outputs' bits compared at the end.
   cp -r build/python /tmp/py_old   # before the change; rebuild; then
   OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 /usr/bin/python3 bench/module_ab.py build/python /tmp/py_old 21
   (either side may be PATH:NAME=value: that worker also gets environment variable NAME)
+  ... build/python /tmp/py_old 21 int16:80x170x150:1.5 int32:1000x1200:2
+  (cases given as DTYPE:SHAPE:SIGMA replace the default ones: uniform data, integers 0..999, signed
+  ones shifted by -500)
 
 OMP_WAIT_POLICY=passive: otherwise each process's OpenMP threads spin after its call while the other's
 runs (every case then read about 11.9 ms on this 2-core VM, 2026-11-28).
 """
-import sys, time, pickle, numpy as np
+import os, sys, time, pickle, numpy as np
 from ab_workers import spawn
 WORKER = r'''
 import sys, time, pickle, numpy as np
 sys.path.insert(0, sys.argv[1])
+import os
 import fastblur
 rng = np.random.default_rng(7)
+given = [c.split(":") for c in os.environ.get("FASTBLUR_AB_CASES", "").split(";") if c]
 cases = [(rng.random((1000, 1700, 3)) * 255).astype(np.uint8), (rng.random((1000, 1700, 4)) * 255).astype(np.uint8),
          rng.random((1150, 2050, 4)).astype(np.float32), rng.random((1150, 2050, 4)).astype(np.float32),
          rng.random((1400, 1600)), (rng.random((1300, 1700)) * 65535).astype(np.uint16),
          rng.random((180, 200, 230)).astype(np.float32), rng.random((80, 170, 150))]
 sigmas = [(1.2, 1.2, 0), (2, 2, 0), (1, 1, 0), (5.67, 5.67, 0), 3.0, 4.0, 1.0, 1.5]
+if given:
+    def data(dtype, shape):
+        return (rng.random(shape) * 1000 - (500 if np.dtype(dtype).kind == "i" else 0)).astype(dtype)
+    cases = [data(d, tuple(int(n) for n in shape.split("x"))) for d, shape, _ in given]
+    sigmas = [float(s) for _, _, s in given]
 outs = [np.empty_like(c) for c in cases]
 for line in sys.stdin:
     k = int(line)
@@ -31,6 +41,9 @@ for line in sys.stdin:
 '''
 names = ["u8 RGB 1700x1000 s1.2", "u8 RGBA 1700x1000 s2", "f32 RGBA 2050x1150 s1", "f32 RGBA 2050x1150 s5.67",
          "f64 1600x1400 s3", "u16 1300x1700 s4", "f32 volume 230x200x180 s1", "f64 volume 150x170x80 s1.5"]
+if len(sys.argv) > 4:  # the cases given replace the default ones, in both workers
+    os.environ["FASTBLUR_AB_CASES"] = ";".join(sys.argv[4:])
+    names = [" ".join(c.split(":")) for c in sys.argv[4:]]
 procs = {tag: spawn(WORKER, spec) for tag, spec in (("new", sys.argv[1]), ("old", sys.argv[2]))}
 def call(tag, k):
     p = procs[tag]; p.stdin.write(f"{k}\n"); p.stdin.flush(); return float(p.stdout.readline())

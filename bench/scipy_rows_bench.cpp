@@ -1,12 +1,16 @@
 // SciPy's order on one line of interleaved RGB values, an output at a time: uint8 through the
 // certified float32 sums (cpu/scipy_int_certified) against the double sums (cpu/ordered_correlate),
-// on noise, a flat line and one level of noise; the time an output in the "per_output" counter.
+// on noise, a flat line and one level of noise; the time an output in the "per_output" counter. And
+// the x pass's taps (x_taps): one row's (step 1, seven of eight loads across a cache line) against
+// eight rows interleaved (step 8, whole aligned vectors), the line in L1.
 //
 //   ./build/bench/fastblur_scipy_rows_bench
 #include <benchmark/benchmark.h>
 
 #include <random>
 #include <vector>
+
+#include "hwy/aligned_allocator.h"
 
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_int_certified.hpp"
@@ -57,9 +61,31 @@ void doubles(benchmark::State& st) {
                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// ordered_correlate over a line of 1400 outputs a row (step 1) or of 8 rows interleaved (step 8, the
+// same outputs a row): radius st.range(0), step st.range(1).
+void x_taps(benchmark::State& st) {
+  const int radius = static_cast<int>(st.range(0));
+  const auto step = static_cast<std::size_t>(st.range(1));
+  constexpr std::size_t kRow = 1400;
+  const std::vector<double> w(2 * static_cast<std::size_t>(radius) + 1, 1.0 / (2 * radius + 1));
+  const std::size_t len = (kRow + 2 * static_cast<std::size_t>(radius)) * step;
+  auto line = hwy::AllocateAligned<double>(len);  // 64-byte aligned: step 8's taps are whole cache lines
+  auto out = hwy::AllocateAligned<double>(kRow * step);
+  for (std::size_t i = 0; i < len; ++i) line[i] = static_cast<double>(i % 97) * 0.01;
+  for (auto _ : st) {
+    fastblur::cpu::ordered_correlate(line.get() + radius * step, out.get(), kRow * step, w.data() + radius, radius,
+                                     radius, 1, step);
+    benchmark::DoNotOptimize(out.get());
+  }
+  st.counters["per_output"] = benchmark::Counter(static_cast<double>(st.iterations()) * static_cast<double>(kRow * step),
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 // sigma x 10, the line's kind
 BENCHMARK(certified)->ArgsProduct({{12, 30}, {0, 1, 2}});
 BENCHMARK(doubles)->ArgsProduct({{12, 30}, {0, 1, 2}});
+// radius, step
+BENCHMARK(x_taps)->ArgsProduct({{4, 6, 12}, {1, 8}});
 
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <type_traits>
 
 #include "fastblur/view.hpp"
@@ -15,6 +16,23 @@ namespace fastblur::core {
 inline bool widens_to_double_as_loaded(ElementType type) noexcept {
   return type == ElementType::f32 || type == ElementType::u8 || type == ElementType::i8 || type == ElementType::u16 ||
          type == ElementType::i16;
+}
+
+/// The values of an integer type of 32 bits and fewer, as doubles (bool's are uint8's: SciPy reads
+/// its byte); none for floats and the 64-bit integers (not all of theirs are exact in double).
+struct IntegerRange {
+  double lowest, highest;
+};
+inline std::optional<IntegerRange> integer_range(ElementType type) noexcept {
+  switch (type) {
+    case ElementType::b8: case ElementType::u8: return IntegerRange{0, 255};
+    case ElementType::i8: return IntegerRange{-128, 127};
+    case ElementType::u16: return IntegerRange{0, 65535};
+    case ElementType::i16: return IntegerRange{-32768, 32767};
+    case ElementType::u32: return IntegerRange{0, 4294967295.0};
+    case ElementType::i32: return IntegerRange{-2147483648.0, 2147483647.0};
+    default: return std::nullopt;
+  }
 }
 
 /// IEEE binary16 <-> binary32, round to nearest even; Inf and NaN preserved.

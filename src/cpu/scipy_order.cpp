@@ -231,7 +231,7 @@ struct ShortLines {
 void certify(ShortLines& r) {
   const bool unsigned_type = r.st == r.dt && (r.dt == ElementType::u8 || r.dt == ElementType::u16);
   if (!unsigned_type || r.sym != 1 || r.n > 4) return;
-  const double most = r.dt == ElementType::u8 ? 255.0 : 65535.0;
+  const double most = core::integer_range(r.dt)->highest;
   if (!(r.cval >= 0.0 && r.cval <= most)) return;
   for (int j = -r.size1; j <= r.size2; ++j)
     if (!(r.fw[j] >= 0.0)) return;

@@ -22,7 +22,6 @@
 #include "core/element.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/ordered_correlate.hpp"
-#include "cpu/scipy_convert.hpp"
 #include "cpu/scipy_ring.hpp"
 
 namespace fastblur::cpu {
@@ -120,7 +119,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
         for (int m = 0; m < outputs; ++m) {
           double* plane = planes + m * values;
           // SciPy stores z's result, y reads it back (float32's and truncated ones as the sums were stored).
-          if (stored == StoredAs::as_summed) through_type(dst.type, plane, static_cast<std::size_t>(values));
+          through_unless_stored(stored, dst.type, plane, static_cast<std::size_t>(values));
           scipy_order_plane_rows(plan, plane, plane_of(dst, g0 + m));
         }
       }

@@ -165,7 +165,7 @@ void rows_terms(std::span<const Plan* const> plans, DerivativeSum kind, const Ro
             double* line = lines + k * group_lines + static_cast<std::size_t>(out_y - g0) * line_len;
             double* centre = line + static_cast<std::size_t>(x.size1 * C);
             // SciPy stores y's result, x reads it back (float32's and truncated ones as the y sums were stored).
-            if (stored[k] == StoredAs::as_summed) through_type(dt, centre, static_cast<std::size_t>(row));
+            through_unless_stored(stored[k], dt, centre, static_cast<std::size_t>(row));
             extend_line(line, x, W, C, cval);  // x: the line extended by its border mode
             double* made = k == 0 && io.destination_at ? io.destination_at(out_y) : out;
             ordered_correlate(centre, made, static_cast<std::size_t>(row), x.centre, x.size1, x.size2, x.symmetry,

@@ -37,6 +37,10 @@ StoredAs scipy_stored_as(const Plan& plan, int a, ElementType read, ElementType 
   return kernel::sums_stay_in_range(w, read, destination, plan.spec.cval) ? StoredAs::truncated : StoredAs::as_summed;
 }
 
+void through_unless_stored(StoredAs stored, ElementType destination, double* values, std::size_t count) {
+  if (stored == StoredAs::as_summed) through_type(destination, values, count);
+}
+
 Bands::Bands(std::int64_t n, int workers) {
   const int w = std::max(1, static_cast<int>(std::min<std::int64_t>(workers, std::max<std::int64_t>(n, 1))));
   start.resize(static_cast<std::size_t>(w) + 1);

@@ -34,6 +34,10 @@ ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
 /// the caller passes them through the type (through_type).
 StoredAs scipy_stored_as(const Plan& plan, int a, ElementType read, ElementType destination);
 
+/// What scipy_stored_as leaves to the caller: sums the window stored as summed, through `destination`
+/// and back (through_type; float64's unchanged); the others as they are.
+void through_unless_stored(StoredAs stored, ElementType destination, double* values, std::size_t count);
+
 /// A line of W pixels of C values, its values at line + x.size1 C, extended in place by x's border
 /// (x.size1 pixels before, x.size2 after: copies of the pixels x.map names, or `cval`), as SciPy's
 /// line buffer is before its correlation.

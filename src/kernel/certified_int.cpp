@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/element.hpp"
+
 namespace fastblur::kernel {
 
 bool cval_fits_u8(double cval) { return cval >= 0.0 && cval <= 255.0 && cval == std::floor(cval); }
@@ -17,13 +19,9 @@ bool certified_int_types(ElementType source, ElementType destination) {
 }
 
 CertifiedIntRange certified_int_range(ElementType type) {
-  switch (type) {
-    case ElementType::b8: case ElementType::u8: return {0, 255};
-    case ElementType::i8: return {-128, 127};
-    case ElementType::u16: return {0, 65535};
-    case ElementType::i16: return {-32768, 32767};
-    default: throw std::logic_error("internal: the certified sums take 8- and 16-bit integers");
-  }
+  const auto r = core::integer_range(type);
+  if (!certified_int_types(type, type) || !r) throw std::logic_error("internal: the certified sums take 8- and 16-bit integers");
+  return {static_cast<int>(r->lowest), static_cast<int>(r->highest)};
 }
 
 bool cval_fits_certified_int(ElementType type, double cval) {

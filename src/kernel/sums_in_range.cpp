@@ -1,32 +1,15 @@
 #include "kernel/sums_in_range.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <optional>
+
+#include "core/element.hpp"
 
 namespace fastblur::kernel {
-namespace {
-
-struct IntegerRange {
-  double lowest, highest;
-};
-
-// The integer types whose C conversion from double truncates through int32 (or exactly, uint32).
-std::optional<IntegerRange> integer_range(ElementType t) {
-  switch (t) {
-    case ElementType::u8: return IntegerRange{0, 255};
-    case ElementType::i8: return IntegerRange{-128, 127};
-    case ElementType::u16: return IntegerRange{0, 65535};
-    case ElementType::i16: return IntegerRange{-32768, 32767};
-    case ElementType::u32: return IntegerRange{0, 4294967295.0};
-    case ElementType::i32: return IntegerRange{-2147483648.0, 2147483647.0};
-    default: return std::nullopt;  // bool (a byte SciPy reads as uint8), 64-bit (inexact in double), floats
-  }
-}
-
-}  // namespace
 
 bool sums_stay_in_range(const std::vector<double>& weights, ElementType source, ElementType destination, double cval) {
-  const auto d = integer_range(destination), s = integer_range(source);
+  if (destination == ElementType::b8) return false;  // a byte SciPy reads as uint8's but stores as bool
+  const auto d = core::integer_range(destination), s = core::integer_range(source);
   if (!d || !s || s->lowest < d->lowest || s->highest > d->highest) return false;
   if (!(cval >= d->lowest && cval <= d->highest)) return false;
   double sum = 0.0;
