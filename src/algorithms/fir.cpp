@@ -39,6 +39,9 @@ constexpr int kFusedMaxRadius = 10;
 constexpr std::int64_t kShortRow = 32;
 // z kernels read from the source's planes where they lie up to this many taps (Schedule::z_source_planes).
 constexpr int kSourcePlanesMaxTaps = 24;
+// An 8- or 16-bit volume to nearest runs on SciPy's fused planes (rounded once) up to this many z taps
+// (sigma 2 at truncate 4): longer, the float32 passes' twice as many lanes are the faster.
+constexpr int kRoundedOnceMaxTaps = 17;
 
 // SciPy's order fused over each plane's y and x (Schedule::fused_axes): the most the ring of the y kernel's rows
 // of doubles may hold.
@@ -149,6 +152,8 @@ class Fir final : public Descriptor {
   // sums the source's planes where they lie (z_source_planes) there is no ring: only the group's count,
   // and no output size too small - z's own pass writes and re-reads a volume the fused planes never
   // make (issue 43, "z over the source's planes below half the cache": 0.82-0.99x from 32^3 to 128^3).
+  // Rounded once (integer_volume_rounded_once) the other way is not z's pass of SciPy's order but the
+  // pass per axis, which writes and re-reads the volume per axis: no output size too small either.
   static bool scipy_fused_z(const Plan& plan, const Shape& shape) {
     const auto& ax = plan.axes;
     if (!plan.schedule.fused_axes || !(ax[2].sigma > kSigmaCutoff) || shape.extent[2] < 2 || !ax[2].weights) return false;
@@ -164,7 +169,43 @@ class Fir final : public Descriptor {
     // Without a ring the group's planes may fill 3/4 of that half: measured float32 planes of 420^2
     // fused 1.07x faster (11.3 MB over two workers), of 512^2 0.79-0.91x (16.8 MB), LLC 32 MiB.
     const double budget = source_planes ? 0.75 * half_cache : half_cache;
-    return ring * workers <= budget && (source_planes || output >= half_cache);
+    return ring * workers <= budget && (source_planes || plan.spec.rounding == Rounding::nearest || output >= half_cache);
+  }
+
+  // Schedules an integer volume to nearest on SciPy's fused planes where they apply and are the faster
+  // (see schedule); false, the plan untouched, elsewhere. Against the pass per axis in double (32-bit
+  // integers) always: int32 100x150x200 sigma 2 2.1x, 64^3 sigma 1 1.9x. Against it in float32 (8-
+  // and 16-bit) where the source, the float32 volume and the output pass a quarter of the last-level
+  // cache and z's kernel has up to kRoundedOnceMaxTaps taps: measured here (32 MiB) int16 200^3 sigma
+  // 1 / 1.5 / 2 1.29x / 1.51x / 1.15x, 80x170x150 (16.3 MB) 0.98-1.02x, where CI's machine ran the
+  // passes at 1.72x the fused time, uint8 80x170x150 1.10x; smaller (64^3, 96^3: 0.52-0.92x) or with
+  // 25 taps (0.70-0.81x, 200^3 1.02x) the float32 passes are the faster (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+  static bool integer_volume_rounded_once(Plan& plan, const Shape& shape) {
+    const auto range = core::integer_range(shape.destination);
+    if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest || !range ||
+        shape.destination == ElementType::b8 || has_derivative(plan.spec) || shape.extent[2] < 2 ||
+        plan.schedule.x_across_rows || !plan.axes[2].weights)
+      return false;
+    if (plan.schedule.intermediate != ElementType::f64) {
+      // What the float32 passes keep in flight: the source, their float32 volume and the output.
+      const double passes_bytes = static_cast<double>(shape.elements()) *
+                                  static_cast<double>(element_size(shape.source) + sizeof(float) + element_size(shape.destination));
+      if (passes_bytes < static_cast<double>(core::last_level_cache_bytes()) / 4 ||
+          static_cast<int>(plan.axes[2].weights->size()) > kRoundedOnceMaxTaps)
+        return false;
+    }
+    Schedule& s = plan.schedule;
+    const Schedule before = s;
+    s.fused_axes = scipy_fused_axes(plan, shape);
+    if (!s.fused_axes || !scipy_fused_z(plan, shape)) {
+      s = before;
+      return false;
+    }
+    s.driver = CpuDriver::scipy_order;
+    s.intermediate = ElementType::f64;
+    s.fused_z = true;
+    s.z_source_planes = z_source_planes(plan, shape);
+    return true;
   }
 
   // x rows shorter than a vector are filtered across rows (Schedule::x_across_rows); the ring of
@@ -191,6 +232,11 @@ class Fir final : public Descriptor {
       plan.schedule.stream_destination = plan.schedule.fused_axes && shape.extent[2] == 1 && streams_float_destination(shape);
       return;
     }
+    // An integer volume to nearest whose planes SciPy's order fuses (scipy_fused_z): that driver in
+    // double, the axes passing doubles and the result rounded once as it is written (cpu::rounds_once)
+    // - the volume read once and written once, where the pass per axis in float32 wrote and re-read
+    // it per axis (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+    if (integer_volume_rounded_once(plan, shape)) return;
     // float64 out in double arithmetic: SciPy's order is the faster double driver (a ring of rows, the
     // tap rows' loads shared, a plane's axes fused), and into float64 its store after each axis rounds
     // nothing - its sums are the exact result, rounded once. 2 threads, float64 2048x2048 sigma 2:

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
@@ -125,6 +126,30 @@ void FromDoublesOf(const double* HWY_RESTRICT from, std::size_t count, std::byte
   }
 }
 
+// The exact result rounded once (Rounding::nearest): integers rounded to nearest, ties to even, and
+// saturated (core::saturate_round) - a vector at a time where every lane lies within T's range (then
+// rounded, it is its own truncation), value by value through core::store_element where one does not
+// (or is NaN).
+template <class T>
+void RoundRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to, ElementType type) {
+  const hn::ScalableTag<double> d;
+  const std::size_t N = hn::Lanes(d);
+  constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
+  // 64-bit types: below 2^63 (the vector conversion's reach; saturate_round's highest for int64).
+  constexpr double hi = sizeof(T) < 8 ? static_cast<double>(std::numeric_limits<T>::max()) : 9223372036854774784.0;
+  const auto scalar = [&](std::size_t j) { core::store_element(type, to + j * sizeof(T), from[j]); };
+  std::size_t i = 0;
+  for (; i + N <= count; i += N) {
+    const auto v = hn::LoadU(d, from + i);
+    if (!hn::AllTrue(d, hn::And(hn::Ge(v, hn::Set(d, lo)), hn::Le(v, hn::Set(d, hi))))) {
+      for (std::size_t j = i; j < i + N; ++j) scalar(j);
+      continue;
+    }
+    StoreTruncated<T>(d, hn::Round(v), to + i * sizeof(T));
+  }
+  for (; i < count; ++i) scalar(i);
+}
+
 // A vector whose every lane passed TruncationLanes<T>, truncated and wrapped to T and back to double:
 // through int32 (sign or zero extension of T's low bits) for 32 bits and fewer but uint32, through
 // int64 for the wide types (int64 to double rounds to nearest, as C).
@@ -226,6 +251,20 @@ void FromDoubles(ElementType type, const double* from, std::size_t count, void* 
   WithType(type, [&](auto tag) { FromDoublesOf<decltype(tag)>(from, count, p); });
 }
 
+void FromDoublesRounded(ElementType type, const double* from, std::size_t count, void* to) {
+  auto* p = static_cast<std::byte*>(to);
+  if (type == ElementType::b8) {  // nonzero once rounded
+    for (std::size_t i = 0; i < count; ++i) core::store_element(type, p + i, from[i]);
+    return;
+  }
+  WithType(type, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_integral_v<T>) RoundRun<T>(from, count, p, type);
+    else FromDoubles(type, from, count, to);  // floats rounded to nearest as C converts
+  });
+  if (type == ElementType::f16) FromDoubles(type, from, count, to);  // WithType leaves float16 to the caller
+}
+
 void ThroughType(ElementType type, double* values, std::size_t count) {
   if (type == ElementType::f64) return;
   if (type == ElementType::f16) {
@@ -248,6 +287,7 @@ namespace fastblur::cpu {
 HWY_EXPORT(ToDoubles);
 HWY_EXPORT(FromDoubles);
 HWY_EXPORT(ThroughType);
+HWY_EXPORT(FromDoublesRounded);
 HWY_EXPORT(FromDoublesStreamed);
 HWY_EXPORT(FenceStreamed);
 
@@ -263,6 +303,10 @@ void to_doubles(ElementType type, const void* from, std::size_t count, double* t
 
 void from_doubles(ElementType type, const double* from, std::size_t count, void* to) {
   HWY_DYNAMIC_DISPATCH(FromDoubles)(type, from, count, to);
+}
+
+void from_doubles_rounded(ElementType type, const double* from, std::size_t count, void* to) {
+  HWY_DYNAMIC_DISPATCH(FromDoublesRounded)(type, from, count, to);
 }
 
 void through_type(ElementType type, double* values, std::size_t count) {

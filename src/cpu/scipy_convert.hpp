@@ -17,6 +17,11 @@ void to_doubles(ElementType type, const void* from, std::size_t count, double* t
 /// and fewer, wrapping; core::c_convert's x86 answer out of range), float32 rounded to nearest.
 void from_doubles(ElementType type, const double* from, std::size_t count, void* to);
 
+/// `count` doubles as packed elements of `type` at `to`, the exact result rounded once
+/// (Rounding::nearest): integers rounded to nearest, ties to even, and saturated (NaN to 0, as
+/// core::store_element); floats rounded to nearest, as from_doubles.
+void from_doubles_rounded(ElementType type, const double* from, std::size_t count, void* to);
+
 /// from_doubles into float32, the whole cache lines written past the caches with streaming stores
 /// (Schedule::stream_destination): the same values. Weakly ordered: the writing thread calls
 /// fence_streamed before another may read them.

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <span>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -549,6 +550,9 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     scipy_order_planes_blur(plan, src, dst, threads);
     return;
   }
+  // The passes per axis store each axis's result in the output: rounded once only into float64.
+  if (rounds_once(plan) && dst.type != ElementType::f64)
+    throw std::logic_error("internal: a scipy-order plan rounded once runs its passes per axis into float64 only");
   for (int axis : plan.spec.axis_order) {
     // Fused (Schedule::fused_axes: y then x are the last axes SciPy filters): each plane's y and x in
     // one pass through a ring of rows, from the source, or in place after z's pass.

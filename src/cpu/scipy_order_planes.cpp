@@ -70,7 +70,8 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   const std::int64_t group = std::min<std::int64_t>(kGroup, D);
   const int slots = taps + static_cast<int>(group) - 1;
   const std::size_t pitch = ring_pitch(values);
-  const StoredAs stored = scipy_stored_as(plan, 2, src.type, dst.type);
+  const ElementType between = between_axes(plan, dst.type);  // what z's results go through
+  const StoredAs stored = scipy_stored_as(plan, 2, src.type, between);
   // Schedule::z_source_planes: z sums the source's planes where they lie, widened as they are loaded -
   // where they are packed float32 planes apart from the output and z reads no cval plane (a plan made
   // for another call falls back to the ring).
@@ -119,7 +120,7 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
         for (int m = 0; m < outputs; ++m) {
           double* plane = planes + m * values;
           // SciPy stores z's result, y reads it back (float32's and truncated ones as the sums were stored).
-          through_unless_stored(stored, dst.type, plane, static_cast<std::size_t>(values));
+          through_unless_stored(stored, between, plane, static_cast<std::size_t>(values));
           scipy_order_plane_rows(plan, plane, plane_of(dst, g0 + m));
         }
       }

@@ -54,7 +54,7 @@ constexpr std::int64_t kStrip = 1024;  // values of a row a sweep takes at a tim
 // first, and `in_place` says src is dst), or the caller's Rows<double>.
 struct RowsIo {
   std::int64_t width, height, channels;
-  ElementType destination;  // the type each axis's result goes through
+  ElementType destination;  // the type each axis's result goes through (between_axes)
   std::function<void(std::int64_t y, double* row)> read;
   std::function<void(std::int64_t y, const double* row)> write;
   bool in_place = false;
@@ -202,13 +202,15 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
   // A float32 destination past the caches (the plan's Schedule::stream_destination): packed rows streamed.
   const bool stream = plans[0]->schedule.stream_destination && dst.type == ElementType::f32 &&
                       dst.stride[0] == static_cast<std::ptrdiff_t>(dst.channels * sizeof(float));
-  RowsIo io{src.width(), src.height(), src.channels, dst.type, [&](std::int64_t y, double* row) { read_row(src, y, row); },
+  const bool round_once = rounds_once(*plans[0]);
+  RowsIo io{src.width(), src.height(), src.channels, between_axes(*plans[0], dst.type),
+            [&](std::int64_t y, double* row) { read_row(src, y, row); },
             [&](std::int64_t y, const double* row) {
-              if (stream)
+              if (stream)  // rounded to nearest, as once
                 from_doubles_streamed(row, static_cast<std::size_t>(dst.width() * dst.channels),
                                       reinterpret_cast<float*>(dst.pixel(0, y)));
               else
-                write_row(row, dst, y);
+                write_row(row, dst, y, round_once);
             },
             src.data == dst.data, &dst, stream};
   io.finish = finish;
@@ -224,10 +226,12 @@ void scipy_order_plane_rows(const Plan& plan, const double* plane, const View& d
   const Plan* plans[] = {&plan};
   const std::int64_t row = dst.width() * dst.channels;
   // The plane's rows are read where they lie (source_at): no `read`.
-  RowsIo io{dst.width(), dst.height(), dst.channels, dst.type, {},
-            [&](std::int64_t y, const double* from) { write_row(from, dst, y); }, false, &dst};
+  const bool round_once = rounds_once(plan);
+  const ElementType between = between_axes(plan, dst.type);
+  RowsIo io{dst.width(), dst.height(), dst.channels, between, {},
+            [&](std::int64_t y, const double* from) { write_row(from, dst, y, round_once); }, false, &dst};
   io.source_at = [&](std::int64_t y) { return plane + y * row; };
-  io.values = dst.type;  // z's results, stored in the output's type
+  io.values = between;  // z's results, stored in the output's type (or doubles, rounded once)
   if (rows_are_doubles(dst))
     io.destination_at = [&](std::int64_t y) { return reinterpret_cast<double*>(dst.pixel(0, y)); };
   rows_terms(plans, DerivativeSum::laplace, io, 1);
@@ -243,7 +247,7 @@ void scipy_order_rows_blur(const Plan& plan, const Rows<double>& rows) {
       rows.channels != plan.channels)
     throw std::logic_error("internal: scipy_order_rows_blur runs a 2D fused scipy-order plan of the rows' shape");
   const Plan* plans[] = {&plan};
-  RowsIo io{rows.width, rows.height, rows.channels, plan.destination, rows.read, rows.write};
+  RowsIo io{rows.width, rows.height, rows.channels, between_axes(plan, plan.destination), rows.read, rows.write};
   io.values = plan.source;
   rows_terms(plans, DerivativeSum::laplace, io, plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads());
 }

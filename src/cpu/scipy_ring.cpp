@@ -31,6 +31,12 @@ ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n) {
   return ax;
 }
 
+bool rounds_once(const Plan& plan) { return plan.spec.rounding != Rounding::scipy; }
+
+ElementType between_axes(const Plan& plan, ElementType destination) {
+  return rounds_once(plan) ? ElementType::f64 : destination;
+}
+
 StoredAs scipy_stored_as(const Plan& plan, int a, ElementType read, ElementType destination) {
   if (destination == ElementType::f32) return StoredAs::float32;
   const std::vector<double>& w = *plan.axes[static_cast<std::size_t>(a)].weights;
@@ -107,14 +113,15 @@ void read_row(const View& v, std::int64_t y, double* to) {
   for (std::int64_t x = 0; x < W; ++x) to_doubles(v.type, v.pixel(x, y), static_cast<std::size_t>(C), to + x * C);
 }
 
-void write_row(const double* from, const View& v, std::int64_t y) {
+void write_row(const double* from, const View& v, std::int64_t y, bool round_once) {
   const std::size_t es = element_size(v.type);
   const std::int64_t W = v.width(), C = v.channels;
+  const auto convert = round_once ? from_doubles_rounded : from_doubles;
   if (v.stride[0] == static_cast<std::ptrdiff_t>(C * static_cast<std::int64_t>(es))) {
-    from_doubles(v.type, from, static_cast<std::size_t>(W * C), v.pixel(0, y));
+    convert(v.type, from, static_cast<std::size_t>(W * C), v.pixel(0, y));
     return;
   }
-  for (std::int64_t x = 0; x < W; ++x) from_doubles(v.type, from + x * C, static_cast<std::size_t>(C), v.pixel(x, y));
+  for (std::int64_t x = 0; x < W; ++x) convert(v.type, from + x * C, static_cast<std::size_t>(C), v.pixel(x, y));
 }
 
 }  // namespace fastblur::cpu

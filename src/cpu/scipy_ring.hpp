@@ -28,6 +28,15 @@ int scipy_symmetry(const std::vector<double>& w);
 /// Plan axis `a` (of `n` samples) as SciPy correlates along it.
 ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
 
+/// Whether a scipy-order plan makes the exact result rounded once (Rounding::nearest: a float64 output,
+/// or an integer volume's fused planes) instead of SciPy's bits: its axes pass doubles to each other,
+/// and its output is rounded to nearest as it is written (from_doubles_rounded).
+bool rounds_once(const Plan& plan);
+
+/// The type axis results go through for the next axis to read: the output's (SciPy stores them
+/// there), or float64 (nothing) where the plan rounds once.
+ElementType between_axes(const Plan& plan, ElementType destination);
+
 /// How axis `a`'s sums are stored for the next axis to read (ordered_correlate_row_window): through
 /// float32 into a float32 output; truncated into an integer one where its sums over values of `read`
 /// (the type the axis reads) stay within its range (kernel::sums_stay_in_range); else as summed, and
@@ -94,8 +103,9 @@ bool planes_packed(const View& v);
 /// a float32 row cannot carry).
 bool maps_to_samples(const ScipyAxis& axis);
 
-/// Row y of a view as doubles, or doubles into row y (packed rows in one run, others a pixel at a time).
+/// Row y of a view as doubles, or doubles into row y (packed rows in one run, others a pixel at a time;
+/// converted as SciPy stores them, or rounded once: from_doubles_rounded).
 void read_row(const View& v, std::int64_t y, double* to);
-void write_row(const double* from, const View& v, std::int64_t y);
+void write_row(const double* from, const View& v, std::int64_t y, bool round_once);
 
 }  // namespace fastblur::cpu

@@ -49,8 +49,13 @@ std::string describe_schedule(const Plan& p) {
       std::string order;
       for (int a : p.spec.axis_order)
         if (p.axes[static_cast<std::size_t>(a)].sigma > 0.0) order += (order.empty() ? "" : ", ") + std::string(1, "xyz"[a]);
-      out += ", rounding scipy: axes " + (order.empty() ? std::string("none") : order) + ", each converted to " +
-             std::string(to_string(p.destination)) + (is_integer(p.destination) ? " (truncated)" : "") +
+      // SciPy's bits, or its order rounded once (Rounding::nearest: float64, an integer volume's fused planes).
+      const bool once = p.spec.rounding != Rounding::scipy;
+      const std::string into = std::string(to_string(p.destination));
+      out += std::string(once ? ", SciPy's order rounded once: axes " : ", rounding scipy: axes ") +
+             (order.empty() ? std::string("none") : order) +
+             (once ? ", doubles between them, the result rounded to nearest into " + into
+                   : ", each converted to " + into + (is_integer(p.destination) ? " (truncated)" : "")) +
              (p.spec.weights[0].empty() && p.spec.weights[1].empty() && p.spec.weights[2].empty() ? "" : ", the caller's weights") +
              (s.fused_axes ? ", both axes in one pass through a ring of rows" : "") +
              (s.scipy_int_certified ? " of " + std::string(to_string(p.destination)) + ", its sums certified in float32 where a sample of rows allows" : "") +

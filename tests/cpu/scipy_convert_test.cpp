@@ -1,5 +1,5 @@
 // cpu/scipy_convert: each type's vector conversions against the scalar model (core::c_convert,
-// core::load_element), on runs whose vectors mix values in range with ones out of range, NaN and
+// core::load_element; core::store_element for the rounded ones), on runs whose vectors mix values in range with ones out of range, NaN and
 // infinities at every lane, at every length up to a few vectors.
 #include <gtest/gtest.h>
 
@@ -92,6 +92,44 @@ TEST(ScipyConvert, VectorsMatchTheScalarModelOnEveryTypeAndLength) {
         run[at] = special;
         expect_the_scalar_model(t, run);
       }
+}
+
+// from_doubles_rounded (the exact result rounded once) against core::store_element: integers rounded
+// to nearest, ties to even, saturated, NaN to 0; bool nonzero once rounded; floats as C converts.
+void expect_rounded_as_stored(ElementType t, const std::vector<double>& from) {
+  const std::size_t n = from.size(), es = element_size(t);
+  std::vector<std::byte> got(n * es + 1), want(es);
+  cpu::from_doubles_rounded(t, from.data(), n, got.data() + 1);  // an unaligned destination too
+  for (std::size_t i = 0; i < n; ++i) {
+    core::store_element(t, want.data(), from[i]);
+    ASSERT_EQ(std::memcmp(got.data() + 1 + i * es, want.data(), es), 0)
+        << to_string(t) << " from_doubles_rounded of " << from[i] << " at " << i << " of " << n;
+  }
+}
+
+TEST(ScipyConvert, RoundedOnceMatchesTheStoredElementOnEveryTypeAndLength) {
+  auto rng = test::rng_for_test();
+  std::mt19937_64 gen(rng());
+  for (ElementType t : kTypes)
+    for (std::size_t n = 0; n <= 70; ++n) expect_rounded_as_stored(t, awkward_run(gen, n));
+  for (ElementType t : kTypes)
+    for (const double special : kSpecials)
+      for (std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{13}}) {
+        std::vector<double> run(24, 17.5);  // a tie (to even: 18) in every other lane
+        run[at] = special;
+        expect_rounded_as_stored(t, run);
+      }
+  // Ties round to even in the vector lanes: 0.5 -> 0, 1.5 -> 2, -2.5 -> -2.
+  std::vector<double> ties{0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 254.5, 255.5, 32766.5, -32768.5, 65535.5, 3.5, 4.5, 5.5, 6.5, 7.5};
+  std::vector<std::int16_t> out(ties.size());
+  cpu::from_doubles_rounded(ElementType::i16, ties.data(), ties.size(), out.data());
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out[1], 2);
+  EXPECT_EQ(out[5], -2);
+  EXPECT_EQ(out[8], 32766);
+  EXPECT_EQ(out[9], -32768);
+  EXPECT_EQ(out[10], 32767);
+  for (ElementType t : kTypes) expect_rounded_as_stored(t, ties);
 }
 
 }  // namespace

@@ -589,6 +589,104 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
   EXPECT_EQ(volume, apart);
 }
 
+// An integer volume to nearest on the fused planes (cpu::rounds_once): the axes pass doubles and the
+// output is the float64 result rounded once - the same sums as the double driver into float64 (SciPy's
+// order), rounded and saturated as core::store_element - for every integer type and border, bands of
+// any count, padded pixels, both z paths, in place. And the planner's choice between it and the
+// float32 passes per axis.
+TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
+  auto rng = test::rng_for_test();
+  const ElementType types[] = {ElementType::i8, ElementType::u8, ElementType::i16, ElementType::u16, ElementType::i32, ElementType::u32};
+  struct Case { std::int64_t w, h, d; int c; double s; int threads; int pad_px; };
+  const Case cases[] = {{33, 13, 9, 1, 1.1, 2, 0}, {35, 11, 5, 2, 1.7, 7, 1}, {36, 10, 3, 1, 2.5, 2, 0}};
+  int checked = 0;
+  for (std::size_t ti = 0; ti < std::size(types); ++ti)
+    for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
+      for (std::size_t ci = 0; ci < std::size(cases); ++ci) {
+        if (test::small_scale() && !test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), static_cast<int>(ci))) continue;
+        const Case& cs = cases[ci];
+        const ElementType t = types[ti];
+        BlurSpec spec = BlurSpec::isotropic_3d(cs.s);
+        spec.with_border(test::all_borders()[bi]);
+        spec.cval = 41.5;
+        spec.threads = cs.threads;
+        auto src = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
+        fill(src.view, rng);
+        // Extremes, so that sums saturate at both ends of the type.
+        const auto range = *core::integer_range(t);
+        core::store_element(t, src.view.pixel(0, 0, 0), range.lowest);
+        core::store_element(t, src.view.pixel(1, 0, 0), range.highest);
+        core::store_element(t, src.view.pixel(2, 1, 1), range.highest);
+        auto f64 = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, cs.c);
+        blur(src.view, f64.view, spec);
+        ASSERT_EQ(last_run()->schedule.driver, CpuDriver::scipy_order);
+        auto want = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
+        for (std::int64_t z = 0; z < cs.d; ++z)
+          for (std::int64_t y = 0; y < cs.h; ++y)
+            for (std::int64_t x = 0; x < cs.w; ++x)
+              for (int c = 0; c < cs.c; ++c)
+                core::store_element(t, want.view.pixel(x, y, z) + static_cast<std::size_t>(c) * element_size(t),
+                                    test::get(f64.view, x, y, z, c));
+        Plan plan = make_plan(spec, src.view, t, Backend::cpu);
+        plan.schedule.driver = CpuDriver::scipy_order;  // the planner keeps it for volumes past the cache
+        plan.schedule.intermediate = ElementType::f64;
+        plan.schedule.fused_axes = plan.schedule.fused_z = true;
+        for (const bool source_planes : {false, true}) {
+          plan.schedule.z_source_planes = source_planes;
+          const std::string what = std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " +
+                                   std::to_string(ci) + (source_planes ? " source planes" : " ring");
+          auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
+          blur(src.view, got.view, plan);
+          ASSERT_TRUE(last_run()->schedule.fused_z) << what;
+          std::string where;
+          EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << what << " at " << where;
+          auto copy = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
+          for (std::int64_t z = 0; z < cs.d; ++z)
+            for (std::int64_t y = 0; y < cs.h; ++y)
+              for (std::int64_t x = 0; x < cs.w; ++x)
+                for (int c = 0; c < cs.c; ++c) test::set(copy.view, x, y, z, c, test::get(src.view, x, y, z, c));
+          blur(copy.view, copy.view, plan);  // in place
+          EXPECT_TRUE(same_bytes(copy.view, want.view, &where)) << "in place " << what << " at " << where;
+        }
+        ++checked;
+      }
+  EXPECT_GT(checked, 10);
+  // The planner: 32-bit integers (their passes per axis in double) at any size the planes fuse; 8- and
+  // 16-bit ones where the float32 passes' source, volume and output pass a quarter of the cache and
+  // z's kernel has up to 17 taps; never a 2D image, a derivative or SciPy's float types.
+  BlurSpec spec = BlurSpec::isotropic_3d(1.5);
+  spec.threads = 2;
+  const auto plan_of = [&](const BlurSpec& s, ElementType t, std::int64_t w, std::int64_t d) {
+    return make_plan(s, View::packed(static_cast<std::int16_t*>(nullptr), t, w, w, d, 1), Backend::cpu).schedule;
+  };
+  const auto rounded_once = [](const Schedule& s) { return s.driver == CpuDriver::scipy_order && s.fused_z; };
+  EXPECT_NE(describe(make_plan(spec, View::packed(static_cast<std::int32_t*>(nullptr), ElementType::i32, 64, 64, 16, 1), Backend::cpu))
+                .find("SciPy's order rounded once: axes z, y, x, doubles between them, the result rounded to nearest into i32"),
+            std::string::npos);
+  const std::int64_t side = 128;
+  const auto depth_for = [&](double bytes_per_element, double share) {
+    return static_cast<std::int64_t>(static_cast<double>(core::last_level_cache_bytes()) * share /
+                                     (bytes_per_element * static_cast<double>(side * side))) + 2;
+  };
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u32, side, 16)));
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25))));
+  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25) - 4)));
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u8, side, depth_for(6, 0.25))));
+  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::f32, side, depth_for(12, 0.25))));
+  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, 1)));  // an image
+  spec.sigma = {1.5, 1.5, 3.0};  // 25 z taps: the float32 passes
+  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25))));
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
+  spec.sigma = {1.5, 1.5, 1.5};
+  spec.order = {0, 1, 0};  // a derivative: the line driver
+  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
+  spec.order = {0, 0, 0};
+  spec.rounding = Rounding::scipy;  // SciPy's bits: its own rules
+  EXPECT_NE(describe(make_plan(spec, View::packed(static_cast<std::int32_t*>(nullptr), ElementType::i32, side, side, 16, 1),
+                               Backend::cpu)).find("rounding scipy"), std::string::npos);
+}
+
 TEST(ScipyOrder, ThePlannerGivesItToExactCpuRequestsOnly) {
   std::vector<float> px(64 * 48);
   const View v = View::packed(px.data(), ElementType::f32, 64, 48);
