@@ -152,7 +152,7 @@ class Fir final : public Descriptor {
   // sums the source's planes where they lie (z_source_planes) there is no ring: only the group's count,
   // and no output size too small - z's own pass writes and re-reads a volume the fused planes never
   // make (issue 43, "z over the source's planes below half the cache": 0.82-0.99x from 32^3 to 128^3).
-  // Rounded once (integer_volume_rounded_once) the other way is not z's pass of SciPy's order but the
+  // Rounded once (integers_rounded_once) the other way is not z's pass of SciPy's order but the
   // pass per axis, which writes and re-reads the volume per axis: no output size too small either.
   static bool scipy_fused_z(const Plan& plan, const Shape& shape) {
     const auto& ax = plan.axes;
@@ -172,21 +172,32 @@ class Fir final : public Descriptor {
     return ring * workers <= budget && (source_planes || plan.spec.rounding == Rounding::nearest || output >= half_cache);
   }
 
-  // Schedules an integer volume to nearest on SciPy's fused planes where they apply and are the faster
-  // (see schedule); false, the plan untouched, elsewhere. Against the pass per axis in double (32-bit
-  // integers) always: int32 100x150x200 sigma 2 2.1x, 64^3 sigma 1 1.9x. Against it in float32 (8-
-  // and 16-bit) where the source, the float32 volume and the output pass a quarter of the last-level
-  // cache and z's kernel has up to kRoundedOnceMaxTaps taps: measured here (32 MiB) int16 200^3 sigma
-  // 1 / 1.5 / 2 1.29x / 1.51x / 1.15x, 80x170x150 (16.3 MB) 0.98-1.02x, where CI's machine ran the
-  // passes at 1.72x the fused time, uint8 80x170x150 1.10x; smaller (64^3, 96^3: 0.52-0.92x) or with
-  // 25 taps (0.70-0.81x, 200^3 1.02x) the float32 passes are the faster (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
-  static bool integer_volume_rounded_once(Plan& plan, const Shape& shape) {
+  // Schedules an integer image or volume to nearest on SciPy's fused drivers where they apply and are
+  // the faster (see schedule); false, the plan untouched, elsewhere. Against the pass per axis or the
+  // fused rows in double (32-bit integers): an image's fused rows and a volume's fused planes always -
+  // int32 1080x1920 sigma 1 / 2 2.4x / 2.1x, 700x800 2.4x / 2.1x (bench/options_vs_default.py), 100x150x200
+  // sigma 2 2.1x, 64^3 sigma 1 1.9x. Against the pass per axis in float32 (8- and 16-bit volumes; their
+  // images keep the float32 fused rows, 0.57x) where the source, the float32 volume and the output pass
+  // a quarter of the last-level cache and z's kernel has up to kRoundedOnceMaxTaps taps: measured here
+  // (32 MiB) int16 200^3 sigma 1 / 1.5 / 2 1.29x / 1.51x / 1.15x, 80x170x150 (16.3 MB) 0.98-1.02x,
+  // where CI's machine ran the passes at 1.72x the fused time, uint8 80x170x150 1.10x; smaller (64^3,
+  // 96^3: 0.52-0.92x) or with 25 taps (0.70-0.81x, 200^3 1.02x) the float32 passes are the faster
+  // (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+  static bool integers_rounded_once(Plan& plan, const Shape& shape) {
     const auto range = core::integer_range(shape.destination);
     if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest || !range ||
-        shape.destination == ElementType::b8 || has_derivative(plan.spec) || shape.extent[2] < 2 ||
-        plan.schedule.x_across_rows || !plan.axes[2].weights)
+        shape.destination == ElementType::b8 || has_derivative(plan.spec) || plan.schedule.x_across_rows)
       return false;
-    if (plan.schedule.intermediate != ElementType::f64) {
+    const bool in_double = plan.schedule.intermediate == ElementType::f64;
+    Schedule& s = plan.schedule;
+    if (shape.extent[2] == 1) {  // an image: its rows fused, in double only
+      if (!in_double || !scipy_fused_axes(plan, shape)) return false;
+      s.driver = CpuDriver::scipy_order;
+      s.fused_axes = true;
+      return true;
+    }
+    if (!plan.axes[2].weights) return false;
+    if (!in_double) {
       // What the float32 passes keep in flight: the source, their float32 volume and the output.
       const double passes_bytes = static_cast<double>(shape.elements()) *
                                   static_cast<double>(element_size(shape.source) + sizeof(float) + element_size(shape.destination));
@@ -194,7 +205,6 @@ class Fir final : public Descriptor {
           static_cast<int>(plan.axes[2].weights->size()) > kRoundedOnceMaxTaps)
         return false;
     }
-    Schedule& s = plan.schedule;
     const Schedule before = s;
     s.fused_axes = scipy_fused_axes(plan, shape);
     if (!s.fused_axes || !scipy_fused_z(plan, shape)) {
@@ -232,11 +242,11 @@ class Fir final : public Descriptor {
       plan.schedule.stream_destination = plan.schedule.fused_axes && shape.extent[2] == 1 && streams_float_destination(shape);
       return;
     }
-    // An integer volume to nearest whose planes SciPy's order fuses (scipy_fused_z): that driver in
+    // An integer image or volume to nearest whose rows or planes SciPy's order fuses: that driver in
     // double, the axes passing doubles and the result rounded once as it is written (cpu::rounds_once)
-    // - the volume read once and written once, where the pass per axis in float32 wrote and re-read
-    // it per axis (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
-    if (integer_volume_rounded_once(plan, shape)) return;
+    // - read once and written once, where the pass per axis wrote and re-read it per axis
+    // (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+    if (integers_rounded_once(plan, shape)) return;
     // float64 out in double arithmetic: SciPy's order is the faster double driver (a ring of rows, the
     // tap rows' loads shared, a plane's axes fused), and into float64 its store after each axis rounds
     // nothing - its sums are the exact result, rounded once. 2 threads, float64 2048x2048 sigma 2:
@@ -290,8 +300,8 @@ class Fir final : public Descriptor {
     const int r = plan.axes[static_cast<std::size_t>(axis)].radius;
     if (plan.schedule.backend == Backend::vulkan) return 1.0 + 0.02 * (r + 1);  // taps from shared memory
     const double cost = kFirFixed + kFirPerTapPair * (r + 1);
-    if (plan.schedule.driver == CpuDriver::scipy_order)  // double, a conversion per axis (none into float64)
-      return (plan.destination == ElementType::f64 ? kScipyOrderIntoDouble : 2.0) * cost;
+    if (plan.schedule.driver == CpuDriver::scipy_order)  // double, a conversion per axis (none into float64 or rounded once)
+      return (plan.destination == ElementType::f64 || plan.spec.rounding != Rounding::scipy ? kScipyOrderIntoDouble : 2.0) * cost;
     if (plan.schedule.driver == CpuDriver::fixed_point) return 0.5 * cost;  // 16-bit lanes
     return kFirFloat * cost;
   }

@@ -550,9 +550,6 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     scipy_order_planes_blur(plan, src, dst, threads);
     return;
   }
-  // The passes per axis store each axis's result in the output: rounded once only into float64.
-  if (rounds_once(plan) && dst.type != ElementType::f64)
-    throw std::logic_error("internal: a scipy-order plan rounded once runs its passes per axis into float64 only");
   for (int axis : plan.spec.axis_order) {
     // Fused (Schedule::fused_axes: y then x are the last axes SciPy filters): each plane's y and x in
     // one pass through a ring of rows, from the source, or in place after z's pass.
@@ -578,6 +575,9 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
       return;
     }
     if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > kSigmaCutoff)) continue;
+    // A pass per axis stores its result in the output: rounded once only into float64.
+    if (rounds_once(plan) && dst.type != ElementType::f64)
+      throw std::logic_error("internal: a scipy-order plan rounded once runs its passes per axis into float64 only");
     const bool overlapping = !first || core::views_overlap(src, dst);
     correlate1d(first ? s : d, d, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
                 plan.spec.cval, threads, overlapping, plan.schedule.x_across_rows && axis == 0);

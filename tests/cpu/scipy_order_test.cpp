@@ -589,16 +589,17 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
   EXPECT_EQ(volume, apart);
 }
 
-// An integer volume to nearest on the fused planes (cpu::rounds_once): the axes pass doubles and the
-// output is the float64 result rounded once - the same sums as the double driver into float64 (SciPy's
+// An integer volume to nearest on the fused planes, or an image on the fused rows (cpu::rounds_once):
+// the axes pass doubles and the output is the float64 result rounded once - the same sums as the double driver into float64 (SciPy's
 // order), rounded and saturated as core::store_element - for every integer type and border, bands of
 // any count, padded pixels, both z paths, in place. And the planner's choice between it and the
 // float32 passes per axis.
-TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
+TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
   auto rng = test::rng_for_test();
   const ElementType types[] = {ElementType::i8, ElementType::u8, ElementType::i16, ElementType::u16, ElementType::i32, ElementType::u32};
   struct Case { std::int64_t w, h, d; int c; double s; int threads; int pad_px; };
-  const Case cases[] = {{33, 13, 9, 1, 1.1, 2, 0}, {35, 11, 5, 2, 1.7, 7, 1}, {36, 10, 3, 1, 2.5, 2, 0}};
+  const Case cases[] = {{33, 13, 9, 1, 1.1, 2, 0}, {35, 11, 5, 2, 1.7, 7, 1}, {36, 10, 3, 1, 2.5, 2, 0},
+                        {37, 29, 1, 3, 1.3, 3, 1}, {30, 8, 1, 1, 2.2, 2, 0}};  // images: their rows fused
   int checked = 0;
   for (std::size_t ti = 0; ti < std::size(types); ++ti)
     for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
@@ -606,7 +607,8 @@ TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
         if (test::small_scale() && !test::grid_cell(static_cast<int>(ti), static_cast<int>(bi), static_cast<int>(ci))) continue;
         const Case& cs = cases[ci];
         const ElementType t = types[ti];
-        BlurSpec spec = BlurSpec::isotropic_3d(cs.s);
+        const bool image = cs.d == 1;
+        BlurSpec spec = image ? BlurSpec::isotropic_2d(cs.s) : BlurSpec::isotropic_3d(cs.s);
         spec.with_border(test::all_borders()[bi]);
         spec.cval = 41.5;
         spec.threads = cs.threads;
@@ -616,7 +618,7 @@ TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
         const auto range = *core::integer_range(t);
         core::store_element(t, src.view.pixel(0, 0, 0), range.lowest);
         core::store_element(t, src.view.pixel(1, 0, 0), range.highest);
-        core::store_element(t, src.view.pixel(2, 1, 1), range.highest);
+        core::store_element(t, src.view.pixel(2, 1, std::min<std::int64_t>(1, cs.d - 1)), range.highest);
         auto f64 = test::make_buffer(ElementType::f64, cs.w, cs.h, cs.d, cs.c);
         blur(src.view, f64.view, spec);
         ASSERT_EQ(last_run()->schedule.driver, CpuDriver::scipy_order);
@@ -630,14 +632,16 @@ TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
         Plan plan = make_plan(spec, src.view, t, Backend::cpu);
         plan.schedule.driver = CpuDriver::scipy_order;  // the planner keeps it for volumes past the cache
         plan.schedule.intermediate = ElementType::f64;
-        plan.schedule.fused_axes = plan.schedule.fused_z = true;
+        plan.schedule.fused_axes = true;
+        plan.schedule.fused_z = !image;
         for (const bool source_planes : {false, true}) {
+          if (image && source_planes) continue;
           plan.schedule.z_source_planes = source_planes;
           const std::string what = std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " +
                                    std::to_string(ci) + (source_planes ? " source planes" : " ring");
           auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
           blur(src.view, got.view, plan);
-          ASSERT_TRUE(last_run()->schedule.fused_z) << what;
+          ASSERT_TRUE(last_run()->schedule.fused_axes && last_run()->schedule.fused_z == !image) << what;
           std::string where;
           EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << what << " at " << where;
           auto copy = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
@@ -651,9 +655,9 @@ TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
         ++checked;
       }
   EXPECT_GT(checked, 10);
-  // The planner: 32-bit integers (their passes per axis in double) at any size the planes fuse; 8- and
-  // 16-bit ones where the float32 passes' source, volume and output pass a quarter of the cache and
-  // z's kernel has up to 17 taps; never a 2D image, a derivative or SciPy's float types.
+  // The planner: 32-bit integers (their other drivers in double) at any size the rows or planes fuse;
+  // 8- and 16-bit volumes where the float32 passes' source, volume and output pass a quarter of the
+  // cache and z's kernel has up to 17 taps (not their images); never a derivative or a float type.
   BlurSpec spec = BlurSpec::isotropic_3d(1.5);
   spec.threads = 2;
   const auto plan_of = [&](const BlurSpec& s, ElementType t, std::int64_t w, std::int64_t d) {
@@ -674,7 +678,12 @@ TEST(ScipyOrder, IntegerVolumesRoundedOnceAreTheDoubleResultRounded) {
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25) - 4)));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u8, side, depth_for(6, 0.25))));
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::f32, side, depth_for(12, 0.25))));
-  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, 1)));  // an image
+  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, 1)));  // an image: the float32 fused rows
+  spec.sigma = {1.5, 1.5, 0.0};
+  const Schedule image = plan_of(spec, ElementType::i32, side, 1);
+  EXPECT_TRUE(image.driver == CpuDriver::scipy_order && image.fused_axes) << "an int32 image";
+  EXPECT_NE(plan_of(spec, ElementType::i16, side, 1).driver, CpuDriver::scipy_order);
+  spec.sigma = {1.5, 1.5, 1.5};
   spec.sigma = {1.5, 1.5, 3.0};  // 25 z taps: the float32 passes
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25))));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));

@@ -59,8 +59,9 @@ def test_the_plan_printed_is_the_plan_run(rng, device, ndim):
         assert (p["schedule"]["rounding"] == "scipy") == (exact_cpu and rounding == "scipy"), what
         if p["schedule"]["driver"] == "scipy-order" and p["schedule"]["rounding"] != "scipy":
             # SciPy's order rounding nothing between its axes: into float64 the exact double engine; an
-            # integer volume's fused planes, rounded once as they are written
-            assert dtype == "float64" or (np.dtype(dtype).kind in "iu" and ndim == 3 and p["schedule"]["fused_z"]), what
+            # integer image's fused rows or volume's fused planes, rounded once as they are written
+            fused = p["schedule"]["fused_z"] if ndim == 3 else p["schedule"]["fused_axes"]
+            assert dtype == "float64" or (np.dtype(dtype).kind in "iu" and fused), what
         if not exact_cpu:
             assert p["schedule"]["rounding"] == "nearest", what
         checked += 1
