@@ -148,7 +148,7 @@ class Box final : public Descriptor {
     const double sigma = plan.axes[static_cast<std::size_t>(axis)].sigma;
     const double pad = passes * (sigma * std::sqrt(3.0 / passes) + 1.0);
     if (plan.schedule.driver == CpuDriver::lanes)
-      return cost::lane_axis(shape.channels, axis, kPerPassLanes * passes * padded_ratio(shape, axis, pad));
+      return cost::lane_axis(shape.channels, axis, kPerPassLanes * passes * padded_ratio(shape, axis, pad), shape.source, shape.destination);
     return (cost::kLineDriver + kPerPassLines * passes) * padded_ratio(shape, axis, pad);
   }
 

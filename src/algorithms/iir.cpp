@@ -201,7 +201,7 @@ class Iir final : public Descriptor {
     const bool extends = plan.axes[i].border != Border::nearest && plan.axes[i].border != Border::constant;
     const double pad = extends ? 11.0 * plan.axes[i].sigma : 0.0;
     if (plan.schedule.driver == CpuDriver::lanes)
-      return cost::lane_axis(shape.channels, axis, kDericheLanesPerSample * padded_ratio(shape, axis, pad));
+      return cost::lane_axis(shape.channels, axis, kDericheLanesPerSample * padded_ratio(shape, axis, pad), shape.source, shape.destination);
     const double per_sample = variant_of(plan.spec) == IirVariant::deriche ? 8.0 : 6.0;
     return (cost::kLineDriver + per_sample) * padded_ratio(shape, axis, pad);
   }

@@ -88,7 +88,7 @@ class Kawase final : public Descriptor {
     if (plan.schedule.backend == Backend::vulkan) return 0.5 + 0.6 * passes;  // padding, then 4 fetches a pass
     const double pad = static_cast<double>(kawase_reach(offsets));
     if (plan.schedule.driver == CpuDriver::lanes)
-      return cost::lane_axis(shape.channels, axis, kPerPassLanes * passes * padded_ratio(shape, axis, pad));
+      return cost::lane_axis(shape.channels, axis, kPerPassLanes * passes * padded_ratio(shape, axis, pad), shape.source, shape.destination);
     return (cost::kLineDriver + kPerPassLines * passes) * padded_ratio(shape, axis, pad);
   }
 

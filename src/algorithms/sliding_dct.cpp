@@ -132,7 +132,8 @@ class SlidingDct final : public Descriptor {
     const double pad = fits_fir(plan.spec) ? ax.support : 4.4 * ax.sigma + 1.0;
     if (plan.schedule.driver == CpuDriver::lanes)
       return cost::lane_axis(shape.channels, axis,
-                             kPerTermLanes * terms * (fits_fir(plan.spec) ? kSplitEnds : 1.0) * padded_ratio(shape, axis, pad));
+                             kPerTermLanes * terms * (fits_fir(plan.spec) ? kSplitEnds : 1.0) * padded_ratio(shape, axis, pad),
+                             shape.source, shape.destination);
     return (cost::kLineDriver + 3.0 + kPerTermLines * terms) * padded_ratio(shape, axis, pad);
   }
 
