@@ -39,8 +39,9 @@ constexpr int kFusedMaxRadius = 10;
 constexpr std::int64_t kShortRow = 32;
 // z kernels read from the source's planes where they lie up to this many taps (Schedule::z_source_planes).
 constexpr int kSourcePlanesMaxTaps = 24;
-// An 8- or 16-bit volume to nearest runs on SciPy's fused planes (rounded once) up to this many z taps
-// (sigma 2 at truncate 4): longer, the float32 passes' twice as many lanes are the faster.
+// An integer volume to nearest runs on SciPy's fused planes (rounded once) up to this many z taps
+// (sigma 2 at truncate 4): longer, an 8- or 16-bit one on the float32 passes (their twice as many
+// lanes are the faster), a 32-bit one with z's pass into doubles first (its ring of planes is dearer).
 constexpr int kRoundedOnceMaxTaps = 17;
 
 // SciPy's order fused over each plane's y and x (Schedule::fused_axes): the most the ring of the y kernel's rows
@@ -174,9 +175,11 @@ class Fir final : public Descriptor {
 
   // Schedules an integer image or volume to nearest on SciPy's fused drivers where they apply and are
   // the faster (see schedule); false, the plan untouched, elsewhere. Against the pass per axis or the
-  // fused rows in double (32-bit integers): an image's fused rows and a volume's fused planes always -
+  // fused rows in double (32-bit integers): an image's fused rows, a volume's fused planes always -
   // int32 1080x1920 sigma 1 / 2 2.4x / 2.1x, 700x800 2.4x / 2.1x (bench/options_vs_default.py), 100x150x200
-  // sigma 2 2.1x, 64^3 sigma 1 1.9x. Against the pass per axis in float32 (8- and 16-bit volumes; their
+  // sigma 2 2.1x, 64^3 sigma 1 1.9x - with z's pass into a float64 volume first where z does not fuse
+  // or has more than kRoundedOnceMaxTaps taps (int32 80x170x150 / 100x150x200 sigma 4: 1.29x / 1.37x
+  // against z's ring / the pass per axis in double). Against the pass per axis in float32 (8- and 16-bit volumes; their
   // images keep the float32 fused rows, 0.57x) where the source, the float32 volume and the output pass
   // a quarter of the last-level cache and z's kernel has up to kRoundedOnceMaxTaps taps: measured here
   // (32 MiB) int16 200^3 sigma 1 / 1.5 / 2 1.29x / 1.51x / 1.15x, 80x170x150 (16.3 MB) 0.98-1.02x,
@@ -201,20 +204,22 @@ class Fir final : public Descriptor {
       // What the float32 passes keep in flight: the source, their float32 volume and the output.
       const double passes_bytes = static_cast<double>(shape.elements()) *
                                   static_cast<double>(element_size(shape.source) + sizeof(float) + element_size(shape.destination));
-      if (passes_bytes < static_cast<double>(core::last_level_cache_bytes()) / 4 ||
-          static_cast<int>(plan.axes[2].weights->size()) > kRoundedOnceMaxTaps)
-        return false;
+      if (passes_bytes < static_cast<double>(core::last_level_cache_bytes()) / 4) return false;
     }
     const Schedule before = s;
     s.fused_axes = scipy_fused_axes(plan, shape);
-    if (!s.fused_axes || !scipy_fused_z(plan, shape)) {
+    const bool short_z = static_cast<int>(plan.axes[2].weights->size()) <= kRoundedOnceMaxTaps;
+    const bool fused_z = s.fused_axes && short_z && scipy_fused_z(plan, shape);
+    // In double, as SciPy's bits run: where z does not fuse (or its kernel is long: its ring then
+    // cost more than its pass), z's pass per axis into a float64 volume, then the fused planes.
+    if (!s.fused_axes || (!fused_z && !in_double)) {
       s = before;
       return false;
     }
     s.driver = CpuDriver::scipy_order;
     s.intermediate = ElementType::f64;
-    s.fused_z = true;
-    s.z_source_planes = z_source_planes(plan, shape);
+    s.fused_z = fused_z;
+    s.z_source_planes = fused_z && z_source_planes(plan, shape);
     return true;
   }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
@@ -28,6 +29,7 @@
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
 #include "cpu/scipy_ring.hpp"
+#include "cpu/scratch.hpp"
 
 namespace fastblur::cpu {
 namespace {
@@ -550,11 +552,23 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     scipy_order_planes_blur(plan, src, dst, threads);
     return;
   }
+  // Rounded once into an integer output (cpu::rounds_once), a pass per axis stores its sums in a
+  // float64 volume instead of the output (nothing rounded between axes); the fused planes read it and
+  // round once as they write.
+  const bool via_doubles = rounds_once(plan) && dst.type != ElementType::f64;
+  std::optional<ScratchImage> doubles;
+  View between = dst;  // where a pass per axis stores its result
+  if (via_doubles) {
+    const auto values = static_cast<std::size_t>(dst.width() * dst.height() * dst.depth() * dst.channels);
+    doubles.emplace(values * sizeof(double), 0);
+    between = View::packed(doubles->as<double>(), ElementType::f64, dst.width(), dst.height(), dst.depth(), dst.channels);
+  }
+  const Array b = array_of(between);
   for (int axis : plan.spec.axis_order) {
     // Fused (Schedule::fused_axes: y then x are the last axes SciPy filters): each plane's y and x in
     // one pass through a ring of rows, from the source, or in place after z's pass.
     if (plan.schedule.fused_axes && axis == 1) {
-      const View& from = first ? src : dst;
+      const View& from = first ? src : between;
       if (dst.depth() == 1) {
         scipy_order_image_rows(plan, from, dst, threads);
         return;
@@ -575,11 +589,11 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
       return;
     }
     if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > kSigmaCutoff)) continue;
-    // A pass per axis stores its result in the output: rounded once only into float64.
-    if (rounds_once(plan) && dst.type != ElementType::f64)
-      throw std::logic_error("internal: a scipy-order plan rounded once runs its passes per axis into float64 only");
-    const bool overlapping = !first || core::views_overlap(src, dst);
-    correlate1d(first ? s : d, d, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
+    // Into doubles, the fused rows must make the output (they round once).
+    if (via_doubles && !plan.schedule.fused_axes)
+      throw std::logic_error("internal: a scipy-order plan rounded once into integers fuses its last axes");
+    const bool overlapping = !first || core::views_overlap(src, between);
+    correlate1d(first ? s : b, b, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
                 plan.spec.cval, threads, overlapping, plan.schedule.x_across_rows && axis == 0);
     first = false;
   }

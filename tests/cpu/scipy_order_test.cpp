@@ -589,8 +589,9 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
   EXPECT_EQ(volume, apart);
 }
 
-// An integer volume to nearest on the fused planes, or an image on the fused rows (cpu::rounds_once):
-// the axes pass doubles and the output is the float64 result rounded once - the same sums as the double driver into float64 (SciPy's
+// An integer volume to nearest on the fused planes (z through its ring, over the source's planes, or
+// its pass into a float64 volume), or an image on the fused rows (cpu::rounds_once): the axes pass
+// doubles and the output is the float64 result rounded once - the same sums as the double driver into float64 (SciPy's
 // order), rounded and saturated as core::store_element - for every integer type and border, bands of
 // any count, padded pixels, both z paths, in place. And the planner's choice between it and the
 // float32 passes per axis.
@@ -633,15 +634,20 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
         plan.schedule.driver = CpuDriver::scipy_order;  // the planner keeps it for volumes past the cache
         plan.schedule.intermediate = ElementType::f64;
         plan.schedule.fused_axes = true;
-        plan.schedule.fused_z = !image;
-        for (const bool source_planes : {false, true}) {
-          if (image && source_planes) continue;
-          plan.schedule.z_source_planes = source_planes;
+        // A volume's z: through a ring of planes, over the source's planes, or its pass per axis into
+        // a float64 volume before the fused planes.
+        enum class Z { ring, source_planes, pass_into_doubles };
+        for (const Z zway : {Z::ring, Z::source_planes, Z::pass_into_doubles}) {
+          if (image && zway != Z::ring) continue;
+          plan.schedule.fused_z = !image && zway != Z::pass_into_doubles;
+          plan.schedule.z_source_planes = zway == Z::source_planes;
           const std::string what = std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " +
-                                   std::to_string(ci) + (source_planes ? " source planes" : " ring");
+                                   std::to_string(ci) + (zway == Z::source_planes ? " source planes"
+                                                         : zway == Z::ring        ? " ring"
+                                                                                  : " z's pass into doubles");
           auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
           blur(src.view, got.view, plan);
-          ASSERT_TRUE(last_run()->schedule.fused_axes && last_run()->schedule.fused_z == !image) << what;
+          ASSERT_TRUE(last_run()->schedule.fused_axes && last_run()->schedule.fused_z == plan.schedule.fused_z) << what;
           std::string where;
           EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << what << " at " << where;
           auto copy = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
@@ -684,9 +690,10 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
   EXPECT_TRUE(image.driver == CpuDriver::scipy_order && image.fused_axes) << "an int32 image";
   EXPECT_NE(plan_of(spec, ElementType::i16, side, 1).driver, CpuDriver::scipy_order);
   spec.sigma = {1.5, 1.5, 1.5};
-  spec.sigma = {1.5, 1.5, 3.0};  // 25 z taps: the float32 passes
+  spec.sigma = {1.5, 1.5, 3.0};  // 25 z taps: the float32 passes; in double z's pass into doubles
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25))));
-  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
+  const Schedule long_z = plan_of(spec, ElementType::i32, side, 16);
+  EXPECT_TRUE(long_z.driver == CpuDriver::scipy_order && long_z.fused_axes && !long_z.fused_z);
   spec.sigma = {1.5, 1.5, 1.5};
   spec.order = {0, 1, 0};  // a derivative: the line driver
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
