@@ -37,6 +37,8 @@ constexpr double kScipyOrderIntoDouble = 1.15;
 constexpr int kFusedMaxRadius = 10;
 // x rows of fewer values than this (a few vectors) are filtered across rows (Schedule::x_across_rows).
 constexpr std::int64_t kShortRow = 32;
+// An x axis of up to this many values is a pixel's (RGB(A) under one sigma), not a piece of an image's rows.
+constexpr std::int64_t kPixelValues = 4;
 // z kernels read from the source's planes where they lie up to this many taps (Schedule::z_source_planes).
 constexpr int kSourcePlanesMaxTaps = 24;
 // An integer volume to nearest runs on SciPy's fused planes (rounded once) up to this many z taps
@@ -173,53 +175,39 @@ class Fir final : public Descriptor {
     return ring * workers <= budget && (source_planes || plan.spec.rounding == Rounding::nearest || output >= half_cache);
   }
 
-  // Schedules an integer image or volume to nearest on SciPy's fused drivers where they apply and are
-  // the faster (see schedule); false, the plan untouched, elsewhere. Against the pass per axis or the
-  // fused rows in double (32-bit integers): an image's fused rows, a volume's fused planes always -
-  // int32 1080x1920 sigma 1 / 2 2.4x / 2.1x, 700x800 2.4x / 2.1x (bench/options_vs_default.py), 100x150x200
-  // sigma 2 2.1x, 64^3 sigma 1 1.9x - with z's pass into a float64 volume first where z does not fuse
-  // or has more than kRoundedOnceMaxTaps taps (int32 80x170x150 / 100x150x200 sigma 4: 1.29x / 1.37x
-  // against z's ring / the pass per axis in double). Against the pass per axis in float32 (8- and 16-bit volumes; their
-  // images keep the float32 fused rows, 0.57x) where the source, the float32 volume and the output pass
-  // a quarter of the last-level cache and z's kernel has up to kRoundedOnceMaxTaps taps: measured here
-  // (32 MiB) int16 200^3 sigma 1 / 1.5 / 2 1.29x / 1.51x / 1.15x, 80x170x150 (16.3 MB) 0.98-1.02x,
-  // where CI's machine ran the passes at 1.72x the fused time, uint8 80x170x150 1.10x; smaller (64^3,
-  // 96^3: 0.52-0.92x) or with 25 taps (0.70-0.81x, 200^3 1.02x) the float32 passes are the faster
-  // (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+  // Schedules integers to nearest on SciPy's order in double, rounded once (cpu::rounds_once): the
+  // exact result, correctly rounded, at about the default's cost - 32-bit integers' images and volumes
+  // (their other drivers run in double: int32 1080x1920 sigma 1 / 2 2.4x / 2.1x, 700x800 2.4x / 2.1x
+  // faster, bench/options_vs_default.py; 100x150x200 sigma 2 2.1x, 64^3 sigma 1 1.9x), and 8- and
+  // 16-bit volumes filtered along every axis whose z kernel has up to kRoundedOnceMaxTaps taps
+  // (against the float32 passes per axis: int16 200^3 sigma 1 / 1.5 / 2 1.29x / 1.51x / 1.15x,
+  // 80x170x150 0.98-1.02x here, where CI's
+  // machine ran the passes at 1.72x; 64^3 0.52x, the price of one rule at every size). Whatever the
+  // size, so that a piece of an array (dask's chunks, the CLI's bands) gets the whole call's bits:
+  // the rows and planes fused where they fit, else z's pass (or every pass) into a float64 volume
+  // first (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
   static bool integers_rounded_once(Plan& plan, const Shape& shape) {
     const auto range = core::integer_range(shape.destination);
     if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest || !range ||
-        shape.destination == ElementType::b8 || has_derivative(plan.spec) || plan.schedule.x_across_rows)
+        shape.destination == ElementType::b8 || has_derivative(plan.spec))
       return false;
     const bool in_double = plan.schedule.intermediate == ElementType::f64;
+    const auto& ax = plan.axes;
+    const bool volume = shape.extent[2] > 1 && ax[2].sigma > kSigmaCutoff && ax[2].weights;
+    const bool short_z = volume && static_cast<int>(ax[2].weights->size()) <= kRoundedOnceMaxTaps;
+    // 8- and 16-bit: volumes filtered along x and y too, whose x holds more than a pixel's values (an
+    // RGB(A) array under one sigma keeps the float32 passes that filter it across its pixels).
+    const bool xy = ax[0].sigma > kSigmaCutoff && ax[1].sigma > kSigmaCutoff &&
+                    shape.extent[0] * shape.channels > kPixelValues;
+    if (!in_double && !(short_z && xy)) return false;
     Schedule& s = plan.schedule;
-    if (shape.extent[2] == 1) {  // an image: its rows fused, in double only
-      if (!in_double || !scipy_fused_axes(plan, shape)) return false;
-      s.driver = CpuDriver::scipy_order;
-      s.fused_axes = true;
-      return true;
-    }
-    if (!plan.axes[2].weights) return false;
-    if (!in_double) {
-      // What the float32 passes keep in flight: the source, their float32 volume and the output.
-      const double passes_bytes = static_cast<double>(shape.elements()) *
-                                  static_cast<double>(element_size(shape.source) + sizeof(float) + element_size(shape.destination));
-      if (passes_bytes < static_cast<double>(core::last_level_cache_bytes()) / 4) return false;
-    }
-    const Schedule before = s;
-    s.fused_axes = scipy_fused_axes(plan, shape);
-    const bool short_z = static_cast<int>(plan.axes[2].weights->size()) <= kRoundedOnceMaxTaps;
-    const bool fused_z = s.fused_axes && short_z && scipy_fused_z(plan, shape);
-    // In double, as SciPy's bits run: where z does not fuse (or its kernel is long: its ring then
-    // cost more than its pass), z's pass per axis into a float64 volume, then the fused planes.
-    if (!s.fused_axes || (!fused_z && !in_double)) {
-      s = before;
-      return false;
-    }
     s.driver = CpuDriver::scipy_order;
     s.intermediate = ElementType::f64;
-    s.fused_z = fused_z;
-    s.z_source_planes = fused_z && z_source_planes(plan, shape);
+    s.fused_axes = !s.x_across_rows && scipy_fused_axes(plan, shape);
+    // z's ring of a long kernel cost more than its pass into doubles (int32 80x170x150 / 100x150x200
+    // sigma 4: 1.29x / 1.37x).
+    s.fused_z = short_z && s.fused_axes && scipy_fused_z(plan, shape);
+    s.z_source_planes = s.fused_z && z_source_planes(plan, shape);
     return true;
   }
 

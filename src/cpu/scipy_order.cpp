@@ -13,7 +13,6 @@
 #include <exception>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -515,6 +514,15 @@ ShortLines x_of_plane_rows(const Plan& plan, const View& dst) {
   return x;
 }
 
+// A float64 volume's values rounded once into `to` (cpu::rounds_once), row by row.
+void round_into(const View& from, const View& to, int threads) {
+  const std::int64_t H = to.height(), D = to.depth();
+#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
+  for (std::int64_t z = 0; z < D; ++z)
+    for (std::int64_t y = 0; y < H; ++y)
+      write_row(reinterpret_cast<const double*>(plane_of(from, z).pixel(0, y)), plane_of(to, z), y, true);
+}
+
 // A 2D image's fused rows (Schedule::fused_axes): the certified 8-bit sums where the plan has them and
 // these views allow, else SciPy's double sums; `finish` on each output row.
 void scipy_order_image_rows(const Plan& plan, const View& src, const View& dst, int workers, const RowFinish& finish = {}) {
@@ -527,11 +535,32 @@ void scipy_order_image_rows(const Plan& plan, const View& src, const View& dst, 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();
   const Array s = array_of(src), d = array_of(dst);
+  // Rounded once into an integer output (cpu::rounds_once), a pass per axis stores its sums in a
+  // float64 volume instead of the output (nothing rounded between axes); the fused rows read it and
+  // round once as they write, or, where no rows fuse, it is rounded into the output at the end. Not
+  // where z's planes fuse (they need none).
+  const bool via_doubles =
+      rounds_once(plan) && dst.type != ElementType::f64 && (plan.schedule.pixels_image || !plan.schedule.fused_z);
+  std::optional<ScratchImage> doubles;
+  View between = dst;  // where a pass per axis stores its result
+  if (via_doubles) {
+    const auto values = static_cast<std::size_t>(dst.width() * dst.height() * dst.depth() * dst.channels);
+    doubles.emplace(values * sizeof(double), 0);
+    between = View::packed(doubles->as<double>(), ElementType::f64, dst.width(), dst.height(), dst.depth(), dst.channels);
+  }
+  const Array b = array_of(between);
   // Schedule::pixels_image: z and y by the image's plan, then x (SciPy's last axis) across the
-  // pixels - of each output row while in cache where the image's rows are fused, else in place.
+  // pixels - of each output row while in cache where the image's rows are fused, else in place
+  // (rounded once: in the float64 volume, then rounded into the output).
   // Only where each pixel's values are packed (a padded pixel is not one).
   if (plan.schedule.pixels_image && pixels_packed(src) && pixels_packed(dst)) {
     const Plan& image = *plan.schedule.pixels_image;
+    if (via_doubles) {
+      scipy_order_blur(image, pixels_of(src), pixels_of(between));  // into float64: rounds nothing
+      correlate1d(b, b, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
+      round_into(between, dst, threads);
+      return;
+    }
     if (image.schedule.fused_axes && dst.channels == 1) {  // x on each of the image's output rows while in cache
       const ShortLines x = x_of_plane_rows(plan, dst);
       const RowFinish finish = [&](std::int64_t z) {
@@ -552,18 +581,6 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
     scipy_order_planes_blur(plan, src, dst, threads);
     return;
   }
-  // Rounded once into an integer output (cpu::rounds_once), a pass per axis stores its sums in a
-  // float64 volume instead of the output (nothing rounded between axes); the fused planes read it and
-  // round once as they write.
-  const bool via_doubles = rounds_once(plan) && dst.type != ElementType::f64;
-  std::optional<ScratchImage> doubles;
-  View between = dst;  // where a pass per axis stores its result
-  if (via_doubles) {
-    const auto values = static_cast<std::size_t>(dst.width() * dst.height() * dst.depth() * dst.channels);
-    doubles.emplace(values * sizeof(double), 0);
-    between = View::packed(doubles->as<double>(), ElementType::f64, dst.width(), dst.height(), dst.depth(), dst.channels);
-  }
-  const Array b = array_of(between);
   for (int axis : plan.spec.axis_order) {
     // Fused (Schedule::fused_axes: y then x are the last axes SciPy filters): each plane's y and x in
     // one pass through a ring of rows, from the source, or in place after z's pass.
@@ -589,15 +606,13 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
       return;
     }
     if (!(plan.axes[static_cast<std::size_t>(axis)].sigma > kSigmaCutoff)) continue;
-    // Into doubles, the fused rows must make the output (they round once).
-    if (via_doubles && !plan.schedule.fused_axes)
-      throw std::logic_error("internal: a scipy-order plan rounded once into integers fuses its last axes");
     const bool overlapping = !first || core::views_overlap(src, between);
     correlate1d(first ? s : b, b, axis + 1, scipy_weights(plan, axis), plan.spec.border[static_cast<std::size_t>(axis)],
                 plan.spec.cval, threads, overlapping, plan.schedule.x_across_rows && axis == 0);
     first = false;
   }
   if (first) convert_copy(src, dst);
+  else if (via_doubles) round_into(between, dst, threads);  // the passes' doubles, rounded once
 }
 
 }  // namespace fastblur::cpu

@@ -600,7 +600,9 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
   const ElementType types[] = {ElementType::i8, ElementType::u8, ElementType::i16, ElementType::u16, ElementType::i32, ElementType::u32};
   struct Case { std::int64_t w, h, d; int c; double s; int threads; int pad_px; };
   const Case cases[] = {{33, 13, 9, 1, 1.1, 2, 0}, {35, 11, 5, 2, 1.7, 7, 1}, {36, 10, 3, 1, 2.5, 2, 0},
-                        {37, 29, 1, 3, 1.3, 3, 1}, {30, 8, 1, 1, 2.2, 2, 0}};  // images: their rows fused
+                        {37, 29, 1, 3, 1.3, 3, 1}, {30, 8, 1, 1, 2.2, 2, 0},  // images: their rows fused
+                        {6, 9, 7, 1, 1.2, 2, 0},   // rows shorter than a vector: filtered across rows
+                        {4, 20, 9, 1, 1.4, 2, 0}};  // x a pixel's values: y and z as an image of pixels
   int checked = 0;
   for (std::size_t ti = 0; ti < std::size(types); ++ti)
     for (std::size_t bi = 0; bi < test::all_borders().size(); ++bi)
@@ -631,23 +633,26 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
                 core::store_element(t, want.view.pixel(x, y, z) + static_cast<std::size_t>(c) * element_size(t),
                                     test::get(f64.view, x, y, z, c));
         Plan plan = make_plan(spec, src.view, t, Backend::cpu);
-        plan.schedule.driver = CpuDriver::scipy_order;  // the planner keeps it for volumes past the cache
+        plan.schedule.driver = CpuDriver::scipy_order;  // each way of z forced, the pixels' image off
+        plan.schedule.pixels_image = nullptr;
         plan.schedule.intermediate = ElementType::f64;
-        plan.schedule.fused_axes = true;
         // A volume's z: through a ring of planes, over the source's planes, or its pass per axis into
-        // a float64 volume before the fused planes.
-        enum class Z { ring, source_planes, pass_into_doubles };
-        for (const Z zway : {Z::ring, Z::source_planes, Z::pass_into_doubles}) {
-          if (image && zway != Z::ring) continue;
-          plan.schedule.fused_z = !image && zway != Z::pass_into_doubles;
+        // a float64 volume before the fused planes; or every pass into that volume, rounded at the end.
+        enum class Z { ring, source_planes, pass_into_doubles, every_pass_into_doubles };
+        for (const Z zway : {Z::ring, Z::source_planes, Z::pass_into_doubles, Z::every_pass_into_doubles}) {
+          if (image && (zway == Z::source_planes || zway == Z::pass_into_doubles)) continue;
+          plan.schedule.fused_axes = zway != Z::every_pass_into_doubles;
+          plan.schedule.fused_z = !image && (zway == Z::ring || zway == Z::source_planes);
           plan.schedule.z_source_planes = zway == Z::source_planes;
           const std::string what = std::string(to_string(t)) + " " + std::string(to_string(spec.border[0])) + " case " +
-                                   std::to_string(ci) + (zway == Z::source_planes ? " source planes"
-                                                         : zway == Z::ring        ? " ring"
-                                                                                  : " z's pass into doubles");
+                                   std::to_string(ci) + (zway == Z::source_planes       ? " source planes"
+                                                         : zway == Z::ring              ? " ring"
+                                                         : zway == Z::pass_into_doubles ? " z's pass into doubles"
+                                                                                        : " every pass into doubles");
           auto got = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
           blur(src.view, got.view, plan);
-          ASSERT_TRUE(last_run()->schedule.fused_axes && last_run()->schedule.fused_z == plan.schedule.fused_z) << what;
+          ASSERT_TRUE(last_run()->schedule.fused_axes == plan.schedule.fused_axes &&
+                      last_run()->schedule.fused_z == plan.schedule.fused_z) << what;
           std::string where;
           EXPECT_TRUE(same_bytes(got.view, want.view, &where)) << what << " at " << where;
           auto copy = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
@@ -658,12 +663,24 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
           blur(copy.view, copy.view, plan);  // in place
           EXPECT_TRUE(same_bytes(copy.view, want.view, &where)) << "in place " << what << " at " << where;
         }
+        // The planner's own plan for the request (a volume whose x is more than a pixel's values, or
+        // 32-bit integers): the same bits.
+        const bool wide = t == ElementType::i32 || t == ElementType::u32;
+        if ((image || cs.w * cs.c <= 4) && !wide) {
+          ++checked;
+          continue;
+        }
+        auto planned = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c);
+        blur(src.view, planned.view, spec);
+        ASSERT_EQ(last_run()->schedule.driver, CpuDriver::scipy_order) << to_string(t) << " case " << ci;
+        std::string where;
+        EXPECT_TRUE(same_bytes(planned.view, want.view, &where)) << "planned " << to_string(t) << " case " << ci << " at " << where;
         ++checked;
       }
   EXPECT_GT(checked, 10);
-  // The planner: 32-bit integers (their other drivers in double) at any size the rows or planes fuse;
-  // 8- and 16-bit volumes where the float32 passes' source, volume and output pass a quarter of the
-  // cache and z's kernel has up to 17 taps (not their images); never a derivative or a float type.
+  // The planner: 32-bit integers' images and volumes (their other drivers in double), 8- and 16-bit
+  // volumes whose z kernel has up to 17 taps (not their images), at every size - a piece of an array
+  // gets the whole call's bits; never a derivative or a float type.
   BlurSpec spec = BlurSpec::isotropic_3d(1.5);
   spec.threads = 2;
   const auto plan_of = [&](const BlurSpec& s, ElementType t, std::int64_t w, std::int64_t d) {
@@ -681,9 +698,16 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u32, side, 16)));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25))));
-  EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25) - 4)));
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i16, 40, 5)));  // small: the same rule
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u8, side, depth_for(6, 0.25))));
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::f32, side, depth_for(12, 0.25))));
+  const Schedule narrow = plan_of(spec, ElementType::u16, 5, 9);  // x across rows: every pass into doubles
+  EXPECT_TRUE(narrow.driver == CpuDriver::scipy_order && narrow.x_across_rows && !narrow.fused_axes);
+  const auto pixels = [&](ElementType t) {  // x a pixel's 4 values (RGBA under one sigma)
+    return make_plan(spec, View::packed(static_cast<std::int16_t*>(nullptr), t, 4, 300, 200, 1), Backend::cpu).schedule;
+  };
+  EXPECT_NE(pixels(ElementType::u16).driver, CpuDriver::scipy_order);  // the float32 passes across its pixels
+  EXPECT_TRUE(pixels(ElementType::i32).driver == CpuDriver::scipy_order && pixels(ElementType::i32).pixels_image);
   EXPECT_FALSE(rounded_once(plan_of(spec, ElementType::i16, side, 1)));  // an image: the float32 fused rows
   spec.sigma = {1.5, 1.5, 0.0};
   const Schedule image = plan_of(spec, ElementType::i32, side, 1);
