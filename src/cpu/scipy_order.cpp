@@ -514,13 +514,22 @@ ShortLines x_of_plane_rows(const Plan& plan, const View& dst) {
   return x;
 }
 
-// A float64 volume's values rounded once into `to` (cpu::rounds_once), row by row.
+// Plane z of a packed float64 volume rounded once into plane z of `to` (cpu::rounds_once): in one run
+// where `to`'s plane is packed too (a row may be a pixel's few values), else row by row.
+void round_plane(const View& from, const View& to, std::int64_t z) {
+  const View f = plane_of(from, z), t = plane_of(to, z);
+  if (planes_packed(t)) {
+    from_doubles_rounded(t.type, reinterpret_cast<const double*>(f.data), static_cast<std::size_t>(t.width() * t.height() * t.channels),
+                         t.data);
+    return;
+  }
+  for (std::int64_t y = 0; y < t.height(); ++y) write_row(reinterpret_cast<const double*>(f.pixel(0, y)), t, y, true);
+}
+
+// A packed float64 volume's values rounded once into `to`, plane by plane.
 void round_into(const View& from, const View& to, int threads) {
-  const std::int64_t H = to.height(), D = to.depth();
-#pragma omp parallel for collapse(2) schedule(static) num_threads(threads)
-  for (std::int64_t z = 0; z < D; ++z)
-    for (std::int64_t y = 0; y < H; ++y)
-      write_row(reinterpret_cast<const double*>(plane_of(from, z).pixel(0, y)), plane_of(to, z), y, true);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (std::int64_t z = 0; z < to.depth(); ++z) round_plane(from, to, z);
 }
 
 // A 2D image's fused rows (Schedule::fused_axes): the certified 8-bit sums where the plan has them and
@@ -555,6 +564,18 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   // Only where each pixel's values are packed (a padded pixel is not one).
   if (plan.schedule.pixels_image && pixels_packed(src) && pixels_packed(dst)) {
     const Plan& image = *plan.schedule.pixels_image;
+    if (via_doubles && image.schedule.fused_axes && dst.channels == 1) {  // as below, each plane then rounded
+      const ShortLines x = x_of_plane_rows(plan, between);
+      const RowFinish finish = [&](std::int64_t z) {
+        const std::ptrdiff_t at = z * between.stride[2];
+        for (std::int64_t first = 0; first < x.lane_extent; first += kShortLinesBlock)
+          short_lines_block(x, at + first * x.s_lane, at + first * x.d_lane, std::min(kShortLinesBlock, x.lane_extent - first));
+        round_plane(between, dst, z);
+      };
+      scipy_order_image_rows(image, pixels_of(src), pixels_of(between),
+                             image.schedule.threads > 0 ? image.schedule.threads : omp_get_max_threads(), finish);
+      return;
+    }
     if (via_doubles) {
       scipy_order_blur(image, pixels_of(src), pixels_of(between));  // into float64: rounds nothing
       correlate1d(b, b, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
