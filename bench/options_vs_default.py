@@ -4,18 +4,26 @@ images and volumes, sigmas; alternated in one process, best of REPS each; each c
 and the ratio option/default (over 1.15: flagged).
 
   OMP_WAIT_POLICY=passive PYTHONPATH=build/python /usr/bin/python3 bench/options_vs_default.py [REPS] [--quick]
+      [--dtypes int32,float64] [--shapes 1080x1920,500x850x4] [--sigmas 1,2]
+  (the lists replace the default ones)
 """
-import sys, time
+import argparse, time
 import numpy as np
 import fastblur
 
-REPS = int(next((a for a in sys.argv[1:] if a.isdigit()), "7"))
-QUICK = "--quick" in sys.argv
-SHAPES = [(1080, 1920), (700, 800), (1000, 1700, 3), (64, 64, 64), (80, 170, 150), (128, 128, 128), (100, 150, 200)]
-DTYPES = ["uint8", "uint16", "int16", "int32", "float32", "float64"]
-SIGMAS = [1.0, 2.0, 4.0]
+parser = argparse.ArgumentParser()
+parser.add_argument("reps", nargs="?", type=int, default=7)
+parser.add_argument("--quick", action="store_true")
+parser.add_argument("--dtypes", default="uint8,uint16,int16,int32,float32,float64")
+parser.add_argument("--shapes", default="1080x1920,700x800,1000x1700x3,64x64x64,80x170x150,128x128x128,100x150x200")
+parser.add_argument("--sigmas", default="1,2,4")
+args = parser.parse_args()
+REPS = args.reps
+SHAPES = [tuple(int(n) for n in s.split("x")) for s in args.shapes.split(",")]
+DTYPES = args.dtypes.split(",")
+SIGMAS = [float(s) for s in args.sigmas.split(",")]
 OPTIONS = {"nearest": {"rounding": "nearest"}, "tol 1e-3": {"tolerance": 1e-3}, "tol 1e-2": {"tolerance": 1e-2}}
-if QUICK:
+if args.quick:
     SHAPES, DTYPES, SIGMAS, REPS = [(80, 170, 150)], ["int16", "int32"], [1.5], 3
 
 rng = np.random.default_rng(int(time.time()))

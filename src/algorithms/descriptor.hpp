@@ -33,6 +33,10 @@ struct GpuProfile;
 
 /// What a plan depends on besides the spec: the data's shape and types, and the backend with the
 /// traits of its device that change a plan.
+/// An x axis of up to this many values is a pixel's (RGB(A) under one sigma: the channel axis), not
+/// a piece of an image's rows (Schedule::pixels_image; fir's rounded-once rule).
+inline constexpr std::int64_t kMostPixelValues = 4;
+
 struct Shape {
   std::array<std::int64_t, 3> extent{1, 1, 1};
   int channels = 1;

@@ -37,8 +37,6 @@ constexpr double kScipyOrderIntoDouble = 1.15;
 constexpr int kFusedMaxRadius = 10;
 // x rows of fewer values than this (a few vectors) are filtered across rows (Schedule::x_across_rows).
 constexpr std::int64_t kShortRow = 32;
-// An x axis of up to this many values is a pixel's (RGB(A) under one sigma), not a piece of an image's rows.
-constexpr std::int64_t kPixelValues = 4;
 // z kernels read from the source's planes where they lie up to this many taps (Schedule::z_source_planes).
 constexpr int kSourcePlanesMaxTaps = 24;
 // An integer volume to nearest runs on SciPy's fused planes (rounded once) up to this many z taps
@@ -172,7 +170,7 @@ class Fir final : public Descriptor {
     // Without a ring the group's planes may fill 3/4 of that half: measured float32 planes of 420^2
     // fused 1.07x faster (11.3 MB over two workers), of 512^2 0.79-0.91x (16.8 MB), LLC 32 MiB.
     const double budget = source_planes ? 0.75 * half_cache : half_cache;
-    return ring * workers <= budget && (source_planes || plan.spec.rounding == Rounding::nearest || output >= half_cache);
+    return ring * workers <= budget && (source_planes || plan.spec.rounding != Rounding::scipy || output >= half_cache);
   }
 
   // Schedules integers to nearest on SciPy's order in double, rounded once (cpu::rounds_once): the
@@ -181,15 +179,14 @@ class Fir final : public Descriptor {
   // faster, bench/options_vs_default.py; 100x150x200 sigma 2 2.1x, 64^3 sigma 1 1.9x), and 8- and
   // 16-bit volumes filtered along every axis whose z kernel has up to kRoundedOnceMaxTaps taps
   // (against the float32 passes per axis: int16 200^3 sigma 1 / 1.5 / 2 1.29x / 1.51x / 1.15x,
-  // 80x170x150 0.98-1.02x here, where CI's
-  // machine ran the passes at 1.72x; 64^3 0.52x, the price of one rule at every size). Whatever the
+  // 80x170x150 0.98-1.02x here, where CI's machine ran the passes at 1.72x; 64^3 0.52x, the price
+  // of one rule at every size). Whatever the
   // size, so that a piece of an array (dask's chunks, the CLI's bands) gets the whole call's bits:
   // the rows and planes fused where they fit, else z's pass (or every pass) into a float64 volume
   // first (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
   static bool integers_rounded_once(Plan& plan, const Shape& shape) {
-    const auto range = core::integer_range(shape.destination);
-    if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest || !range ||
-        shape.destination == ElementType::b8 || has_derivative(plan.spec))
+    if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest ||
+        !core::integer_range(shape.destination) || shape.destination == ElementType::b8 || has_derivative(plan.spec))
       return false;
     const bool in_double = plan.schedule.intermediate == ElementType::f64;
     const auto& ax = plan.axes;
@@ -198,7 +195,7 @@ class Fir final : public Descriptor {
     // 8- and 16-bit: volumes filtered along x and y too, whose x holds more than a pixel's values (an
     // RGB(A) array under one sigma keeps the float32 passes that filter it across its pixels).
     const bool xy = ax[0].sigma > kSigmaCutoff && ax[1].sigma > kSigmaCutoff &&
-                    shape.extent[0] * shape.channels > kPixelValues;
+                    shape.extent[0] * shape.channels > kMostPixelValues;
     if (!in_double && !(short_z && xy)) return false;
     Schedule& s = plan.schedule;
     s.driver = CpuDriver::scipy_order;
@@ -235,10 +232,8 @@ class Fir final : public Descriptor {
       plan.schedule.stream_destination = plan.schedule.fused_axes && shape.extent[2] == 1 && streams_float_destination(shape);
       return;
     }
-    // An integer image or volume to nearest whose rows or planes SciPy's order fuses: that driver in
-    // double, the axes passing doubles and the result rounded once as it is written (cpu::rounds_once)
-    // - read once and written once, where the pass per axis wrote and re-read it per axis
-    // (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+    // Integers to nearest on SciPy's order in double, the result rounded once as it is written
+    // (integers_rounded_once says which).
     if (integers_rounded_once(plan, shape)) return;
     // float64 out in double arithmetic: SciPy's order is the faster double driver (a ring of rows, the
     // tap rows' loads shared, a plane's axes fused), and into float64 its store after each axis rounds

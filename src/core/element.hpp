@@ -58,13 +58,18 @@ inline double load_element(ElementType type, const void* p) noexcept {
   return 0.0;
 }
 
+/// The largest double that converts into Int (2^63 - 1024 for int64, where 2^63 - 1 rounds up).
+template <class Int>
+constexpr double saturate_highest() noexcept {
+  return sizeof(Int) < 8 ? static_cast<double>(std::numeric_limits<Int>::max())
+         : std::is_signed_v<Int> ? 9223372036854774784.0 : 18446744073709549568.0;
+}
+
 /// Integer outputs are rounded to nearest (ties to even, as the SIMD path) and saturated; NaN -> 0.
 template <class Int>
 inline Int saturate_round(double v) noexcept {
   constexpr double lo = static_cast<double>(std::numeric_limits<Int>::min());
-  // The largest double that converts into Int (2^63 - 1024 for 64-bit types, where 2^63 - 1 rounds up).
-  constexpr double hi = sizeof(Int) < 8 ? static_cast<double>(std::numeric_limits<Int>::max())
-                        : std::is_signed_v<Int> ? 9223372036854774784.0 : 18446744073709549568.0;
+  constexpr double hi = saturate_highest<Int>();
   if (std::isnan(v)) return 0;
   if (v <= lo) return std::numeric_limits<Int>::min();
   if (v >= hi) return sizeof(Int) < 8 ? std::numeric_limits<Int>::max() : static_cast<Int>(hi);

@@ -1,6 +1,7 @@
 // Highway-dispatched conversions of scipy_convert.hpp: each type's loop is plain C++, vectorised by
 // the compiler for the target Highway compiles this part for (AVX-512 here; a build's baseline is
 // SSE2, where double conversions run two at a time).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -135,8 +136,8 @@ void RoundRun(const double* HWY_RESTRICT from, std::size_t count, std::byte* to,
   const hn::ScalableTag<double> d;
   const std::size_t N = hn::Lanes(d);
   constexpr double lo = static_cast<double>(std::numeric_limits<T>::min());
-  // 64-bit types: below 2^63 (the vector conversion's reach; saturate_round's highest for int64).
-  constexpr double hi = sizeof(T) < 8 ? static_cast<double>(std::numeric_limits<T>::max()) : 9223372036854774784.0;
+  // Within int64's range too: the vector conversion's reach (uint64's higher values go value by value).
+  constexpr double hi = std::min(core::saturate_highest<T>(), core::saturate_highest<std::int64_t>());
   const auto scalar = [&](std::size_t j) { core::store_element(type, to + j * sizeof(T), from[j]); };
   std::size_t i = 0;
   for (; i + N <= count; i += N) {
@@ -253,6 +254,7 @@ void FromDoubles(ElementType type, const double* from, std::size_t count, void* 
 
 void FromDoublesRounded(ElementType type, const double* from, std::size_t count, void* to) {
   auto* p = static_cast<std::byte*>(to);
+  if (!is_integer(type)) return FromDoubles(type, from, count, to);  // floats rounded to nearest as C converts
   if (type == ElementType::b8) {  // nonzero once rounded
     for (std::size_t i = 0; i < count; ++i) core::store_element(type, p + i, from[i]);
     return;
@@ -260,9 +262,7 @@ void FromDoublesRounded(ElementType type, const double* from, std::size_t count,
   WithType(type, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_integral_v<T>) RoundRun<T>(from, count, p, type);
-    else FromDoubles(type, from, count, to);  // floats rounded to nearest as C converts
   });
-  if (type == ElementType::f16) FromDoubles(type, from, count, to);  // WithType leaves float16 to the caller
 }
 
 void ThroughType(ElementType type, double* values, std::size_t count) {

@@ -546,10 +546,12 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const Array s = array_of(src), d = array_of(dst);
   // Rounded once into an integer output (cpu::rounds_once), a pass per axis stores its sums in a
   // float64 volume instead of the output (nothing rounded between axes); the fused rows read it and
-  // round once as they write, or, where no rows fuse, it is rounded into the output at the end. Not
-  // where z's planes fuse (they need none).
-  const bool via_doubles =
-      rounds_once(plan) && dst.type != ElementType::f64 && (plan.schedule.pixels_image || !plan.schedule.fused_z);
+  // round once as they write, or, where no rows fuse, it is rounded into the output at the end. Made
+  // only where a pass per axis runs (z's before the fused rows, every axis where none fuse) or the
+  // pixels' image does: fused planes and an image's fused rows need none.
+  const bool z_pass = plan.axes[2].sigma > kSigmaCutoff && !plan.schedule.fused_z;
+  const bool via_doubles = rounds_once(plan) && dst.type != ElementType::f64 &&
+                           (plan.schedule.pixels_image || !plan.schedule.fused_axes || z_pass);
   std::optional<ScratchImage> doubles;
   View between = dst;  // where a pass per axis stores its result
   if (via_doubles) {

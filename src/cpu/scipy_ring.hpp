@@ -28,9 +28,9 @@ int scipy_symmetry(const std::vector<double>& w);
 /// Plan axis `a` (of `n` samples) as SciPy correlates along it.
 ScipyAxis scipy_axis(const Plan& plan, int a, std::int64_t n);
 
-/// Whether a scipy-order plan makes the exact result rounded once (Rounding::nearest: a float64 output,
-/// or an integer volume's fused planes) instead of SciPy's bits: its axes pass doubles to each other,
-/// and its output is rounded to nearest as it is written (from_doubles_rounded).
+/// Whether a scipy-order plan makes the exact result rounded once (Rounding::nearest: a float64 or an
+/// integer output) instead of SciPy's bits: its axes pass doubles to each other, and its output is
+/// rounded to nearest as it is written (from_doubles_rounded).
 bool rounds_once(const Plan& plan);
 
 /// The type axis results go through for the next axis to read: the output's (SciPy stores them

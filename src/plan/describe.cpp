@@ -49,7 +49,7 @@ std::string describe_schedule(const Plan& p) {
       std::string order;
       for (int a : p.spec.axis_order)
         if (p.axes[static_cast<std::size_t>(a)].sigma > 0.0) order += (order.empty() ? "" : ", ") + std::string(1, "xyz"[a]);
-      // SciPy's bits, or its order rounded once (Rounding::nearest: float64, an integer volume's fused planes).
+      // SciPy's bits, or its order rounded once (Rounding::nearest: float64 or integer outputs).
       const bool once = p.spec.rounding != Rounding::scipy;
       const std::string into = std::string(to_string(p.destination));
       out += std::string(once ? ", SciPy's order rounded once: axes " : ", rounding scipy: axes ") +

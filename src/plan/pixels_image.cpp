@@ -3,13 +3,10 @@
 
 namespace fastblur::planner {
 
-// A pixel of more values than this is not an image's (the fused rows hold 1-4 channels).
-constexpr std::int64_t kMostPixelValues = 4;
-
 std::optional<PixelsImage> pixels_image(const Plan& plan, const algo::Shape& shape) {
   const Schedule& s = plan.schedule;
   const std::int64_t values = shape.extent[0] * shape.channels;
-  if (shape.backend != Backend::cpu || s.driver != CpuDriver::scipy_order || !s.x_across_rows || values > kMostPixelValues)
+  if (shape.backend != Backend::cpu || s.driver != CpuDriver::scipy_order || !s.x_across_rows || values > algo::kMostPixelValues)
     return std::nullopt;
   if (plan.spec.axis_order[2] != 0 || !(plan.axes[1].active || plan.axes[2].active)) return std::nullopt;
   // Old axis a is new axis moved[a]: y -> x, z -> y, x -> z (left unfiltered: its pass runs apart).

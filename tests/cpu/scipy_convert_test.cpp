@@ -79,19 +79,25 @@ void expect_the_scalar_model(ElementType t, const std::vector<double>& from) {
   }
 }
 
-TEST(ScipyConvert, VectorsMatchTheScalarModelOnEveryTypeAndLength) {
-  auto rng = test::rng_for_test();
-  std::mt19937_64 gen(rng());
+// check(type, run) on every type: awkward runs of every length up to a few vectors, then each special
+// alone in a run of `filler` (a vector whose one lane lies on a path's bound).
+template <class Check>
+void over_awkward_runs(std::mt19937_64& gen, double filler, const Check& check) {
   for (ElementType t : kTypes)
-    for (std::size_t n = 0; n <= 70; ++n) expect_the_scalar_model(t, awkward_run(gen, n));
-  // Each special alone in a run of in-range values: a vector whose one lane lies on a path's bound.
+    for (std::size_t n = 0; n <= 70; ++n) check(t, awkward_run(gen, n));
   for (ElementType t : kTypes)
     for (const double special : kSpecials)
       for (std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{13}}) {
-        std::vector<double> run(24, 17.25);
+        std::vector<double> run(24, filler);
         run[at] = special;
-        expect_the_scalar_model(t, run);
+        check(t, run);
       }
+}
+
+TEST(ScipyConvert, VectorsMatchTheScalarModelOnEveryTypeAndLength) {
+  auto rng = test::rng_for_test();
+  std::mt19937_64 gen(rng());
+  over_awkward_runs(gen, 17.25, expect_the_scalar_model);
 }
 
 // from_doubles_rounded (the exact result rounded once) against core::store_element: integers rounded
@@ -110,15 +116,7 @@ void expect_rounded_as_stored(ElementType t, const std::vector<double>& from) {
 TEST(ScipyConvert, RoundedOnceMatchesTheStoredElementOnEveryTypeAndLength) {
   auto rng = test::rng_for_test();
   std::mt19937_64 gen(rng());
-  for (ElementType t : kTypes)
-    for (std::size_t n = 0; n <= 70; ++n) expect_rounded_as_stored(t, awkward_run(gen, n));
-  for (ElementType t : kTypes)
-    for (const double special : kSpecials)
-      for (std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{13}}) {
-        std::vector<double> run(24, 17.5);  // a tie (to even: 18) in every other lane
-        run[at] = special;
-        expect_rounded_as_stored(t, run);
-      }
+  over_awkward_runs(gen, 17.5, expect_rounded_as_stored);  // a tie (to even: 18) in every lane but the special's
   // Ties round to even in the vector lanes: 0.5 -> 0, 1.5 -> 2, -2.5 -> -2.
   std::vector<double> ties{0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 254.5, 255.5, 32766.5, -32768.5, 65535.5, 3.5, 4.5, 5.5, 6.5, 7.5};
   std::vector<std::int16_t> out(ties.size());
