@@ -371,6 +371,7 @@ class ChainWorker {
       const float wy[2] = {1.0f - ty, ty};
       // Packed 8- and 16-bit rows are converted as the lerp writes them (no float row between).
       if (L.convert_direct && weighted_pair_to(pair, wy, dst_.type, dst_.pixel(0, y, z_), L.row)) continue;
+      if (rows_ && rows_->write_lerp && rows_->write_lerp(y, pair[0], pair[1], wy[0], wy[1])) continue;
       float* out = L.write_direct ? reinterpret_cast<float*>(dst_.pixel(0, y, z_)) : s.up + 2 * L.up_stride;
       if (L.stream) weighted_pair_stream(pair, wy, out, L.row);
       else weighted_rows(pair, wy, 2, out, L.row);

@@ -56,12 +56,16 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
 // the image (W x C values, packed), `write(y, row)` takes output row y; called from several threads
 // at once, each row read about once and written once (the normalized convolution packs and divides
 // rows there, so its weighted image never goes to memory). The drivers that take them work in float.
+// `write_lerp(y, a, b, wa, wb)`, where given, takes output row y as the lerp wa a + wb b of two rows
+// (weighted_rows' arithmetic) instead: downsample's chain ends in that lerp, and the normalized
+// convolution divides as it computes it; false where it does not (then the lerp goes to write).
 template <class T>
 struct Rows {
   std::int64_t width = 0, height = 0;
   int channels = 1;
   std::function<void(std::int64_t y, T* row)> read;
   std::function<void(std::int64_t y, const T* row)> write;
+  std::function<bool(std::int64_t y, const T* a, const T* b, T wa, T wb)> write_lerp;
 };
 using FloatRows = Rows<float>;
 // Whether fir_rows_blur runs `plan` (fir on fused rows, float, 2D: CpuDriver::fused_rows).

@@ -1,4 +1,5 @@
 // Highway kernels of missing_rows_simd.hpp.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -14,6 +15,43 @@
 HWY_BEFORE_NAMESPACE();
 namespace fastblur::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// N = 2, 3 or 4 interleaved values from p into v[0 .. N).
+template <int N, class D, class V>
+HWY_INLINE void LoadInterleavedN(D d, const hn::TFromD<D>* HWY_RESTRICT p, V* v) {
+  if constexpr (N == 2) hn::LoadInterleaved2(d, p, v[0], v[1]);
+  if constexpr (N == 3) hn::LoadInterleaved3(d, p, v[0], v[1], v[2]);
+  if constexpr (N == 4) hn::LoadInterleaved4(d, p, v[0], v[1], v[2], v[3]);
+}
+
+// Where the divisions read their weighted values and weights (K + 1 a pixel): one row, or the lerp
+// wa a + wb b of two rows computed as weighted_rows computes it (a product, then a fused
+// multiply-add), so a lerp divided as it is read has the bits of the lerp written, then divided.
+template <class T>
+struct OneRow {
+  const T* HWY_RESTRICT in;
+  T At(int64_t i) const { return in[i]; }
+  template <class D>
+  hn::Vec<D> Load(D d, int64_t i) const { return hn::LoadU(d, in + i); }
+  template <int N, class D, class V>
+  void Interleaved(D d, int64_t i, V* v) const { LoadInterleavedN<N>(d, in + i, v); }
+};
+template <class T>
+struct LerpOfRows {
+  const T *HWY_RESTRICT a, *HWY_RESTRICT b;
+  T wa, wb;
+  T At(int64_t i) const { return std::fma(wb, b[i], wa * a[i]); }
+  template <class D>
+  hn::Vec<D> Load(D d, int64_t i) const {
+    return hn::MulAdd(hn::Set(d, wb), hn::LoadU(d, b + i), hn::Mul(hn::Set(d, wa), hn::LoadU(d, a + i)));
+  }
+  template <int N, class D, class V>
+  void Interleaved(D d, int64_t i, V* v) const {
+    V va[4], vb[4];
+    LoadInterleavedN<N>(d, a + i, va), LoadInterleavedN<N>(d, b + i, vb);
+    for (int c = 0; c < N; ++c) v[c] = hn::MulAdd(hn::Set(d, wb), vb[c], hn::Mul(hn::Set(d, wa), va[c]));
+  }
+};
 
 // One pixel as the vectors do it (the tail).
 template <int K, class T>
@@ -90,9 +128,8 @@ bool PackK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, bool om
 // RGBW floats divided into RGB, 4 pixels a 16-lane vector: each pixel's weight spread over its lanes
 // by a lane permute, the quotients compressed to 12 lanes and stored whole (the next store writes
 // over the 4 past them). Returns the pixels done (the rest: DivideK's loop).
-template <class D>
-HWY_INLINE int64_t DivideRgbFloat16(D d, const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int64_t width, float floor,
-                                    float empty) {
+template <class D, class Src>
+HWY_INLINE int64_t DivideRgbFloat16(D d, const Src& in, float* HWY_RESTRICT out, int64_t width, float floor, float empty) {
   const hn::RebindToSigned<D> di;
   alignas(64) static constexpr int32_t kWeight[16] = {3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15};
   alignas(64) static constexpr int32_t kColour[16] = {-1, -1, -1, 0, -1, -1, -1, 0, -1, -1, -1, 0, -1, -1, -1, 0};
@@ -101,7 +138,7 @@ HWY_INLINE int64_t DivideRgbFloat16(D d, const float* HWY_RESTRICT in, float* HW
   const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
   int64_t x = 0;
   for (; 3 * x + 16 <= 3 * width; x += 4) {  // the store writes 4 values past the 4 pixels
-    const auto v = hn::LoadU(d, in + 4 * x);
+    const auto v = in.Load(d, 4 * x);
     const auto w = hn::TableLookupLanes(v, spread);
     const auto q = hn::IfThenElse(hn::Gt(w, floor_v), hn::Div(v, w), empty_v);
     hn::StoreU(hn::Compress(q, colour), d, out + 3 * x);
@@ -110,10 +147,10 @@ HWY_INLINE int64_t DivideRgbFloat16(D d, const float* HWY_RESTRICT in, float* HW
 }
 
 // One pixel's quotients (the rows' heads and tails, streamed or not).
-template <int K, class T>
-void DivideOne(const T* in, T* out, T floor, T empty) {
-  const T den = in[K];
-  for (int c = 0; c < K; ++c) out[c] = den > floor ? in[c] / den : empty;
+template <int K, class T, class Src>
+void DivideOne(const Src& in, int64_t x, T* out, T floor, T empty) {
+  const T den = in.At((K + 1) * x + K);
+  for (int c = 0; c < K; ++c) out[c] = den > floor ? in.At((K + 1) * x + c) / den : empty;
 }
 
 // Pixels before out + K x starts a cache line (at most 15; the float's 4-byte alignment lets some x
@@ -145,8 +182,9 @@ struct RgbOfRgbw {
 // a regular store reads each line before writing it): 16 pixels an iteration, their 48 quotients
 // placed in three whole vectors by two-vector lane permutes and streamed, from the first pixel whose
 // values start a cache line. Returns the pixels done; `start` is that first pixel.
-HWY_INLINE int64_t DivideRgbFloat16Stream(const float* HWY_RESTRICT in, float* HWY_RESTRICT out, int64_t width, float floor,
-                                          float empty, int64_t start) {
+template <class Src>
+HWY_INLINE int64_t DivideRgbFloat16Stream(const Src& in, float* HWY_RESTRICT out, int64_t width, float floor, float empty,
+                                          int64_t start) {
   const hn::Full512<float> d;
   alignas(64) static constexpr int32_t kWeight[16] = {3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15};
   static constexpr RgbOfRgbw kPlace{};
@@ -158,7 +196,7 @@ HWY_INLINE int64_t DivideRgbFloat16Stream(const float* HWY_RESTRICT in, float* H
   for (; x + 16 <= width; x += 16) {
     __m512 q[4];
     for (int i = 0; i < 4; ++i) {
-      const auto v = hn::LoadU(d, in + 4 * (x + 4 * i));
+      const auto v = in.Load(d, 4 * (x + 4 * i));
       const auto w = hn::TableLookupLanes(v, spread);
       q[i] = hn::IfThenElse(hn::Gt(w, floor_v), hn::Div(v, w), empty_v).raw;
     }
@@ -173,14 +211,14 @@ HWY_INLINE int64_t DivideRgbFloat16Stream(const float* HWY_RESTRICT in, float* H
 
 // DivideK's rows with the destination streamed: RGB floats on 512-bit targets, one value a pixel
 // on any; returns false where it does not (then DivideK).
-template <int K, class T>
-bool DivideStreamed(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
+template <int K, class T, class Src>
+bool DivideStreamed(const Src& in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
   if constexpr (!std::is_same_v<T, float> || K == 2) {
     return false;
   } else {
     const int64_t start = PixelsToLine(out, K);
     if (start < 0 || start + 16 > width) return false;
-    for (int64_t x = 0; x < start; ++x) DivideOne<K>(in + (K + 1) * x, out + K * x, floor, empty);
+    for (int64_t x = 0; x < start; ++x) DivideOne<K>(in, x, out + K * x, floor, empty);
     int64_t x = start;
     if constexpr (K == 3) {
 #if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
@@ -193,19 +231,19 @@ bool DivideStreamed(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width
       const int64_t N = static_cast<int64_t>(hn::Lanes(d));
       const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
       for (; x + N <= width && (N * 4) % 64 == 0; x += N) {
-        hn::Vec<decltype(d)> v, w;
-        hn::LoadInterleaved2(d, in + 2 * x, v, w);
-        hn::Stream(hn::IfThenElse(hn::Gt(w, floor_v), hn::Div(v, w), empty_v), d, out + x);
+        hn::Vec<decltype(d)> vw[2];
+        in.template Interleaved<2>(d, 2 * x, vw);
+        hn::Stream(hn::IfThenElse(hn::Gt(vw[1], floor_v), hn::Div(vw[0], vw[1]), empty_v), d, out + x);
       }
     }
     hwy::FlushStream();
-    for (; x < width; ++x) DivideOne<K>(in + (K + 1) * x, out + K * x, floor, empty);
+    for (; x < width; ++x) DivideOne<K>(in, x, out + K * x, floor, empty);
     return true;
   }
 }
 
-template <int K, class T>
-void DivideK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
+template <int K, class T, class Src>
+void DivideK(const Src& in, T* HWY_RESTRICT out, int64_t width, T floor, T empty) {
   const hn::ScalableTag<T> d;
   const int64_t N = static_cast<int64_t>(hn::Lanes(d));
   const auto floor_v = hn::Set(d, floor), empty_v = hn::Set(d, empty);
@@ -214,25 +252,24 @@ void DivideK(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t width, T flo
     if (N == 16) x = DivideRgbFloat16(d, in, out, width, floor, empty);
   }
   for (; x + N <= width; x += N) {
-    hn::Vec<decltype(d)> v[3], w;
-    if constexpr (K == 1) hn::LoadInterleaved2(d, in + 2 * x, v[0], w);
-    if constexpr (K == 2) hn::LoadInterleaved3(d, in + 3 * x, v[0], v[1], w);
-    if constexpr (K == 3) hn::LoadInterleaved4(d, in + 4 * x, v[0], v[1], v[2], w);
+    hn::Vec<decltype(d)> v[K + 1];
+    in.template Interleaved<K + 1>(d, (K + 1) * x, v);
+    const auto w = v[K];
     const auto valid = hn::Gt(w, floor_v);
     for (int c = 0; c < K; ++c) v[c] = hn::IfThenElse(valid, hn::Div(v[c], w), empty_v);
     if constexpr (K == 1) hn::StoreU(v[0], d, out + x);
     if constexpr (K == 2) hn::StoreInterleaved2(v[0], v[1], d, out + 2 * x);
     if constexpr (K == 3) hn::StoreInterleaved3(v[0], v[1], v[2], d, out + 3 * x);
   }
-  for (; x < width; ++x) DivideOne<K>(in + (K + 1) * x, out + K * x, floor, empty);
+  for (; x < width; ++x) DivideOne<K>(in, x, out + K * x, floor, empty);
 }
 
 template <class T>
 bool Pack(const T* in, T* out, int64_t width, int k, bool omit_nan) {
   return k == 1 ? PackK<1>(in, out, width, omit_nan) : k == 2 ? PackK<2>(in, out, width, omit_nan) : PackK<3>(in, out, width, omit_nan);
 }
-template <class T>
-void Divide(const T* in, T* out, int64_t width, int k, T floor, T empty, bool stream) {
+template <class T, class Src>
+void Divide(const Src& in, T* out, int64_t width, int k, T floor, T empty, bool stream) {
   if (stream && (k == 1 ? DivideStreamed<1>(in, out, width, floor, empty)
                         : k == 3 && DivideStreamed<3>(in, out, width, floor, empty)))
     return;
@@ -243,10 +280,14 @@ void Divide(const T* in, T* out, int64_t width, int k, T floor, T empty, bool st
 bool PackF(const float* in, float* out, int64_t width, int k, bool omit_nan) { return Pack(in, out, width, k, omit_nan); }
 bool PackD(const double* in, double* out, int64_t width, int k, bool omit_nan) { return Pack(in, out, width, k, omit_nan); }
 void DivideF(const float* in, float* out, int64_t width, int k, float floor, float empty, bool stream) {
-  Divide(in, out, width, k, floor, empty, stream);
+  Divide(OneRow<float>{in}, out, width, k, floor, empty, stream);
 }
 void DivideD(const double* in, double* out, int64_t width, int k, double floor, double empty, bool stream) {
-  Divide(in, out, width, k, floor, empty, stream);
+  Divide(OneRow<double>{in}, out, width, k, floor, empty, stream);
+}
+void DivideLerpF(const float* a, const float* b, float wa, float wb, float* out, int64_t width, int k, float floor,
+                 float empty, bool stream) {
+  Divide(LerpOfRows<float>{a, b, wa, wb}, out, width, k, floor, empty, stream);
 }
 
 }  // namespace fastblur::cpu::HWY_NAMESPACE
@@ -259,6 +300,7 @@ HWY_EXPORT(PackF);
 HWY_EXPORT(PackD);
 HWY_EXPORT(DivideF);
 HWY_EXPORT(DivideD);
+HWY_EXPORT(DivideLerpF);
 
 bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool omit_nan) {
   return HWY_DYNAMIC_DISPATCH(PackF)(in, out, width, k, omit_nan);
@@ -271,6 +313,10 @@ void divide_row(const float* in, float* out, std::int64_t width, int k, float fl
 }
 void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty, bool stream) {
   HWY_DYNAMIC_DISPATCH(DivideD)(in, out, width, k, floor, empty, stream);
+}
+void divide_lerp_row(const float* a, const float* b, float wa, float wb, float* out, std::int64_t width, int k, float floor,
+                     float empty, bool stream) {
+  HWY_DYNAMIC_DISPATCH(DivideLerpF)(a, b, wa, wb, out, width, k, floor, empty, stream);
 }
 }  // namespace fastblur::cpu
 

@@ -19,4 +19,10 @@ bool pack_nan_row(const double* in, double* out, std::int64_t width, int k, bool
 void divide_row(const float* in, float* out, std::int64_t width, int k, float floor, float empty, bool stream = false);
 void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty, bool stream = false);
 
+/// divide_row of the lerp wa a + wb b of two rows of weighted values and weights, computed as
+/// weighted_rows computes it (the same bits as that lerp written, then divided), never written:
+/// downsample's chain ends in such a lerp (Rows::write_lerp).
+void divide_lerp_row(const float* a, const float* b, float wa, float wb, float* out, std::int64_t width, int k, float floor,
+                     float empty, bool stream = false);
+
 }  // namespace fastblur::cpu

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cpu/missing_rows_simd.hpp"
+#include "cpu/weighted_rows_simd.hpp"
 #include "support/test_support.hpp"
 
 namespace fastblur::cpu {
@@ -78,6 +79,43 @@ void check_pack_and_divide(std::mt19937_64& rng) {
         for (std::size_t i = 0; i < buffer.size(); ++i)
           if (i < lead || i >= lead + static_cast<std::size_t>(width * k))
             ASSERT_EQ(buffer[i], T(5)) << "outside the row, k " << k << " width " << width << " shift " << shift;
+      }
+    }
+}
+
+// divide_lerp_row: the bits of weighted_rows' lerp of the two rows written, then divide_row -
+// every channel count, widths with every tail, plain and streamed from every place in a line.
+TEST(MissingRowsSimd, DivideOfALerpIsTheLerpWrittenThenDivided) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> value(-3.0, 3.0), unit(0.0, 1.0);
+  const float floor = 1e-6f, empty = std::numeric_limits<float>::quiet_NaN();
+  for (int k = 1; k <= 3; ++k)
+    for (std::int64_t width : {0, 1, 3, 5, 15, 16, 17, 21, 33, 64, 70, 100, 257}) {
+      const std::size_t n = static_cast<std::size_t>(width * (k + 1));
+      std::vector<float> a(n), b(n);
+      for (std::vector<float>* row : {&a, &b})
+        for (std::int64_t x = 0; x < width; ++x) {
+          for (int c = 0; c < k; ++c) (*row)[static_cast<std::size_t>(x * (k + 1) + c)] = static_cast<float>(value(rng));
+          const double u = unit(rng);  // weights about the floor, zero, negative
+          (*row)[static_cast<std::size_t>(x * (k + 1) + k)] = static_cast<float>(u < 0.1 ? 0.0 : u < 0.2 ? 1e-9 : u < 0.25 ? -0.5 : u);
+        }
+      const float t = static_cast<float>(unit(rng)), w[2] = {1.0f - t, t};
+      const float* pair[2] = {a.data(), b.data()};
+      std::vector<float> lerp(n), want(static_cast<std::size_t>(width * k));
+      weighted_rows(pair, w, 2, lerp.data(), n);
+      divide_row(lerp.data(), want.data(), width, k, floor, empty);
+      for (int shift = -1; shift < 16; ++shift) {
+        const bool stream = shift >= 0;
+        std::vector<float> buffer(static_cast<std::size_t>(width * k) + 48, 5.0f);
+        const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(buffer.data());
+        const std::size_t lead = stream ? ((64 - base % 64) % 64 / sizeof(float) + static_cast<std::size_t>(shift)) : 0;
+        divide_lerp_row(a.data(), b.data(), w[0], w[1], buffer.data() + lead, width, k, floor, empty, stream);
+        for (std::size_t i = 0; i < want.size(); ++i)
+          ASSERT_EQ(std::memcmp(&buffer[lead + i], &want[i], sizeof(float)), 0)
+              << "k " << k << " width " << width << " value " << i << " streamed " << stream << " shift " << shift;
+        for (std::size_t i = 0; i < buffer.size(); ++i)
+          if (i < lead || i >= lead + want.size())
+            ASSERT_EQ(buffer[i], 5.0f) << "outside the row, k " << k << " width " << width << " shift " << shift;
       }
     }
 }

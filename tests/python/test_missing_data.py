@@ -205,16 +205,22 @@ def test_channels_share_a_weight_only_where_their_holes_agree(rng, dtype):
                       rtol=1e-12 if dtype == np.float64 else 2e-6)
 
 
+@pytest.mark.parametrize("preserve_nan", [False, True])
 @pytest.mark.parametrize("sigma,tolerance", [(2.0, 0.0), (8.0, 1e-2), (30.0, 1e-2)])
-def test_rows_packed_in_the_blur_equal_the_packed_image(rng, sigma, tolerance):
+def test_rows_packed_in_the_blur_equal_the_packed_image(rng, sigma, tolerance, preserve_nan):
     # Apart from the output, the rows are packed as the blur reads them and divided as it writes them
-    # (fir's fused rows, downsample's chain); in place, a packed work image is blurred: the same bits.
+    # (fir's fused rows; downsample's chain, dividing its last lerp as it computes it); in place, a
+    # packed work image is blurred: the same bits.
     a = with_holes(rng, (240, 330, 3)).astype(np.float32)
-    a[..., 1:] = np.where(np.isnan(a[..., :1]), np.nan, a[..., 1:])  # the channels share their holes
-    apart = fastblur.gaussian_filter(a, (sigma, sigma, 0), nan_policy="omit", tolerance=tolerance, threads=2)
+    a[np.isnan(a).any(axis=-1)] = np.nan  # the channels share their holes (one weight a pixel: the SIMD rows)
+    kw = dict(nan_policy="omit", tolerance=tolerance, threads=2, preserve_nan=preserve_nan)
+    apart = fastblur.gaussian_filter(a, (sigma, sigma, 0), **kw)
     inplace = a.copy()
-    fastblur.gaussian_filter(inplace, (sigma, sigma, 0), nan_policy="omit", tolerance=tolerance, threads=2, output=inplace)
+    fastblur.gaussian_filter(inplace, (sigma, sigma, 0), output=inplace, **kw)
     assert np.array_equal(apart, inplace, equal_nan=True)
+    if preserve_nan:  # NaN where the input had NaN, the values of the call without it elsewhere
+        without = fastblur.gaussian_filter(a, (sigma, sigma, 0), **dict(kw, preserve_nan=False))
+        assert np.array_equal(apart, np.where(np.isnan(a), np.nan, without), equal_nan=True)
     plan = fastblur.plan((240, 330), (sigma, sigma), channels=4, dtype="float32", rounding="nearest", tolerance=tolerance)
     assert plan["schedule"]["driver"] in ("fused-rows", "chain"), plan["schedule"]["driver"]
 
@@ -226,7 +232,7 @@ def test_rows_divided_into_a_streamed_destination_equal_the_packed_image(rng, ch
     # 4K image starts at another place in a line (11520 values a row). In place: the packed image.
     shape = (2160, 3840, channels)
     a = with_holes(rng, shape).astype(np.float32)
-    a[..., 1:] = np.where(np.isnan(a[..., :1]), np.nan, a[..., 1:])
+    a[np.isnan(a).any(axis=-1)] = np.nan
     out = np.empty(a.size + 5, np.float32)[5:].reshape(shape)  # 20 bytes off a line, rows from every offset
     fastblur.gaussian_filter(a, (30.0, 30.0, 0), nan_policy="omit", tolerance=1e-2, threads=2, output=out)
     inplace = a.copy()
@@ -241,7 +247,7 @@ def test_float64_rows_packed_in_scipys_order_equal_the_packed_image(rng, sigma):
     # float64's exact driver (SciPy's order, both axes through a ring of rows) takes the rows packed
     # and divides them as it writes; in place a packed work image is blurred: the same bits.
     a = with_holes(rng, (173, 251, 3))
-    a[..., 1:] = np.where(np.isnan(a[..., :1]), np.nan, a[..., 1:])
+    a[np.isnan(a).any(axis=-1)] = np.nan
     apart = fastblur.gaussian_filter(a, (sigma, sigma, 0), nan_policy="omit", threads=2)
     inplace = a.copy()
     fastblur.gaussian_filter(inplace, (sigma, sigma, 0), nan_policy="omit", threads=2, output=inplace)
