@@ -338,7 +338,8 @@ class ChainWorker {
     const void* raw[16];
     bool all_raw = L.convert_source;
     for (int k = 0; k < 2 * ay.f && all_raw; ++k) all_raw = (raw[k] = raw_row(j * ay.f + k - ay.f / 2)) != nullptr;
-    if (!all_raw || !weighted_rows_from(raw, src_.type, ay.tent.data(), 2 * ay.f, acc_ + L.before_floats, L.row)) {
+    if ((!all_raw || !weighted_rows_from(raw, src_.type, ay.tent.data(), 2 * ay.f, acc_ + L.before_floats, L.row)) &&
+        !summed_by_caller(j)) {
       for (int k = 0; k < 2 * ay.f; ++k) rows[k] = source_row(j * ay.f + k - ay.f / 2);
       weighted_rows(rows, ay.tent.data(), 2 * ay.f, acc_ + L.before_floats, L.row);
     }
@@ -403,6 +404,16 @@ class ChainWorker {
     const std::int64_t y = core::border_index(Y - L.ay.pad, L.H, L.by);
     if (!L.convert_source || y < 0 || stash_.at(y) >= 0) return nullptr;
     return src_.pixel(0, y, z_);
+  }
+  // The caller's rows of block row j's tent summed where they lie (Rows::sum_rows), when each is one
+  // of the image's rows (not cval's).
+  bool summed_by_caller(std::int64_t j) {
+    if (!rows_ || !rows_->sum_rows) return false;
+    const ChainAxis& ay = L.ay;
+    std::int64_t ys[16];
+    for (int k = 0; k < 2 * ay.f; ++k)
+      if ((ys[k] = core::border_index(j * ay.f + k - ay.f / 2 - ay.pad, L.H, L.by)) < 0) return false;
+    return rows_->sum_rows(ys, ay.tent.data(), 2 * ay.f, acc_ + L.before_floats);
   }
   const float* x_blurred(std::int64_t j) {
     const std::int64_t shared_at = shared_.at(j);

@@ -59,6 +59,10 @@ void scipy_order_rows_terms(std::span<const Plan* const> plans, DerivativeSum ki
 // `write_lerp(y, a, b, wa, wb)`, where given, takes output row y as the lerp wa a + wb b of two rows
 // (weighted_rows' arithmetic) instead: downsample's chain ends in that lerp, and the normalized
 // convolution divides as it computes it; false where it does not (then the lerp goes to write).
+// `sum_rows(ys, w, count, out)`, where given, writes the weighted sum of rows ys[0 .. count) as read
+// would give them (weighted_rows' arithmetic) without reading them into rows first: the chain's
+// tent, which the normalized convolution sums from the source's rows where they lie; false where
+// it does not (then read, then weighted_rows).
 template <class T>
 struct Rows {
   std::int64_t width = 0, height = 0;
@@ -66,6 +70,7 @@ struct Rows {
   std::function<void(std::int64_t y, T* row)> read;
   std::function<void(std::int64_t y, const T* row)> write;
   std::function<bool(std::int64_t y, const T* a, const T* b, T wa, T wb)> write_lerp;
+  std::function<bool(const std::int64_t* ys, const T* w, int count, T* out)> sum_rows;
 };
 using FloatRows = Rows<float>;
 // Whether fir_rows_blur runs `plan` (fir on fused rows, float, 2D: CpuDriver::fused_rows).

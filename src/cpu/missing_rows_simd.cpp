@@ -264,6 +264,123 @@ void DivideK(const Src& in, T* HWY_RESTRICT out, int64_t width, T floor, T empty
   for (; x < width; ++x) DivideOne<K>(in, x, out + K * x, floor, empty);
 }
 
+// The weighted sum of `count` rows packed as PackK packs them, without packing them: one pixel
+// (the tail), in weighted_rows' order (a product, then fused multiply-adds). Returns `mixed`.
+template <int K>
+bool WeightedPackedOne(const float* const* rows, const float* w, int count, int64_t x, float* out, bool omit_nan) {
+  bool mixed = false;
+  for (int j = 0; j < count; ++j) {
+    float packed[K + 1];
+    mixed |= PackOne<K>(rows[j] + K * x, packed, omit_nan);
+    for (int c = 0; c <= K; ++c) out[c] = j == 0 ? w[0] * packed[c] : std::fma(w[j], packed[c], out[c]);
+  }
+  return mixed;
+}
+
+// One value a pixel: its NaN lanes zeroed and weighted 0 as the vectors are loaded.
+template <int Count>
+bool WeightedPackedGrey(const float* const* rows, const float* w, float* HWY_RESTRICT out, int64_t width, bool omit_nan) {
+  const hn::ScalableTag<float> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto one = hn::Set(d, 1.0f);
+  int64_t x = 0;
+  for (; x + N <= width; x += N) {
+    hn::Vec<decltype(d)> sum, weight;
+    for (int j = 0; j < Count; ++j) {
+      const auto v = hn::LoadU(d, rows[j] + x);
+      const auto hole = omit_nan ? hn::IsNaN(v) : hn::FirstN(d, 0);
+      const auto wj = hn::Set(d, w[j]), z = hn::IfThenZeroElse(hole, v), u = hn::IfThenZeroElse(hole, one);
+      sum = j == 0 ? hn::Mul(wj, z) : hn::MulAdd(wj, z, sum);
+      weight = j == 0 ? hn::Mul(wj, u) : hn::MulAdd(wj, u, weight);
+    }
+    hn::StoreInterleaved2(sum, weight, d, out + 2 * x);
+  }
+  for (; x < width; ++x) WeightedPackedOne<1>(rows, w, Count, x, out + 2 * x, omit_nan);
+  return false;
+}
+
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+// The lanes that make RGBW vector q (pixels 4q .. 4q + 3 of 16) from the RGB sums of 16 pixels (three
+// vectors, 48 values) and their weights' sums: a two-vector permute of sums first[q] and first[q] + 1
+// for R, G and B (16+: the second), then the weights' lanes 4q .. 4q + 3 into lanes 3, 7, 11, 15.
+struct RgbwOfRgb {
+  alignas(64) int32_t colour[4][16];
+  alignas(64) int32_t weight[4][16];
+  int first[4];
+  constexpr RgbwOfRgb() : colour{}, weight{}, first{} {
+    for (int q = 0; q < 4; ++q) {
+      first[q] = q < 2 ? 0 : 1;
+      for (int i = 0; i < 4; ++i) {
+        for (int c = 0; c < 3; ++c) colour[q][4 * i + c] = 12 * q + 3 * i + c - 16 * first[q];
+        weight[q][4 * i + 3] = 4 * q + i;
+      }
+    }
+  }
+};
+
+// RGB rows, 16 pixels an iteration: each row's three vectors summed where they lie, NaN lanes
+// zeroed; the pixels' weights from their R lanes (the 48 lanes' NaN mask, every third bit, by
+// PEXT); a pixel mixed where its lanes' NaN bits are not its R bit three times. The sums are put in
+// RGBW order once, after the last row.
+template <int Count>
+bool WeightedPackedRgb16(const float* const* rows, const float* w, float* HWY_RESTRICT out, int64_t width, bool omit_nan) {
+  static constexpr RgbwOfRgb kPlace{};
+  constexpr uint64_t kRed = 0x249249249249ull;  // bits 0, 3, ..., 45
+  const __m512 one = _mm512_set1_ps(1.0f);
+  uint64_t differ = 0;
+  int64_t x = 0;
+  for (; x + 16 <= width; x += 16) {
+    __m512 sum[3], weight;
+    for (int j = 0; j < Count; ++j) {
+      const float* p = rows[j] + 3 * x;
+      const __m512 wj = _mm512_set1_ps(w[j]);
+      __m512 v[3];
+      uint64_t nan = 0;
+      for (int i = 0; i < 3; ++i) {
+        v[i] = _mm512_loadu_ps(p + 16 * i);
+        if (omit_nan) nan |= static_cast<uint64_t>(_mm512_fpclass_ps_mask(v[i], 0x81)) << (16 * i);  // QNaN | SNaN
+      }
+      differ |= nan ^ ((nan & kRed) * 7);
+      const __mmask16 valid = static_cast<__mmask16>(~_pext_u64(nan, kRed));
+      for (int i = 0; i < 3; ++i) {
+        const __m512 z = _mm512_maskz_mov_ps(static_cast<__mmask16>(~(nan >> (16 * i))), v[i]);
+        sum[i] = j == 0 ? _mm512_mul_ps(wj, z) : _mm512_fmadd_ps(wj, z, sum[i]);
+      }
+      const __m512 u = _mm512_maskz_mov_ps(valid, one);
+      weight = j == 0 ? _mm512_mul_ps(wj, u) : _mm512_fmadd_ps(wj, u, weight);
+    }
+    for (int q = 0; q < 4; ++q) {
+      const int a = kPlace.first[q];
+      const __m512 rgb = _mm512_permutex2var_ps(sum[a], _mm512_load_si512(kPlace.colour[q]), sum[a + 1]);
+      _mm512_storeu_ps(out + 4 * (x + 4 * q), _mm512_mask_permutexvar_ps(rgb, 0x8888, _mm512_load_si512(kPlace.weight[q]), weight));
+    }
+  }
+  bool mixed = differ != 0;
+  for (; x < width; ++x) mixed |= WeightedPackedOne<3>(rows, w, Count, x, out + 4 * x, omit_nan);
+  return mixed;
+}
+#endif
+
+// weighted_packed_rows: false where this target has no such loop (then pack, then weighted_rows).
+template <int Count>
+bool WeightedPackedCount(const float* const* rows, const float* w, float* out, int64_t width, int k, bool omit_nan,
+                         bool& mixed) {
+  if (k == 1) return mixed = WeightedPackedGrey<Count>(rows, w, out, width, omit_nan), true;
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL)
+  if (k == 3) return mixed = WeightedPackedRgb16<Count>(rows, w, out, width, omit_nan), true;
+#endif
+  return false;
+}
+bool WeightedPackedF(const float* const* rows, const float* w, int count, float* out, int64_t width, int k, bool omit_nan,
+                     bool& mixed) {
+  switch (count) {
+    case 4: return WeightedPackedCount<4>(rows, w, out, width, k, omit_nan, mixed);
+    case 8: return WeightedPackedCount<8>(rows, w, out, width, k, omit_nan, mixed);
+    case 16: return WeightedPackedCount<16>(rows, w, out, width, k, omit_nan, mixed);
+    default: return false;
+  }
+}
+
 template <class T>
 bool Pack(const T* in, T* out, int64_t width, int k, bool omit_nan) {
   return k == 1 ? PackK<1>(in, out, width, omit_nan) : k == 2 ? PackK<2>(in, out, width, omit_nan) : PackK<3>(in, out, width, omit_nan);
@@ -301,6 +418,7 @@ HWY_EXPORT(PackD);
 HWY_EXPORT(DivideF);
 HWY_EXPORT(DivideD);
 HWY_EXPORT(DivideLerpF);
+HWY_EXPORT(WeightedPackedF);
 
 bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool omit_nan) {
   return HWY_DYNAMIC_DISPATCH(PackF)(in, out, width, k, omit_nan);
@@ -313,6 +431,10 @@ void divide_row(const float* in, float* out, std::int64_t width, int k, float fl
 }
 void divide_row(const double* in, double* out, std::int64_t width, int k, double floor, double empty, bool stream) {
   HWY_DYNAMIC_DISPATCH(DivideD)(in, out, width, k, floor, empty, stream);
+}
+bool weighted_packed_rows(const float* const* rows, const float* w, int count, float* out, std::int64_t width, int k,
+                          bool omit_nan, bool& mixed) {
+  return HWY_DYNAMIC_DISPATCH(WeightedPackedF)(rows, w, count, out, width, k, omit_nan, mixed);
 }
 void divide_lerp_row(const float* a, const float* b, float wa, float wb, float* out, std::int64_t width, int k, float floor,
                      float empty, bool stream) {

@@ -13,6 +13,13 @@ namespace fastblur::cpu {
 bool pack_nan_row(const float* in, float* out, std::int64_t width, int k, bool omit_nan);
 bool pack_nan_row(const double* in, double* out, std::int64_t width, int k, bool omit_nan);
 
+/// weighted_rows (cpu/weighted_rows_simd.hpp) of the rows pack_nan_row makes of `count` (4, 8 or 16)
+/// packed rows, without making them - the same bits where no pixel is mixed - into `width` pixels
+/// of k + 1 values at out; `mixed` as pack_nan_row's, over all the rows. False where this target
+/// has no such loop (k 1 on any; k 3 on 512-bit x86), having written nothing: pack, then sum.
+bool weighted_packed_rows(const float* const* rows, const float* w, int count, float* out, std::int64_t width, int k,
+                          bool omit_nan, bool& mixed);
+
 /// `width` pixels of k weighted values and their weight into k values: each over the weight where
 /// the weight exceeds `floor`, else `empty`. `stream`: the plan streams the destination past the
 /// caches (Schedule::stream_destination; float rows of 1 or 3 values a pixel, fenced before return).

@@ -120,6 +120,57 @@ TEST(MissingRowsSimd, DivideOfALerpIsTheLerpWrittenThenDivided) {
     }
 }
 
+// weighted_packed_rows: the bits of pack_nan_row's rows summed by weighted_rows where no pixel is
+// mixed, and `mixed` as the packs say - 1 and 3 values a pixel, 4, 8 and 16 rows, widths with every
+// tail, rows at every float offset in a line, holes in whole pixels, some channels only, none.
+TEST(MissingRowsSimd, WeightedPackedRowsAreThePackedRowsSummed) {
+  auto rng = test::rng_for_test();
+  std::uniform_real_distribution<double> value(-3.0, 3.0), unit(0.0, 1.0);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  int ran = 0;
+  for (int k : {1, 3})
+    for (int count : {4, 8, 16})
+      for (std::int64_t width : {1, 5, 15, 16, 17, 33, 64, 71, 250})
+        for (int pattern = 0; pattern < 3; ++pattern) {  // no NaN, whole pixels, some channels only
+          const std::size_t n = static_cast<std::size_t>(width * k);
+          std::vector<std::vector<float>> source(static_cast<std::size_t>(count), std::vector<float>(n + 16));
+          std::vector<const float*> rows;
+          bool want_mixed = false;
+          for (int j = 0; j < count; ++j) {
+            float* row = source[static_cast<std::size_t>(j)].data() + j % 16;  // every offset in a line
+            for (std::int64_t x = 0; x < width; ++x) {
+              const bool hole = pattern > 0 && unit(rng) < 0.3;
+              for (int c = 0; c < k; ++c) {
+                const bool nan_here = pattern == 2 && c > 0 && unit(rng) < 0.05 ? !hole : hole;
+                want_mixed |= nan_here != hole;
+                row[x * k + c] = nan_here ? nan : static_cast<float>(value(rng));
+              }
+            }
+            rows.push_back(row);
+          }
+          std::vector<float> w(static_cast<std::size_t>(count));
+          for (float& v : w) v = static_cast<float>(unit(rng));
+          std::vector<std::vector<float>> packed(static_cast<std::size_t>(count), std::vector<float>(static_cast<std::size_t>(width * (k + 1))));
+          std::vector<const float*> packed_rows;
+          for (int j = 0; j < count; ++j) {
+            pack_nan_row(rows[static_cast<std::size_t>(j)], packed[static_cast<std::size_t>(j)].data(), width, k, true);
+            packed_rows.push_back(packed[static_cast<std::size_t>(j)].data());
+          }
+          std::vector<float> want(static_cast<std::size_t>(width * (k + 1))), got(want.size() + 1, 7.0f);
+          weighted_rows(packed_rows.data(), w.data(), count, want.data(), want.size());
+          bool mixed = false;
+          if (!weighted_packed_rows(rows.data(), w.data(), count, got.data(), width, k, true, mixed)) continue;
+          ++ran;
+          EXPECT_EQ(mixed, want_mixed) << "k " << k << " count " << count << " width " << width << " pattern " << pattern;
+          EXPECT_EQ(got.back(), 7.0f) << "written past the row";
+          if (want_mixed) continue;  // a mixed image's shared weights are not used
+          for (std::size_t i = 0; i < want.size(); ++i)
+            ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(float)), 0)
+                << "k " << k << " count " << count << " width " << width << " pattern " << pattern << " value " << i;
+        }
+  EXPECT_GT(ran, 0) << "no target loop ran (k 1 runs on every target)";
+}
+
 TEST(MissingRowsSimd, PackAndDivideGiveOneValueAtATimesBits) {
   auto rng = test::rng_for_test();
   check_pack_and_divide<float>(rng);

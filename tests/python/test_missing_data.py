@@ -225,6 +225,28 @@ def test_rows_packed_in_the_blur_equal_the_packed_image(rng, sigma, tolerance, p
     assert plan["schedule"]["driver"] in ("fused-rows", "chain"), plan["schedule"]["driver"]
 
 
+@pytest.mark.parametrize("row", [0, 1, 123, 238, 239])
+def test_a_mixed_pixel_anywhere_gives_each_channel_its_weight_in_the_chain(rng, row):
+    # downsample's chain sums the source's RGB rows where they lie (the pack in registers) and notes
+    # a pixel whose channels disagree on NaN from any row of any tent: then each channel is blurred
+    # with its own weight - the bits of each channel's own call. The pixel in the first and last
+    # rows, inside, and past the last whole vector of 16 pixels (x 329 of 330).
+    a = with_holes(rng, (240, 330, 3)).astype(np.float32)
+    a[np.isnan(a).any(axis=-1)] = np.nan
+    shared = fastblur.gaussian_filter(a, (30.0, 30.0, 0), nan_policy="omit", tolerance=1e-2, threads=2)
+    for x in (7, 329):
+        b = a.copy()
+        b[row, x, :] = 1.0
+        b[row, x, 1] = np.nan
+        got = fastblur.gaussian_filter(b, (30.0, 30.0, 0), nan_policy="omit", tolerance=1e-2, threads=2)
+        each = np.stack([fastblur.gaussian_filter(b[..., c], 30.0, nan_policy="omit", tolerance=1e-2, threads=2)
+                         for c in range(3)], axis=-1)
+        assert np.array_equal(got, each, equal_nan=True), (row, x)
+        assert not np.array_equal(got, shared, equal_nan=True)
+    plan = fastblur.plan((240, 330), (30.0, 30.0), channels=4, dtype="float32", rounding="nearest", tolerance=1e-2)
+    assert plan["schedule"]["driver"] == "chain", plan["schedule"]
+
+
 @pytest.mark.parametrize("channels", [1, 3])
 def test_rows_divided_into_a_streamed_destination_equal_the_packed_image(rng, channels):
     # A destination larger than the caches: the chain's plan streams it, and the division then
