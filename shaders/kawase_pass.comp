@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF c4_unorm8=-DIMAGE_CHANNELS=4,-DIMAGE_UNORM8
 // One Kawase pass (seed 002): the mean of four bilinear fetches at the diagonal offsets (+-dx, +-dy)
 // from each texel's centre. The image was padded once by the border modes (pad_image.comp) by the
 // whole schedule's reach, as the CPU extends it once; passes go image to image, the last writes the
@@ -31,7 +31,7 @@ void main() {
                      textureLod(src, (c + vec2(-d.x, d.y)) * inv, 0.0) + textureLod(src, (c + vec2(d.x, d.y)) * inv, 0.0));
   if (TO_BUFFER) {
     int o = (t.y * p.size.x + t.x) * CHANNELS;
-    for (int c2 = 0; c2 < CHANNELS; ++c2) dst[o + c2] = sum[c2];
+    for (int c2 = 0; c2 < CHANNELS; ++c2) dst[o + c2] = sum[c2] * IMAGE_SCALE;  // normalized images: back to values
   } else {
     imageStore(dst_image, t, sum);
   }

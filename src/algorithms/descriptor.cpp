@@ -203,6 +203,17 @@ void Descriptor::schedule_gpu_batches(Plan&, const Shape&, std::array<std::int64
 
 std::optional<EquivalentKernel> Descriptor::equivalent_kernel(const BlurSpec&, int) const { return std::nullopt; }
 
+std::array<int, 3> Descriptor::image_roundings(const Plan& plan) const {
+  std::array<int, 3> stored{};
+  bool first = true;
+  for (std::size_t a = 0; a < 3; ++a) {
+    if (!plan.axes[a].active) continue;
+    stored[a] = first ? 0 : 1;
+    first = false;
+  }
+  return stored;
+}
+
 double Descriptor::planar_error(const BlurSpec&) const {
   throw InvalidArgument("internal: " + name() + " is separable: its error comes from its 1D kernels");
 }

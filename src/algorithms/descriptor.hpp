@@ -122,9 +122,10 @@ inline constexpr double kLargeSigma = 64.0;
 /// prediction of algorithms with Capabilities::texture_filtering on a hardware Vulkan device.
 inline constexpr double kSubTexelError = 1.0 / 256;
 
-/// An 8-bit normalized image (GpuPass::real u8: fir-linear's unorm8-images) stores each value to the
-/// nearest 1/255 of the range: half of that on every pass's result but the last's, which goes to a
-/// buffer. Added to the prediction once for each such pass.
+/// An 8-bit normalized image (GpuPass::real u8: fir-linear's and kawase's unorm8-images) stores each
+/// value to the nearest 1/255 of the range: half of that on every pass's result but the last's,
+/// which goes to a buffer. Added to the prediction once for each such pass
+/// (Descriptor::image_roundings).
 inline constexpr double kUnorm8Rounding = 0.5 / 255;
 
 class Descriptor {
@@ -167,6 +168,11 @@ class Descriptor {
 
   /// Planar algorithms: the 2D max error (docs/DESIGN.md, Quality metrics) of the response at the spec's sigmas.
   virtual double planar_error(const BlurSpec& spec) const;
+
+  /// How many results of the plan's GPU image passes are stored in its images before another pass
+  /// reads them, counted on the axis whose error they add to (8-bit normalized images round each by
+  /// kUnorm8Rounding). Default: each filtered axis's pass but the first's reads the one before it.
+  virtual std::array<int, 3> image_roundings(const Plan& plan) const;
 
   /// Work along `axis` per pixel and channel for the plan's backend and driver: CPU units of one fir
   /// tap pair (bench/RESULTS.md's fit), GPU image passes. Planar algorithms count half on x and y.

@@ -23,9 +23,9 @@ bool box_is(const Plan& p) {
 // levels) in float32, or float16 where they hold four channels of an 8-bit or float16 source: half
 // the bytes, and the texture unit filters 64-bit texels at full rate where it filters 128-bit ones
 // at a quarter on NVIDIA GPUs; within each algorithm's catalogued bound (the source exact, each
-// pass's results rounded to 2^-11 of their size). fir-linear's also 8-bit normalized for an 8-bit
-// source (a quarter of float32's bytes; the x pass's results rounded to 1/255 of the range, which
-// the plan's prediction adds).
+// pass's results rounded to 2^-11 of their size). fir-linear's and kawase's also 8-bit normalized
+// for an 8-bit source (a quarter of float32's bytes; each stored pass's results rounded to 1/255 of
+// the range, which the plan's prediction adds: Descriptor::image_roundings).
 constexpr char kFirLinear[] = "fir_linear", kKawasePass[] = "kawase_pass", kDualKawase[] = "dual_kawase";
 template <const char* Base, ElementType R>
 void images_as(Plan& p, const Shape& shape) { schedule_image_gpu(p, shape, Base, R); }
@@ -60,6 +60,7 @@ const std::vector<GpuVariant>& gpu_variants() {
       {Algorithm::fir_linear, "unorm8-images", images_as<kFirLinear, ElementType::u8>, images_are<ElementType::u8>},
       {Algorithm::kawase, "float32-images", images_as<kKawasePass, ElementType::f32>, images_are<ElementType::f32>},
       {Algorithm::kawase, "float16-images", images_as<kKawasePass, ElementType::f16>, images_are<ElementType::f16>},
+      {Algorithm::kawase, "unorm8-images", images_as<kKawasePass, ElementType::u8>, images_are<ElementType::u8>},
       {Algorithm::dual_kawase, "float32-images", images_as<kDualKawase, ElementType::f32>, images_are<ElementType::f32>},
       {Algorithm::dual_kawase, "float16-images", images_as<kDualKawase, ElementType::f16>, images_are<ElementType::f16>},
       {Algorithm::downsample, "chain", downsample_as<GpuDownsample::chain>, downsample_is<GpuDownsample::chain>},

@@ -5,6 +5,7 @@
 #include "algorithms/kawase.hpp"
 #include "algorithms/gpu_passes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -42,7 +43,8 @@ class Kawase final : public Descriptor {
              "passes' variances sum to sigma^2; seed 002's presets {0,1,2,2,3} and {2,3,3,3} as --offsets. The CPU "
              "extends the image once by the border (as fir); the GPU blurs 2D images (their passes' images in "
              "float16 where a measured profile says so and the source is 8-bit or float16: each pass rounded "
-             "to 2^-11 of its values).",
+             "to 2^-11 of its values; or 8-bit normalized for an 8-bit source: each pass but the last "
+             "rounded to 1/255 of the range, which the prediction adds).",
              Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false, .texture_filtering = true}},
             {option({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
                     .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,
@@ -80,6 +82,21 @@ class Kawase final : public Descriptor {
     if (!offsets.empty()) return EquivalentKernel{kernel::kawase_kernel(offsets), sigma};
     const double s = std::min(sigma, kLargeSigma);
     return EquivalentKernel{kernel::kawase_kernel(kernel::kawase_schedule(s, option_int(spec, "kawase_passes"))), s};
+  }
+
+  // On the GPU each pass filters both axes, image to image: every pass's result but the last's is
+  // stored (counted on the first filtered axis).
+  std::array<int, 3> image_roundings(const Plan& plan) const override {
+    const auto& offsets = resolved_as<KawaseResolved>(plan).offsets;
+    std::array<int, 3> stored{};
+    std::size_t passes = 0;
+    for (const auto& o : offsets) passes = std::max(passes, o.size());
+    for (std::size_t a = 0; a < 3; ++a)
+      if (plan.axes[a].active) {
+        stored[a] = passes > 0 ? static_cast<int>(passes) - 1 : 0;
+        break;
+      }
+    return stored;
   }
 
   double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {

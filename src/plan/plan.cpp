@@ -273,12 +273,11 @@ Plan resolved_plan(const BlurSpec& spec, const Shape& shape, bool predict = true
     if (shape.backend == Backend::vulkan && !shape.software_device && d.info().capabilities.texture_filtering)
       add_per_axis(algo::kSubTexelError);
     if (shape.backend == Backend::vulkan && p.schedule.gpu[0].real == ElementType::u8) {
-      // 8-bit normalized images: every filtered axis's result but the last's is stored rounded.
-      bool first = true;
-      for (AxisPlan& ax : p.axes) {
-        if (!ax.active) continue;
-        if (!first) ax.predicted_error += algo::kUnorm8Rounding, p.predicted_max_error += algo::kUnorm8Rounding;
-        first = false;
+      // 8-bit normalized images: every pass's result but the last's is stored rounded.
+      const std::array<int, 3> stored = d.image_roundings(p);
+      for (std::size_t a = 0; a < 3; ++a) {
+        const double e = stored[a] * algo::kUnorm8Rounding;
+        p.axes[a].predicted_error += e, p.predicted_max_error += e;
       }
     }
   } else {

@@ -39,7 +39,7 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   // A pass at offset d reads texels floor(d) + 1 away; one more keeps the clamping out.
   const std::array<std::int64_t, 2> pad{1 + algo::kawase_reach(offsets[0]), 1 + algo::kawase_reach(offsets[1])};
   const std::int64_t iw = src.extent[0] + 2 * pad[0], ih = src.extent[1] + 2 * pad[1];
-  const ElementType real = plan.schedule.gpu[0].real;  // the plan's image format: float32, or float16
+  const ElementType real = plan.schedule.gpu[0].real;  // the plan's image format: float32, float16 or 8-bit normalized
   Image& first = float_image(job, C, iw, ih, 1, "kawase", real);
   record_pad(job, src, first, pad, plan);
   Image* images[2] = {&first, passes > 1 ? &float_image(job, C, iw, ih, 1, "kawase", real) : &first};

@@ -3,12 +3,14 @@
 // none, the model. (Profile files, their parsing and warnings: tests/algorithms/gpu_profile_test.cpp.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
 #include "algorithms/descriptor.hpp"
 #include "algorithms/gpu_profile.hpp"
 #include "algorithms/gpu_variants.hpp"
+#include "algorithms/kawase.hpp"
 #include "fastblur/plan.hpp"
 #include "vulkan/vulkan_test_support.hpp"
 
@@ -107,6 +109,28 @@ TEST_F(VulkanTest, AProfileThatPicks8BitImagesAddsTheirRoundingToThePrediction) 
   EXPECT_EQ(algo::gpu_variant_of(measured), "unorm8-images") << describe(measured);
   EXPECT_EQ(measured.schedule.gpu[0].real, ElementType::u8);
   EXPECT_NEAR(measured.predicted_max_error - model.predicted_max_error, algo::kUnorm8Rounding, 1e-12);
+}
+
+// The same for kawase: each of its passes but the last stores its result (Descriptor::image_roundings).
+TEST_F(VulkanTest, AProfileThatPicksKawases8BitImagesAddsARoundingAStoredPass) {
+  vk::Context& context = test::context_of(device_);
+  auto image = test::make_buffer(ElementType::u8, 160, 120, 1, 4);
+  BlurSpec spec;
+  spec.sigma = {3.0, 3.0, 0.0};
+  spec.algorithm = Algorithm::kawase;
+  const Plan model = make_plan(spec, image.view, ElementType::u8, device_);
+  EXPECT_EQ(algo::gpu_variant_of(model), "float32-images");
+  ProfileOnDevice on(context, profile_of(context, "8-bit images faster",
+                                         {{Algorithm::kawase, "float32-images", 2.0},
+                                          {Algorithm::kawase, "float16-images", 1.5},
+                                          {Algorithm::kawase, "unorm8-images", 0.5}},
+                                         160, 120, 3.0, ElementType::u8));
+  const Plan measured = make_plan(spec, image.view, ElementType::u8, device_);
+  EXPECT_EQ(algo::gpu_variant_of(measured), "unorm8-images") << describe(measured);
+  const auto& offsets = algo::resolved_as<algo::KawaseResolved>(measured).offsets;
+  const int stored = static_cast<int>(std::max(offsets[0].size(), offsets[1].size())) - 1;
+  ASSERT_GT(stored, 1);
+  EXPECT_NEAR(measured.predicted_max_error - model.predicted_max_error, stored * algo::kUnorm8Rounding, 1e-12);
 }
 
 TEST_F(VulkanTest, AMeasuredProfileChangesWhatAutoPicksWithinTheTolerance) {
