@@ -122,12 +122,13 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
     }
     case Algorithm::kawase: {
       const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);
-      const std::size_t passes = std::max(r.offsets[0].size(), r.offsets[1].size());
-      if (passes == 0) return bytes + 2 * N * C * 4;
+      // A dispatch reads the image and writes the next (paired passes: one read and one write for two).
+      const std::size_t dispatches = algo::kawase_dispatches(r.offsets, algo::kawase_pairs_passes(plan)).size();
+      if (dispatches == 0) return bytes + 2 * N * C * 4;
       const double iw = static_cast<double>(extent[0] + 2 * (1 + algo::kawase_reach(r.offsets[0])));
       const double ih = static_cast<double>(extent[1] + 2 * (1 + algo::kawase_reach(r.offsets[1])));
       const double P = iw * ih;
-      return bytes + pad(P) + static_cast<double>(passes - 1) * 2 * P * ic * texel + P * ic * texel + N * C * 4;
+      return bytes + pad(P) + static_cast<double>(dispatches - 1) * 2 * P * ic * texel + P * ic * texel + N * C * 4;
     }
     case Algorithm::dual_kawase: {
       const auto& s = algo::resolved_as<algo::DualKawaseResolved>(plan).schedule;
@@ -185,8 +186,8 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
       return n + 1 + static_cast<std::uint64_t>(axes);  // padding, a pass an axis
     case Algorithm::kawase: {
       const auto& r = algo::resolved_as<algo::KawaseResolved>(plan);
-      const std::size_t passes = std::max(r.offsets[0].size(), r.offsets[1].size());
-      return n + (passes ? 1 + passes : 0);  // padding and the passes (none: a copy)
+      const std::size_t dispatches = algo::kawase_dispatches(r.offsets, algo::kawase_pairs_passes(plan)).size();
+      return n + (dispatches ? 1 + dispatches : 0);  // padding and the passes, one or two a dispatch (none: a copy)
     }
     case Algorithm::dual_kawase:  // padding, the levels down, up, and the last up pass into the work buffer
       return n + 1 + 2 * static_cast<std::uint64_t>(algo::resolved_as<algo::DualKawaseResolved>(plan).schedule.levels);

@@ -55,7 +55,8 @@ struct GpuPass {
   std::int64_t tile = 0;
   std::int64_t block = 0;           ///< iir_line: samples per thread a shared-memory block holds (1 to 32);
                                     ///< iir_chunks: samples of a line per chunk (a thread's); box_fused:
-                                    ///< outputs a thread makes; fir: outputs a thread (0: 4)
+                                    ///< outputs a thread makes; fir: outputs a thread (0: 4); kawase_pass:
+                                    ///< passes a dispatch (0: one; 2: pairs through shared memory)
   /// Passes with per-line scratch (iir, box): how many lanes (one channel of one line; box_scan:
   /// whole lines) one dispatch covers, its scratch within the device's budget for the plan's largest
   /// piece; 0 = the pass keeps no scratch of its own.

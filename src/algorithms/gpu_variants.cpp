@@ -30,7 +30,14 @@ constexpr char kFirLinear[] = "fir_linear", kKawasePass[] = "kawase_pass", kDual
 template <const char* Base, ElementType R>
 void images_as(Plan& p, const Shape& shape) { schedule_image_gpu(p, shape, Base, R); }
 template <ElementType R>
-bool images_are(const Plan& p) { return p.schedule.gpu[0].real == R; }
+bool images_are(const Plan& p) { return p.schedule.gpu[0].real == R && p.schedule.gpu[0].block == 0; }
+// kawase's passes two a dispatch (float32 images): the first pass's results over the tile and its
+// halo in shared memory, the second pass from there (no image between them written or read).
+void kawase_paired_as(Plan& p, const Shape& shape) {
+  schedule_image_gpu(p, shape, kKawasePass, ElementType::f32);
+  if (!p.schedule.gpu[0].shader.empty()) p.schedule.gpu[0].block = 2;
+}
+bool kawase_paired_is(const Plan& p) { return p.schedule.gpu[0].block == 2; }
 // downsample's design is its pass's shader (downsample_chain, downsample_line).
 template <GpuDownsample D>
 void downsample_as(Plan& p, const Shape&) { p.schedule.gpu[0].shader = downsample_shader(D); }
@@ -61,6 +68,7 @@ const std::vector<GpuVariant>& gpu_variants() {
       {Algorithm::kawase, "float32-images", images_as<kKawasePass, ElementType::f32>, images_are<ElementType::f32>},
       {Algorithm::kawase, "float16-images", images_as<kKawasePass, ElementType::f16>, images_are<ElementType::f16>},
       {Algorithm::kawase, "unorm8-images", images_as<kKawasePass, ElementType::u8>, images_are<ElementType::u8>},
+      {Algorithm::kawase, "paired-passes", kawase_paired_as, kawase_paired_is},
       {Algorithm::dual_kawase, "float32-images", images_as<kDualKawase, ElementType::f32>, images_are<ElementType::f32>},
       {Algorithm::dual_kawase, "float16-images", images_as<kDualKawase, ElementType::f16>, images_are<ElementType::f16>},
       {Algorithm::downsample, "chain", downsample_as<GpuDownsample::chain>, downsample_is<GpuDownsample::chain>},

@@ -20,6 +20,24 @@ std::int64_t kawase_reach(const std::vector<double>& offsets) {
   return pad;
 }
 
+bool kawase_pairs_passes(const Plan& plan) { return plan.schedule.gpu[0].block == 2; }
+
+std::vector<int> kawase_dispatches(const std::array<std::vector<double>, 3>& offsets, bool paired) {
+  const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());
+  const auto fits = [&](std::size_t i) {
+    for (std::size_t a = 0; a < 2; ++a)
+      if (i < offsets[a].size() && std::floor(offsets[a][i]) + 1 > kKawasePairHalo) return false;
+    return true;
+  };
+  std::vector<int> out;
+  for (std::size_t i = 0; i < passes;) {
+    const int n = paired && i + 1 < passes && fits(i + 1) ? 2 : 1;
+    out.push_back(n);
+    i += static_cast<std::size_t>(n);
+  }
+  return out;
+}
+
 namespace {
 
 // CPU, per pass and padded sample: four taps in double one line at a time, or in float lanes.

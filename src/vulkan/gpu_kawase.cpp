@@ -21,6 +21,11 @@ struct KawaseParams {
   std::int32_t size[2], origin[2], image[2];
   float offset[2];
 };
+// kawase_pair.comp's: the first pass's offsets, then the second's.
+struct KawasePairParams {
+  std::int32_t size[2], origin[2], image[2];
+  float first[2], second[2];
+};
 
 }  // namespace
 
@@ -29,10 +34,11 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   Context& ctx = job.context();
   const int C = src.channels;
   const std::string& shader = planned_image_shader(plan, src);
-  std::array<std::vector<double>, 2> offsets;
+  std::array<std::vector<double>, 3> offsets;
   for (int a : active_axes(plan, src)) offsets[static_cast<std::size_t>(a)] = resolved.offsets[static_cast<std::size_t>(a)];
-  const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());
-  if (passes == 0) {
+  // Each dispatch runs one pass, or two (the paired-passes variant, where the second's reach fits).
+  const std::vector<int> dispatches = algo::kawase_dispatches(offsets, algo::kawase_pairs_passes(plan));
+  if (dispatches.empty()) {
     copy_work(job, src, dst);
     return;
   }
@@ -42,26 +48,43 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   const ElementType real = plan.schedule.gpu[0].real;  // the plan's image format: float32, float16 or 8-bit normalized
   Image& first = float_image(job, C, iw, ih, 1, "kawase", real);
   record_pad(job, src, first, pad, plan);
-  Image* images[2] = {&first, passes > 1 ? &float_image(job, C, iw, ih, 1, "kawase", real) : &first};
-  const ComputePipeline* pipelines[2];
-  for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer)
-    pipelines[to_buffer] = &ctx.pipeline(
-        shader, shaders::words(shader), {static_cast<std::uint32_t>(C), to_buffer},
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-        sizeof(KawaseParams));
-  for (std::size_t i = 0; i < passes; ++i) {
-    const bool last = i + 1 == passes;
-    const Image& in = *images[i % 2];
-    const Image& out = *images[(i + 1) % 2];
+  Image* images[2] = {&first, dispatches.size() > 1 ? &float_image(job, C, iw, ih, 1, "kawase", real) : &first};
+  // Pipelines [pair][to_buffer]: kawase_pass_cN, and kawase_pair_cN for the pairs.
+  const std::string pair_shader = "kawase_pair" + shader.substr(std::string("kawase_pass").size());
+  const ComputePipeline* pipelines[2][2] = {};
+  for (std::uint32_t pair = 0; pair < 2; ++pair)
+    for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer) {
+      if (pair && !algo::kawase_pairs_passes(plan)) continue;
+      const std::string& name = pair ? pair_shader : shader;
+      pipelines[pair][to_buffer] = &ctx.pipeline(
+          name, shaders::words(name), {static_cast<std::uint32_t>(C), to_buffer},
+          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+          static_cast<std::uint32_t>(pair ? sizeof(KawasePairParams) : sizeof(KawaseParams)));
+    }
+  const auto offset_of = [&](std::size_t a, std::size_t i) {
+    return static_cast<float>(i < offsets[a].size() ? offsets[a][i] : 0.0);
+  };
+  std::size_t i = 0;  // the next pass
+  for (std::size_t k = 0; k < dispatches.size(); ++k) {
+    const bool last = k + 1 == dispatches.size(), pair = dispatches[k] == 2;
+    const Image& in = *images[k % 2];
+    const Image& out = *images[(k + 1) % 2];
     const std::int64_t w = last ? src.extent[0] : iw, h = last ? src.extent[1] : ih;
-    const KawaseParams kp{{static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)},
-                          {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1])},
-                          {static_cast<std::int32_t>(iw), static_cast<std::int32_t>(ih)},
-                          {static_cast<float>(i < offsets[0].size() ? offsets[0][i] : 0.0),
-                           static_cast<float>(i < offsets[1].size() ? offsets[1][i] : 0.0)}};
-    job.dispatch(*pipelines[last ? 1 : 0],
-                 {Binding::sampled(in.view(), ctx.linear_sampler()), Binding::image(out.level_view(0)), Binding::storage(dst)},
-                 kp, {static_cast<std::uint32_t>((w + 15) / 16), static_cast<std::uint32_t>((h + 15) / 16), 1});
+    const std::int32_t size[2] = {static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)};
+    const std::int32_t origin[2] = {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1])};
+    const std::int32_t image[2] = {static_cast<std::int32_t>(iw), static_cast<std::int32_t>(ih)};
+    const std::vector<Binding> bindings = {Binding::sampled(in.view(), ctx.linear_sampler()), Binding::image(out.level_view(0)),
+                                           Binding::storage(dst)};
+    const std::array<std::uint32_t, 3> groups = {static_cast<std::uint32_t>((w + 15) / 16), static_cast<std::uint32_t>((h + 15) / 16), 1};
+    if (pair) {
+      const KawasePairParams kp{{size[0], size[1]}, {origin[0], origin[1]}, {image[0], image[1]},
+                                {offset_of(0, i), offset_of(1, i)}, {offset_of(0, i + 1), offset_of(1, i + 1)}};
+      job.dispatch(*pipelines[1][last ? 1 : 0], bindings, kp, groups);
+    } else {
+      const KawaseParams kp{{size[0], size[1]}, {origin[0], origin[1]}, {image[0], image[1]}, {offset_of(0, i), offset_of(1, i)}};
+      job.dispatch(*pipelines[0][last ? 1 : 0], bindings, kp, groups);
+    }
+    i += static_cast<std::size_t>(dispatches[k]);
   }
 }
 

@@ -155,6 +155,44 @@ TEST_F(VulkanTest, KawaseImagesIn8BitStayWithinTheirBound) {
         }
 }
 
+// kawase's paired-passes variant: two passes a dispatch, the first's results through shared memory
+// (the second's bilinear taps by hand) - the CPU's kawase within the texture bound, every border,
+// type and channel count; schedules whose later offsets outreach the shared tile's halo (sigma 40:
+// offsets past 8) pair only the passes that fit; an odd number of passes ends with one alone.
+TEST_F(VulkanTest, KawasePairedPassesEqualTheCpu) {
+  auto rng = test::rng_for_test();
+  const algo::GpuVariant* paired = test::gpu_variant(Algorithm::kawase, "paired-passes");
+  ASSERT_NE(paired, nullptr);
+  bool some_alone = false, some_outreach = false;
+  for (const ElementType type : {ElementType::u8, ElementType::f32})
+    for (const int channels : {1, 2, 4})
+      for (const Border border : {Border::reflect, Border::constant, Border::wrap, Border::nearest})
+        for (const double sigma : {1.2, 3.3, 40.0}) {
+          if (sigma == 40.0 && (channels == 2 || border == Border::nearest)) continue;  // the large case: a few
+          BlurSpec spec = BlurSpec::isotropic_2d(sigma);
+          spec.algorithm = Algorithm::kawase;
+          spec.with_border(border);
+          spec.cval = 0.3 * test::type_scale(type);
+          const std::int64_t w = sigma == 40.0 ? 61 : 37, h = sigma == 40.0 ? 45 : 26;
+          const std::string what = test::describe_case(spec, type, w, h, 1, channels);
+          auto probe = test::make_buffer(type, w, h, 1, channels);
+          Plan plan = make_plan(spec, probe.view, ElementType::f64, device_);
+          paired->apply(plan, vk::shape_on(test::context_of(device_), {w, h, 1}, channels, type, ElementType::f64));
+          ASSERT_EQ(algo::gpu_variant_of(plan), "paired-passes") << what;
+          const auto& offsets = algo::resolved_as<algo::KawaseResolved>(plan).offsets;
+          const std::vector<int> dispatches = algo::kawase_dispatches(offsets, true);
+          const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());
+          EXPECT_LT(dispatches.size(), passes) << what;
+          some_alone |= passes % 2 == 1;
+          some_outreach |= std::count(dispatches.begin(), dispatches.end(), 1) > static_cast<long>(passes % 2);
+          const double diff = test::gpu_cpu_difference(device_, spec, type, w, h, 1, channels, rng, Algorithm::kawase,
+                                                       ElementType::f64, "paired-passes");
+          EXPECT_LE(diff, texture_tolerance(type)) << what;
+        }
+  EXPECT_TRUE(some_alone) << "no schedule of an odd number of passes";
+  EXPECT_TRUE(some_outreach) << "no schedule with offsets past the shared tile's halo";
+}
+
 TEST_F(VulkanTest, KawaseEqualsTheCpuSchedules) {
   auto rng = test::rng_for_test();
   BlurSpec spec;
