@@ -62,7 +62,8 @@ class Kawase final : public Descriptor {
              "extends the image once by the border (as fir); the GPU blurs 2D images (their passes' images in "
              "float16 where a measured profile says so and the source is 8-bit or float16: each pass rounded "
              "to 2^-11 of its values; or 8-bit normalized for an 8-bit source: each pass but the last "
-             "rounded to 1/255 of the range, which the prediction adds).",
+             "rounded to 1/255 of the range, which the prediction adds; or two passes a dispatch, the "
+             "first's results through shared memory).",
              Capabilities{.separable = true, .max_dimensions = 3, .vulkan_volumes = false, .texture_filtering = true}},
             {option({.key = "kawase_passes", .flag = "passes", .kind = ParameterInfo::Kind::integer,
                     .doc = "passes of the solved schedule", .default_text = "chosen for sigma", .min = 1,

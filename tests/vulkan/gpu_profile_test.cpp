@@ -90,47 +90,39 @@ TEST_F(VulkanTest, AMeasuredProfileRunsTheFastestVariant) {
   EXPECT_EQ(algo::gpu_variant_of(make_plan(spec, image.view, ElementType::f32, device_)), "chain");
 }
 
-// A profile that measures fir-linear's 8-bit images fastest on an 8-bit RGBA image: the plan runs
-// them, and its prediction carries their rounding of the x pass's results.
-TEST_F(VulkanTest, AProfileThatPicks8BitImagesAddsTheirRoundingToThePrediction) {
-  vk::Context& context = test::context_of(device_);
+// A profile that measures an image algorithm's 8-bit images fastest on an 8-bit RGBA image: the plan
+// runs them, and its prediction carries one rounding for each pass whose results are stored
+// (Descriptor::image_roundings); returns that plan.
+Plan plan_picking_8bit_images(const Device& device, Algorithm algorithm, int stored) {
+  vk::Context& context = test::context_of(device);
   auto image = test::make_buffer(ElementType::u8, 160, 120, 1, 4);
   BlurSpec spec;
   spec.sigma = {3.0, 3.0, 0.0};
-  spec.algorithm = Algorithm::fir_linear;
-  const Plan model = make_plan(spec, image.view, ElementType::u8, device_);
+  spec.algorithm = algorithm;
+  const Plan model = make_plan(spec, image.view, ElementType::u8, device);
   EXPECT_EQ(algo::gpu_variant_of(model), "float32-images");
   ProfileOnDevice on(context, profile_of(context, "8-bit images faster",
-                                         {{Algorithm::fir_linear, "float32-images", 2.0},
-                                          {Algorithm::fir_linear, "float16-images", 1.5},
-                                          {Algorithm::fir_linear, "unorm8-images", 0.5}},
+                                         {{algorithm, "float32-images", 2.0},
+                                          {algorithm, "float16-images", 1.5},
+                                          {algorithm, "unorm8-images", 0.5}},
                                          160, 120, 3.0, ElementType::u8));
-  const Plan measured = make_plan(spec, image.view, ElementType::u8, device_);
+  Plan measured = make_plan(spec, image.view, ElementType::u8, device);
   EXPECT_EQ(algo::gpu_variant_of(measured), "unorm8-images") << describe(measured);
   EXPECT_EQ(measured.schedule.gpu[0].real, ElementType::u8);
-  EXPECT_NEAR(measured.predicted_max_error - model.predicted_max_error, algo::kUnorm8Rounding, 1e-12);
+  EXPECT_NEAR(measured.predicted_max_error - model.predicted_max_error, stored * algo::kUnorm8Rounding, 1e-12);
+  return measured;
 }
 
-// The same for kawase: each of its passes but the last stores its result (Descriptor::image_roundings).
+// fir-linear stores its x pass's results.
+TEST_F(VulkanTest, AProfileThatPicks8BitImagesAddsTheirRoundingToThePrediction) {
+  plan_picking_8bit_images(device_, Algorithm::fir_linear, 1);
+}
+
+// kawase stores each of its passes' results but the last's: 11 of 12 passes at sigma 3.
 TEST_F(VulkanTest, AProfileThatPicksKawases8BitImagesAddsARoundingAStoredPass) {
-  vk::Context& context = test::context_of(device_);
-  auto image = test::make_buffer(ElementType::u8, 160, 120, 1, 4);
-  BlurSpec spec;
-  spec.sigma = {3.0, 3.0, 0.0};
-  spec.algorithm = Algorithm::kawase;
-  const Plan model = make_plan(spec, image.view, ElementType::u8, device_);
-  EXPECT_EQ(algo::gpu_variant_of(model), "float32-images");
-  ProfileOnDevice on(context, profile_of(context, "8-bit images faster",
-                                         {{Algorithm::kawase, "float32-images", 2.0},
-                                          {Algorithm::kawase, "float16-images", 1.5},
-                                          {Algorithm::kawase, "unorm8-images", 0.5}},
-                                         160, 120, 3.0, ElementType::u8));
-  const Plan measured = make_plan(spec, image.view, ElementType::u8, device_);
-  EXPECT_EQ(algo::gpu_variant_of(measured), "unorm8-images") << describe(measured);
-  const auto& offsets = algo::resolved_as<algo::KawaseResolved>(measured).offsets;
-  const int stored = static_cast<int>(std::max(offsets[0].size(), offsets[1].size())) - 1;
-  ASSERT_GT(stored, 1);
-  EXPECT_NEAR(measured.predicted_max_error - model.predicted_max_error, stored * algo::kUnorm8Rounding, 1e-12);
+  const Plan plan = plan_picking_8bit_images(device_, Algorithm::kawase, 11);
+  const auto& offsets = algo::resolved_as<algo::KawaseResolved>(plan).offsets;
+  EXPECT_EQ(std::max(offsets[0].size(), offsets[1].size()), 12u);
 }
 
 TEST_F(VulkanTest, AMeasuredProfileChangesWhatAutoPicksWithinTheTolerance) {
