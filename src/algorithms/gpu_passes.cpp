@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "algorithms/kawase.hpp"
 #include "fastblur/error.hpp"
 #include "kernel/certified_int.hpp"
 #include "tiling/pieces.hpp"
@@ -85,6 +86,7 @@ std::vector<std::string> planned_shaders(const Plan& plan) {
     if (!s.empty() && std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
   };
   for (const GpuPass& g : plan.schedule.gpu) add(g.shader);
+  if (kawase_pairs_passes(plan)) add(kawase_pair_shader(plan));  // its paired dispatches' shader
   return out;
 }
 

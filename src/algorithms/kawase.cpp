@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <string_view>
 
 #include "algorithms/cost_model.hpp"
 #include "fastblur/kernel.hpp"
@@ -20,7 +21,15 @@ std::int64_t kawase_reach(const std::vector<double>& offsets) {
   return pad;
 }
 
-bool kawase_pairs_passes(const Plan& plan) { return plan.schedule.gpu[0].block == 2; }
+bool kawase_pairs_passes(const Plan& plan) {
+  return plan.algorithm == Algorithm::kawase && plan.schedule.gpu[0].block == 2;
+}
+
+std::string kawase_pair_shader(const Plan& plan) {
+  constexpr std::string_view kPass = "kawase_pass";
+  const std::string& pass = plan.schedule.gpu[0].shader;
+  return pass.rfind(kPass, 0) == 0 ? "kawase_pair" + pass.substr(kPass.size()) : std::string();
+}
 
 std::vector<int> kawase_dispatches(const std::array<std::vector<double>, 3>& offsets, bool paired) {
   const std::size_t passes = std::max(offsets[0].size(), offsets[1].size());

@@ -1,6 +1,7 @@
 #pragma once
 // kawase's resolved parameters: each axis's pass offsets.
 #include <array>
+#include <string>
 #include <vector>
 
 #include "algorithms/descriptor.hpp"
@@ -21,6 +22,8 @@ std::int64_t kawase_reach(const std::vector<double>& offsets);
 inline constexpr int kKawasePairHalo = 8;
 /// Whether the plan's GPU passes are paired (GpuPass::block 2 on kawase's pass).
 bool kawase_pairs_passes(const Plan& plan);
+/// The shader of the plan's paired dispatches: kawase_pair_cN for its kawase_pass_cN.
+std::string kawase_pair_shader(const Plan& plan);
 /// The GPU dispatches of a schedule (each axis's offsets; an axis with fewer sits the others out at
 /// 0): how many passes each runs - 1, or 2 where `paired` and the second pass's reach along each
 /// axis (floor(d) + 1) fits kKawasePairHalo. The recorder and the traffic model both follow it.

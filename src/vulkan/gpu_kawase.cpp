@@ -50,7 +50,7 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   record_pad(job, src, first, pad, plan);
   Image* images[2] = {&first, dispatches.size() > 1 ? &float_image(job, C, iw, ih, 1, "kawase", real) : &first};
   // Pipelines [pair][to_buffer]: kawase_pass_cN, and kawase_pair_cN for the pairs.
-  const std::string pair_shader = "kawase_pair" + shader.substr(std::string("kawase_pass").size());
+  const std::string pair_shader = algo::kawase_pair_shader(plan);
   const ComputePipeline* pipelines[2][2] = {};
   for (std::uint32_t pair = 0; pair < 2; ++pair)
     for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer) {
