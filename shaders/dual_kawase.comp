@@ -1,5 +1,5 @@
 #version 450
-// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF
+// variants: c1=-DIMAGE_CHANNELS=1 c2=-DIMAGE_CHANNELS=2 c4=-DIMAGE_CHANNELS=4 c4_half=-DIMAGE_CHANNELS=4,-DIMAGE_HALF c4_unorm8=-DIMAGE_CHANNELS=4,-DIMAGE_UNORM8
 // dual-kawase (Bjorge, SIGGRAPH 2015), the taps of kernel_dual_kawase.hpp: a down pass writes a
 // level of half the size, an up pass one of twice the size; the last up pass writes the image's
 // pixels (cropped out of the padded level 0) into the packed work buffer. Fetches are bilinear with
@@ -42,7 +42,7 @@ void main() {
   }
   if (MODE == 2) {
     int o = (t.y * p.target.x + t.x) * CHANNELS;
-    for (int c2 = 0; c2 < CHANNELS; ++c2) dst[o + c2] = v[c2];
+    for (int c2 = 0; c2 < CHANNELS; ++c2) dst[o + c2] = v[c2] * IMAGE_SCALE;  // normalized images: back to values
   } else {
     imageStore(dst_image, t, v);
   }

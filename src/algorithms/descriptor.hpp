@@ -122,11 +122,13 @@ inline constexpr double kLargeSigma = 64.0;
 /// prediction of algorithms with Capabilities::texture_filtering on a hardware Vulkan device.
 inline constexpr double kSubTexelError = 1.0 / 256;
 
-/// An 8-bit normalized image (GpuPass::real u8: fir-linear's and kawase's unorm8-images) stores each
-/// value to the nearest 1/255 of the range: half of that on every pass's result but the last's,
-/// which goes to a buffer. Added to the prediction once for each such pass
-/// (Descriptor::image_roundings).
-inline constexpr double kUnorm8Rounding = 0.5 / 255;
+/// An 8-bit normalized image (GpuPass::real u8: the image algorithms' unorm8-images) stores each value
+/// as one of the two multiples of 1/255 of the range nearest it - Vulkan lets the implementation
+/// choose which (its conversion to normalized fixed point), so up to 1/255 on every pass's result but
+/// the last's, which goes to a buffer (lavapipe: 1.24 levels after one stored pass and the final
+/// rounding, where the nearest multiple would allow 1.0). Added to the prediction once for each such
+/// pass (Descriptor::image_roundings).
+inline constexpr double kUnorm8Rounding = 1.0 / 255;
 
 class Descriptor {
  public:

@@ -60,7 +60,8 @@ class DualKawase final : public Descriptor {
              "Gaussian's (2D max error up to 0.63 from sigma 5), and it is not shift-invariant (blocks of "
              "2^levels pixels). 2D images; the border modes extend the image once (on the GPU its levels in "
              "float16 where a measured profile says so and the source is 8-bit or float16: each pass rounded "
-             "to 2^-11 of its values).",
+             "to 2^-11 of its values; or 8-bit normalized for an 8-bit source: each stored pass rounded to "
+             "1/255 of the range, which the prediction adds).",
              Capabilities{.separable = false, .max_dimensions = 2, .vulkan_volumes = false,
                           .texture_filtering = true, .min_sigma = kernel::kDualKawaseMinSigma}},
             {option({.key = "dual_kawase_levels", .flag = "levels", .kind = ParameterInfo::Kind::integer,
@@ -110,6 +111,19 @@ class DualKawase final : public Descriptor {
                                                dual_kawase_padding(n, k.levels, k.offset[1]).before};
       return kernel::dual_kawase_impulse_response(k, n, n, n / 2, n / 2, origin);
     });
+  }
+
+  // On the GPU the down passes' results and the up passes' but the last's are stored: 2 levels - 1
+  // (counted on the first filtered axis).
+  std::array<int, 3> image_roundings(const Plan& plan) const override {
+    std::array<int, 3> stored{};
+    const int levels = resolved_as<DualKawaseResolved>(plan).schedule.levels;
+    for (std::size_t a = 0; a < 3; ++a)
+      if (plan.axes[a].active) {
+        stored[a] = std::max(0, 2 * levels - 1);
+        break;
+      }
+    return stored;
   }
 
   double axis_cost(const Plan& plan, const Shape&, int axis) const override {

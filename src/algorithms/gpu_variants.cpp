@@ -23,7 +23,7 @@ bool box_is(const Plan& p) {
 // levels) in float32, or float16 where they hold four channels of an 8-bit or float16 source: half
 // the bytes, and the texture unit filters 64-bit texels at full rate where it filters 128-bit ones
 // at a quarter on NVIDIA GPUs; within each algorithm's catalogued bound (the source exact, each
-// pass's results rounded to 2^-11 of their size). fir-linear's and kawase's also 8-bit normalized
+// pass's results rounded to 2^-11 of their size). fir-linear's, kawase's and dual-kawase's also 8-bit normalized
 // for an 8-bit source (a quarter of float32's bytes; each stored pass's results rounded to 1/255 of
 // the range, which the plan's prediction adds: Descriptor::image_roundings).
 constexpr char kFirLinear[] = "fir_linear", kKawasePass[] = "kawase_pass", kDualKawase[] = "dual_kawase";
@@ -71,6 +71,7 @@ const std::vector<GpuVariant>& gpu_variants() {
       {Algorithm::kawase, "paired-passes", kawase_paired_as, kawase_paired_is},
       {Algorithm::dual_kawase, "float32-images", images_as<kDualKawase, ElementType::f32>, images_are<ElementType::f32>},
       {Algorithm::dual_kawase, "float16-images", images_as<kDualKawase, ElementType::f16>, images_are<ElementType::f16>},
+      {Algorithm::dual_kawase, "unorm8-images", images_as<kDualKawase, ElementType::u8>, images_are<ElementType::u8>},
       {Algorithm::downsample, "chain", downsample_as<GpuDownsample::chain>, downsample_is<GpuDownsample::chain>},
       {Algorithm::downsample, "per-axis", downsample_as<GpuDownsample::per_axis>, downsample_is<GpuDownsample::per_axis>},
   };

@@ -30,7 +30,7 @@ void record_dual_kawase(Job& job, const Work& src, const Work& dst, const Plan& 
   const algo::DualKawasePadding px = algo::dual_kawase_padding(src.extent[0], L, s.offset[0]);
   const algo::DualKawasePadding py = algo::dual_kawase_padding(src.extent[1], L, s.offset[1]);
   std::vector<Image*> level;
-  const ElementType real = plan.schedule.gpu[0].real;  // the plan's image format: float32, or float16
+  const ElementType real = plan.schedule.gpu[0].real;  // the plan's image format: float32, float16 or 8-bit normalized
   for (int l = 0; l <= L; ++l) level.push_back(&float_image(job, C, px.size >> l, py.size >> l, 1, "dual-kawase", real));
   record_pad(job, src, *level[0], {px.before, py.before}, plan);
   const std::vector<VkDescriptorType> types{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,

@@ -9,6 +9,7 @@
 
 #include "algorithms/descriptor.hpp"
 #include "algorithms/gpu_profile.hpp"
+#include "algorithms/dual_kawase.hpp"
 #include "algorithms/gpu_variants.hpp"
 #include "algorithms/kawase.hpp"
 #include "fastblur/plan.hpp"
@@ -118,11 +119,14 @@ TEST_F(VulkanTest, AProfileThatPicks8BitImagesAddsTheirRoundingToThePrediction) 
   plan_picking_8bit_images(device_, Algorithm::fir_linear, 1);
 }
 
-// kawase stores each of its passes' results but the last's: 11 of 12 passes at sigma 3.
+// kawase stores each of its passes' results but the last's: 11 of 12 passes at sigma 3; dual-kawase
+// its down passes' and its up passes' but the last's: 3 of 4 at its 2 levels there.
 TEST_F(VulkanTest, AProfileThatPicksKawases8BitImagesAddsARoundingAStoredPass) {
   const Plan plan = plan_picking_8bit_images(device_, Algorithm::kawase, 11);
   const auto& offsets = algo::resolved_as<algo::KawaseResolved>(plan).offsets;
   EXPECT_EQ(std::max(offsets[0].size(), offsets[1].size()), 12u);
+  const Plan dual = plan_picking_8bit_images(device_, Algorithm::dual_kawase, 3);
+  EXPECT_EQ(algo::resolved_as<algo::DualKawaseResolved>(dual).schedule.levels, 2);
 }
 
 TEST_F(VulkanTest, AMeasuredProfileChangesWhatAutoPicksWithinTheTolerance) {
