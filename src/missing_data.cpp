@@ -255,19 +255,20 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
   const double empty = float_out ? m.empty_value : (std::isnan(m.empty_value) ? spec.cval : m.empty_value);
   // Whether the destination's rows are streamed past the caches: the row drivers' plan says so.
   bool stream = false;
-  // Blurred work rows (packed as pack_rows wrote them) divided into destination rows [y0, y1) of plane z.
   // divide() writes destination row y of plane z (the plain loops' rows); with preserve_nan, NaN
-  // again where the source row had NaN - read before the division, which in place writes over it.
+  // again where the source row had NaN - in place, the row copied first (the division writes over it).
+  const bool in_place = core::views_overlap(src, dst);
   const auto divide_preserving = [&](std::int64_t z, std::int64_t y, const auto& divide) {
     if (!m.preserve_nan) return divide();
-    thread_local std::vector<T> orig;
-    const T* row = reinterpret_cast<const T*>(src.pixel(0, y, z));
-    orig.assign(row, row + width * k);
+    thread_local std::vector<T> copy;
+    const T* orig = reinterpret_cast<const T*>(src.pixel(0, y, z));
+    if (in_place) copy.assign(orig, orig + width * k), orig = copy.data();
     divide();
     T* out = reinterpret_cast<T*>(dst.pixel(0, y, z));
     for (std::int64_t i = 0; i < width * k; ++i)
-      if (std::isnan(orig[static_cast<std::size_t>(i)])) out[i] = std::numeric_limits<T>::quiet_NaN();
+      if (std::isnan(orig[i])) out[i] = std::numeric_limits<T>::quiet_NaN();
   };
+  // Blurred work rows (packed as pack_rows wrote them) divided into destination rows [y0, y1) of plane z.
   const auto divide_rows = [&](std::int64_t z, std::int64_t y0, std::int64_t y1, const T* work) {
     if (fast) {
       for (std::int64_t y = y0; y < y1; ++y)
@@ -317,10 +318,11 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
     rows.channels = wc;
     rows.read = [&](std::int64_t y, T* row) { pack_rows(0, y, y + 1, row); };
     rows.write = [&](std::int64_t y, const T* row) { divide_rows(0, y, y + 1, row); };
+    stream = p.schedule.stream_destination && dst.type == wt && dst.is_packed();
     if constexpr (std::is_same_v<T, float>) {
-      // The chain's tent summed from the source's rows where they lie, packed in registers (issue
-      // 45: the pack into the chain's ring was a third of omit's sigma 30, 2.4-2.7 ms of 8.3).
-      if (fast)
+      if (fast) {
+        // The chain's tent summed from the source's rows where they lie, packed in registers (issue
+        // 45: the pack into the chain's ring was a third of omit's sigma 30, 2.4-2.7 ms of 8.3).
         rows.sum_rows = [&](const std::int64_t* ys, const T* w, int count, T* out) {
           const T* in[16];
           for (int i = 0; i < count; ++i) in[i] = reinterpret_cast<const T*>(src.pixel(0, ys[i], 0));
@@ -329,9 +331,8 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
           if (mixed_here && mixed) mixed->store(true);
           return true;
         };
-      // The chain's last lerp divided as it is computed: its row is never written (issue 45: a
-      // write and a read of an RGBW row per output row, ~0.3 of omit's excess at sigma 30).
-      if (fast)
+        // The chain's last lerp divided as it is computed: its row is never written (issue 45: a
+        // write and a read of an RGBW row per output row, ~0.3 of omit's excess at sigma 30).
         rows.write_lerp = [&](std::int64_t y, const T* a, const T* b, T wa, T wb) {
           divide_preserving(0, y, [&] {
             cpu::divide_lerp_row(a, b, wa, wb, reinterpret_cast<T*>(dst.pixel(0, y, 0)), width, k, static_cast<T>(floor),
@@ -339,9 +340,7 @@ void run_group(const View& src, const View& dst, const BlurSpec& spec, const Mis
           });
           return true;
         };
-    }
-    stream = p.schedule.stream_destination && dst.type == wt && dst.is_packed();
-    if constexpr (std::is_same_v<T, float>) {
+      }
       if (cpu::fir_rows_available(p)) return cpu::fir_rows_blur(p, rows);
       if (cpu::chain_rows_available(p)) return cpu::downsample_chain_rows(p, rows);
     } else {

@@ -203,6 +203,16 @@ void Descriptor::schedule_gpu_batches(Plan&, const Shape&, std::array<std::int64
 
 std::optional<EquivalentKernel> Descriptor::equivalent_kernel(const BlurSpec&, int) const { return std::nullopt; }
 
+std::array<int, 3> Descriptor::on_first_filtered_axis(const Plan& plan, int count) {
+  std::array<int, 3> stored{};
+  for (std::size_t a = 0; a < 3; ++a)
+    if (plan.axes[a].active) {
+      stored[a] = count;
+      break;
+    }
+  return stored;
+}
+
 std::array<int, 3> Descriptor::image_roundings(const Plan& plan) const {
   std::array<int, 3> stored{};
   bool first = true;

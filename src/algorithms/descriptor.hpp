@@ -175,6 +175,8 @@ class Descriptor {
   /// reads them, counted on the axis whose error they add to (8-bit normalized images round each by
   /// kUnorm8Rounding). Default: each filtered axis's pass but the first's reads the one before it.
   virtual std::array<int, 3> image_roundings(const Plan& plan) const;
+  /// `count` roundings, counted on the plan's first filtered axis (passes that filter every axis at once).
+  static std::array<int, 3> on_first_filtered_axis(const Plan& plan, int count);
 
   /// Work along `axis` per pixel and channel for the plan's backend and driver: CPU units of one fir
   /// tap pair (bench/RESULTS.md's fit), GPU image passes. Planar algorithms count half on x and y.

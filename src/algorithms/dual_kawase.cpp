@@ -116,14 +116,7 @@ class DualKawase final : public Descriptor {
   // On the GPU the down passes' results and the up passes' but the last's are stored: 2 levels - 1
   // (counted on the first filtered axis).
   std::array<int, 3> image_roundings(const Plan& plan) const override {
-    std::array<int, 3> stored{};
-    const int levels = resolved_as<DualKawaseResolved>(plan).schedule.levels;
-    for (std::size_t a = 0; a < 3; ++a)
-      if (plan.axes[a].active) {
-        stored[a] = std::max(0, 2 * levels - 1);
-        break;
-      }
-    return stored;
+    return on_first_filtered_axis(plan, std::max(0, 2 * resolved_as<DualKawaseResolved>(plan).schedule.levels - 1));
   }
 
   double axis_cost(const Plan& plan, const Shape&, int axis) const override {

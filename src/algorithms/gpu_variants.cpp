@@ -2,6 +2,7 @@
 #include "algorithms/gpu_variants.hpp"
 
 #include "algorithms/gpu_passes.hpp"
+#include "algorithms/kawase.hpp"
 
 namespace fastblur::algo {
 namespace {
@@ -35,9 +36,9 @@ bool images_are(const Plan& p) { return p.schedule.gpu[0].real == R && p.schedul
 // halo in shared memory, the second pass from there (no image between them written or read).
 void kawase_paired_as(Plan& p, const Shape& shape) {
   schedule_image_gpu(p, shape, kKawasePass, ElementType::f32);
-  if (!p.schedule.gpu[0].shader.empty()) p.schedule.gpu[0].block = 2;
+  if (!p.schedule.gpu[0].shader.empty()) p.schedule.gpu[0].block = kKawasePassesPaired;
 }
-bool kawase_paired_is(const Plan& p) { return p.schedule.gpu[0].block == 2; }
+bool kawase_paired_is(const Plan& p) { return kawase_pairs_passes(p); }
 // downsample's design is its pass's shader (downsample_chain, downsample_line).
 template <GpuDownsample D>
 void downsample_as(Plan& p, const Shape&) { p.schedule.gpu[0].shader = downsample_shader(D); }

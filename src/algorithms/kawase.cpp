@@ -22,7 +22,7 @@ std::int64_t kawase_reach(const std::vector<double>& offsets) {
 }
 
 bool kawase_pairs_passes(const Plan& plan) {
-  return plan.algorithm == Algorithm::kawase && plan.schedule.gpu[0].block == 2;
+  return plan.algorithm == Algorithm::kawase && plan.schedule.gpu[0].block == kKawasePassesPaired;
 }
 
 std::string kawase_pair_shader(const Plan& plan) {
@@ -112,19 +112,11 @@ class Kawase final : public Descriptor {
     return EquivalentKernel{kernel::kawase_kernel(kernel::kawase_schedule(s, option_int(spec, "kawase_passes"))), s};
   }
 
-  // On the GPU each pass filters both axes, image to image: every pass's result but the last's is
-  // stored (counted on the first filtered axis).
+  // On the GPU each dispatch filters both axes, image to image: every dispatch's result but the
+  // last's is stored (counted on the first filtered axis).
   std::array<int, 3> image_roundings(const Plan& plan) const override {
-    const auto& offsets = resolved_as<KawaseResolved>(plan).offsets;
-    std::array<int, 3> stored{};
-    std::size_t passes = 0;
-    for (const auto& o : offsets) passes = std::max(passes, o.size());
-    for (std::size_t a = 0; a < 3; ++a)
-      if (plan.axes[a].active) {
-        stored[a] = passes > 0 ? static_cast<int>(passes) - 1 : 0;
-        break;
-      }
-    return stored;
+    const auto dispatches = kawase_dispatches(resolved_as<KawaseResolved>(plan).offsets, kawase_pairs_passes(plan)).size();
+    return on_first_filtered_axis(plan, std::max(0, static_cast<int>(dispatches) - 1));
   }
 
   double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {

@@ -20,7 +20,9 @@ std::int64_t kawase_reach(const std::vector<double>& offsets);
 /// shaders/kawase_pair.comp) reads beyond its 16x16 tile: its shared memory holds the first pass's
 /// results over the tile and this halo (32 x 32 texels of 16 bytes).
 inline constexpr int kKawasePairHalo = 8;
-/// Whether the plan's GPU passes are paired (GpuPass::block 2 on kawase's pass).
+/// GpuPass::block of kawase's pass where its GPU passes run two a dispatch (the paired-passes variant).
+inline constexpr std::int64_t kKawasePassesPaired = 2;
+/// Whether the plan's GPU passes are paired.
 bool kawase_pairs_passes(const Plan& plan);
 /// The shader of the plan's paired dispatches: kawase_pair_cN for its kawase_pass_cN.
 std::string kawase_pair_shader(const Plan& plan);

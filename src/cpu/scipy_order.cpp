@@ -543,7 +543,7 @@ void scipy_order_image_rows(const Plan& plan, const View& src, const View& dst, 
 
 void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   const int threads = plan.schedule.threads > 0 ? plan.schedule.threads : omp_get_max_threads();
-  const Array s = array_of(src), d = array_of(dst);
+  const Array s = array_of(src);
   // Rounded once into an integer output (cpu::rounds_once), a pass per axis stores its sums in a
   // float64 volume instead of the output (nothing rounded between axes); the fused rows read it and
   // round once as they write, or, where no rows fuse, it is rounded into the output at the end. Made
@@ -566,37 +566,21 @@ void scipy_order_blur(const Plan& plan, const View& src, const View& dst) {
   // Only where each pixel's values are packed (a padded pixel is not one).
   if (plan.schedule.pixels_image && pixels_packed(src) && pixels_packed(dst)) {
     const Plan& image = *plan.schedule.pixels_image;
-    if (via_doubles && image.schedule.fused_axes && dst.channels == 1) {  // as below, each plane then rounded
+    if (image.schedule.fused_axes && dst.channels == 1) {  // x on each of the image's output rows while in cache
       const ShortLines x = x_of_plane_rows(plan, between);
       const RowFinish finish = [&](std::int64_t z) {
         const std::ptrdiff_t at = z * between.stride[2];
         for (std::int64_t first = 0; first < x.lane_extent; first += kShortLinesBlock)
           short_lines_block(x, at + first * x.s_lane, at + first * x.d_lane, std::min(kShortLinesBlock, x.lane_extent - first));
-        round_plane(between, dst, z);
+        if (via_doubles) round_plane(between, dst, z);  // each plane rounded while in cache
       };
       scipy_order_image_rows(image, pixels_of(src), pixels_of(between),
                              image.schedule.threads > 0 ? image.schedule.threads : omp_get_max_threads(), finish);
       return;
     }
-    if (via_doubles) {
-      scipy_order_blur(image, pixels_of(src), pixels_of(between));  // into float64: rounds nothing
-      correlate1d(b, b, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
-      round_into(between, dst, threads);
-      return;
-    }
-    if (image.schedule.fused_axes && dst.channels == 1) {  // x on each of the image's output rows while in cache
-      const ShortLines x = x_of_plane_rows(plan, dst);
-      const RowFinish finish = [&](std::int64_t z) {
-        const std::ptrdiff_t at = z * dst.stride[2];
-        for (std::int64_t first = 0; first < x.lane_extent; first += kShortLinesBlock)
-          short_lines_block(x, at + first * x.s_lane, at + first * x.d_lane, std::min(kShortLinesBlock, x.lane_extent - first));
-      };
-      scipy_order_image_rows(image, pixels_of(src), pixels_of(dst),
-                             image.schedule.threads > 0 ? image.schedule.threads : omp_get_max_threads(), finish);
-      return;
-    }
-    scipy_order_blur(image, pixels_of(src), pixels_of(dst));
-    correlate1d(d, d, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
+    scipy_order_blur(image, pixels_of(src), pixels_of(between));  // into float64 where rounded once: rounds nothing
+    correlate1d(b, b, 1, scipy_weights(plan, 0), plan.spec.border[0], plan.spec.cval, threads, true, true);
+    if (via_doubles) round_into(between, dst, threads);
     return;
   }
   bool first = true;

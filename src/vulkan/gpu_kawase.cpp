@@ -49,40 +49,45 @@ void record_kawase(Job& job, const Work& src, const Work& dst, const Plan& plan,
   Image& first = float_image(job, C, iw, ih, 1, "kawase", real);
   record_pad(job, src, first, pad, plan);
   Image* images[2] = {&first, dispatches.size() > 1 ? &float_image(job, C, iw, ih, 1, "kawase", real) : &first};
-  // Pipelines [pair][to_buffer]: kawase_pass_cN, and kawase_pair_cN for the pairs.
-  const std::string pair_shader = algo::kawase_pair_shader(plan);
-  const ComputePipeline* pipelines[2][2] = {};
-  for (std::uint32_t pair = 0; pair < 2; ++pair)
-    for (std::uint32_t to_buffer = 0; to_buffer < 2; ++to_buffer) {
-      if (pair && !algo::kawase_pairs_passes(plan)) continue;
-      const std::string& name = pair ? pair_shader : shader;
-      pipelines[pair][to_buffer] = &ctx.pipeline(
-          name, shaders::words(name), {static_cast<std::uint32_t>(C), to_buffer},
-          {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-          static_cast<std::uint32_t>(pair ? sizeof(KawasePairParams) : sizeof(KawaseParams)));
-    }
-  const auto offset_of = [&](std::size_t a, std::size_t i) {
-    return static_cast<float>(i < offsets[a].size() ? offsets[a][i] : 0.0);
+  // kawase_pass_cN for a pass alone, kawase_pair_cN for two (the context keeps each pipeline built).
+  const auto pipeline = [&](bool pair, bool to_buffer) -> const ComputePipeline& {
+    const std::string name = pair ? algo::kawase_pair_shader(plan) : shader;
+    return ctx.pipeline(name, shaders::words(name), {static_cast<std::uint32_t>(C), to_buffer ? 1u : 0u},
+                        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                         VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                        static_cast<std::uint32_t>(pair ? sizeof(KawasePairParams) : sizeof(KawaseParams)));
   };
-  std::size_t i = 0;  // the next pass
+  // Every pipeline the plan names is built, whether or not this schedule's dispatches run it.
+  for (const bool to_buffer : {false, true}) {
+    pipeline(false, to_buffer);
+    if (algo::kawase_pairs_passes(plan)) pipeline(true, to_buffer);
+  }
+  const auto offset_of = [&](std::size_t i) {  // pass i's (dx, dy); an axis with fewer passes sits out at 0
+    std::array<float, 2> d{};
+    for (std::size_t a = 0; a < 2; ++a) d[a] = static_cast<float>(i < offsets[a].size() ? offsets[a][i] : 0.0);
+    return d;
+  };
+  std::size_t i = 0;  // the dispatch's first pass
   for (std::size_t k = 0; k < dispatches.size(); ++k) {
     const bool last = k + 1 == dispatches.size(), pair = dispatches[k] == 2;
     const Image& in = *images[k % 2];
     const Image& out = *images[(k + 1) % 2];
     const std::int64_t w = last ? src.extent[0] : iw, h = last ? src.extent[1] : ih;
-    const std::int32_t size[2] = {static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)};
-    const std::int32_t origin[2] = {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1])};
-    const std::int32_t image[2] = {static_cast<std::int32_t>(iw), static_cast<std::int32_t>(ih)};
+    const std::array<float, 2> d = offset_of(i);
     const std::vector<Binding> bindings = {Binding::sampled(in.view(), ctx.linear_sampler()), Binding::image(out.level_view(0)),
                                            Binding::storage(dst)};
     const std::array<std::uint32_t, 3> groups = {static_cast<std::uint32_t>((w + 15) / 16), static_cast<std::uint32_t>((h + 15) / 16), 1};
+    const KawaseParams kp{{static_cast<std::int32_t>(w), static_cast<std::int32_t>(h)},
+                          {static_cast<std::int32_t>(pad[0]), static_cast<std::int32_t>(pad[1])},
+                          {static_cast<std::int32_t>(iw), static_cast<std::int32_t>(ih)},
+                          {d[0], d[1]}};
     if (pair) {
-      const KawasePairParams kp{{size[0], size[1]}, {origin[0], origin[1]}, {image[0], image[1]},
-                                {offset_of(0, i), offset_of(1, i)}, {offset_of(0, i + 1), offset_of(1, i + 1)}};
-      job.dispatch(*pipelines[1][last ? 1 : 0], bindings, kp, groups);
+      const std::array<float, 2> e = offset_of(i + 1);
+      const KawasePairParams pp{{kp.size[0], kp.size[1]}, {kp.origin[0], kp.origin[1]}, {kp.image[0], kp.image[1]},
+                                {d[0], d[1]}, {e[0], e[1]}};
+      job.dispatch(pipeline(true, last), bindings, pp, groups);
     } else {
-      const KawaseParams kp{{size[0], size[1]}, {origin[0], origin[1]}, {image[0], image[1]}, {offset_of(0, i), offset_of(1, i)}};
-      job.dispatch(*pipelines[0][last ? 1 : 0], bindings, kp, groups);
+      job.dispatch(pipeline(false, last), bindings, kp, groups);
     }
     i += static_cast<std::size_t>(dispatches[k]);
   }
