@@ -49,6 +49,50 @@ void StoreFromFloat(fastblur::ElementType type, const float* src, void* dst, siz
   }
 }
 
+// float64 and int32 (NumPy's float default and a common integer type) in SIMD, with the scalar
+// conversion's bits: float64 demoted and promoted as the cast does (one rounding to nearest, by the
+// same MXCSR); int32 converted to nearest, and stored as saturate_round does - NaN to 0, saturated,
+// ties to even. The tail goes through load_element / store_element.
+void LoadWideAsFloat(fastblur::ElementType type, const void* src, float* dst, size_t count) {
+  size_t i = 0;
+  if (type == fastblur::ElementType::f64) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<float, decltype(dd)> df;
+    const auto* s = static_cast<const double*>(src);
+    for (const size_t N = hn::Lanes(dd); i + N <= count; i += N) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, s + i)), df, dst + i);
+  } else {
+    const hn::ScalableTag<float> df;
+    const hn::RebindToSigned<decltype(df)> di;
+    const auto* s = static_cast<const int32_t*>(src);
+    for (const size_t N = hn::Lanes(df); i + N <= count; i += N) hn::StoreU(hn::ConvertTo(df, hn::LoadU(di, s + i)), df, dst + i);
+  }
+  const size_t es = fastblur::element_size(type);
+  for (; i < count; ++i) dst[i] = static_cast<float>(load_element(type, static_cast<const uint8_t*>(src) + es * i));
+}
+
+void StoreWideFromFloat(fastblur::ElementType type, const float* src, void* dst, size_t count) {
+  size_t i = 0;
+  if (type == fastblur::ElementType::f64) {
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<float, decltype(dd)> df;
+    auto* o = static_cast<double*>(dst);
+    for (const size_t N = hn::Lanes(dd); i + N <= count; i += N) hn::StoreU(hn::PromoteTo(dd, hn::LoadU(df, src + i)), dd, o + i);
+  } else {
+    const hn::ScalableTag<float> df;
+    const hn::RebindToSigned<decltype(df)> di;
+    auto* o = static_cast<int32_t*>(dst);
+    const auto lowest = hn::Set(df, -2147483648.0f), beyond = hn::Set(df, 2147483648.0f);
+    for (const size_t N = hn::Lanes(df); i + N <= count; i += N) {
+      const auto v = hn::LoadU(df, src + i);
+      // NaN to 0, at most -2^31 to INT32_MIN; from 2^31 (float's next value past INT32_MAX) INT32_MAX.
+      const auto rounded = hn::NearestInt(hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), lowest), beyond));
+      hn::StoreU(hn::IfThenElse(hn::RebindMask(di, hn::Ge(v, beyond)), hn::Set(di, INT32_MAX), rounded), di, o + i);
+    }
+  }
+  const size_t es = fastblur::element_size(type);
+  for (; i < count; ++i) store_element(type, static_cast<uint8_t*>(dst) + es * i, src[i]);
+}
+
 }  // namespace fastblur::core::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -56,15 +100,20 @@ HWY_AFTER_NAMESPACE();
 namespace fastblur::core {
 HWY_EXPORT(LoadAsFloat);
 HWY_EXPORT(StoreFromFloat);
+HWY_EXPORT(LoadWideAsFloat);
+HWY_EXPORT(StoreWideFromFloat);
 
-// The types with a SIMD conversion; the others (f64, computed in double; NumPy's other integer types
-// and bool) convert one element at a time.
+// The types with a SIMD conversion through a float vector (LoadOne / StoreOne), the wider ones with
+// their own loops; the others (NumPy's 64-bit and unsigned 32-bit integers, bool) convert one element
+// at a time.
 static bool simd_type(ElementType type) {
   return type == ElementType::u8 || type == ElementType::u16 || type == ElementType::i8 || type == ElementType::i16 ||
          type == ElementType::f16 || type == ElementType::f32;
 }
+static bool wide_simd_type(ElementType type) { return type == ElementType::f64 || type == ElementType::i32; }
 
 void load_as_float(ElementType type, const void* src, float* dst, std::size_t count) {
+  if (wide_simd_type(type)) return HWY_DYNAMIC_DISPATCH(LoadWideAsFloat)(type, src, dst, count);
   if (!simd_type(type)) {
     const std::size_t es = element_size(type);
     for (std::size_t i = 0; i < count; ++i)
@@ -74,6 +123,7 @@ void load_as_float(ElementType type, const void* src, float* dst, std::size_t co
   HWY_DYNAMIC_DISPATCH(LoadAsFloat)(type, src, dst, count);
 }
 void store_from_float(ElementType type, const float* src, void* dst, std::size_t count) {
+  if (wide_simd_type(type)) return HWY_DYNAMIC_DISPATCH(StoreWideFromFloat)(type, src, dst, count);
   if (!simd_type(type)) {
     const std::size_t es = element_size(type);
     for (std::size_t i = 0; i < count; ++i) store_element(type, static_cast<std::uint8_t*>(dst) + es * i, src[i]);

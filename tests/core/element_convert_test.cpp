@@ -1,4 +1,5 @@
-// core::load_as_float / store_from_float, SIMD (u8, u16, i8, i16, f16, f32) or one element at a time:
+// core::load_as_float / store_from_float, SIMD (u8, u16, i8, i16, f16, f32; f64 and i32 in their own
+// loops) or one element at a time:
 // every type against the scalar definitions (load_element, store_element) on random values, each
 // type's range ends, rounding ties, values past the range, infinities and NaN, at lengths around the
 // vector width (the tails go through a buffer).
@@ -27,6 +28,8 @@ std::vector<float> awkward_floats(std::mt19937_64& rng, std::size_t n) {
   const float specials[] = {0.0f, -0.0f, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 126.5f, 127.5f, 128.0f, -128.5f,
                             -129.0f, 254.5f, 255.5f, 256.0f, 32766.5f, 32767.5f, 32768.0f, -32768.5f, -32769.0f,
                             65534.5f, 65535.5f, 70000.0f, -70000.0f, 1e30f, -1e30f,
+                            // int32's ends: the floats each side of 2^31 and -2^31
+                            2147483520.0f, 2147483648.0f, -2147483648.0f, -2147483904.0f, 3e9f, -3e9f, 16777217.0f,
                             std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                             std::numeric_limits<float>::quiet_NaN()};
   std::uniform_real_distribution<float> wide(-80000.0f, 80000.0f), narrow(-300.0f, 300.0f);
@@ -62,9 +65,15 @@ TEST(ElementConvert, LoadsEveryTypeAsLoadElementDoes) {
       std::vector<unsigned char> raw(n * es);
       const std::vector<float> v = awkward_floats(rng, n);
       for (std::size_t i = 0; i < n; ++i) store_element(t, raw.data() + i * es, static_cast<double>(v[i]));
-      if (t == ElementType::u16 || t == ElementType::i16 || t == ElementType::u8 || t == ElementType::i8)
+      if (t == ElementType::u16 || t == ElementType::i16 || t == ElementType::u8 || t == ElementType::i8 ||
+          t == ElementType::i32 || t == ElementType::u32)
         for (std::size_t i = 0; i < raw.size(); ++i)
           if (i % 7 == 3) raw[i] = static_cast<unsigned char>(rng());  // every bit pattern of the integers too
+      if (t == ElementType::f64)  // doubles no float holds: every exponent (past float's range, its denormals), NaNs
+        for (std::size_t i = 0; i < n; i += 2) {
+          const std::uint64_t bits = rng();
+          std::memcpy(raw.data() + i * es, &bits, es);
+        }
       std::vector<float> got(n + 4, -7.0f);
       load_as_float(t, raw.data(), got.data(), n);
       for (std::size_t i = 0; i < n; ++i) {

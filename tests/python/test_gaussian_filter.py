@@ -425,10 +425,15 @@ def test_the_faster_options_are_never_slower_than_the_default(rng):
     # (bench/RESULTS.md, issue 43, "faster options slower than the default"): int16 rows converted one
     # element at a time, fir's and SciPy's order's float64 costs stale. Best of 9 alternated, measured
     # again where a cell is over: within 15%.
-    cells = [((80, 170, 150), "int16", 1.5, {"rounding": "nearest"}), ((700, 800), "float64", 3.0, {"tolerance": 1e-3}),
-             ((700, 800), "float64", 3.0, {"tolerance": 1e-2}), ((1080, 1920), "uint16", 4.0, {"rounding": "nearest"}),
-             ((1080, 1920), "float32", 5.0, {"rounding": "nearest"})]
-    for shape, dtype, sigma, faster in cells:
+    cells = [((80, 170, 150), "int16", 1.5, {"rounding": "nearest"}, 1.15),
+             ((700, 800), "float64", 3.0, {"tolerance": 1e-3}, 1.15), ((700, 800), "float64", 3.0, {"tolerance": 1e-2}, 1.15),
+             ((1080, 1920), "uint16", 4.0, {"rounding": "nearest"}, 1.15),
+             ((1080, 1920), "float32", 5.0, {"rounding": "nearest"}, 1.15)]
+    # The downsample chain on int32 and float64 ran 1.0-1.5x the default while the planner costs it at
+    # half of fir (26.4 against 50.6): their rows were converted one element at a time. It now
+    # measures 0.37-0.53x; within 0.75x.
+    cells += [((1080, 1920), "int32", 4.0, {"tolerance": 1e-2}, 0.75), ((700, 800), "float64", 4.0, {"tolerance": 1e-2}, 0.75)]
+    for shape, dtype, sigma, faster, bound in cells:
         a = random_array(rng, shape, dtype)
         calls = {"default": lambda: fastblur.gaussian_filter(a, sigma, threads=2),
                  "faster": lambda: fastblur.gaussian_filter(a, sigma, threads=2, **faster)}
@@ -436,11 +441,11 @@ def test_the_faster_options_are_never_slower_than_the_default(rng):
         for _ in range(3):
             best = fastest_of(calls)
             ratio = best["faster"] / best["default"]
-            if ratio <= 1.15:
+            if ratio <= bound:
                 break
         times = ", ".join(f"{name} {t * 1e3:.2f} ms" for name, t in best.items())
         print(f"{shape} {dtype} sigma {sigma} {faster}: {ratio:.2f}x the default's time ({times})")
-        assert ratio <= 1.15, (shape, dtype, sigma, faster, ratio, times)
+        assert ratio <= bound, (shape, dtype, sigma, faster, ratio, times)
 
 
 def test_short_axes_keep_scipys_bits_and_the_faster_options_are_never_slower(rng):
