@@ -33,6 +33,8 @@ print(f"2 threads, best of {REPS} alternated; ratio = option's time / the defaul
 def data(dtype, shape):
     if np.dtype(dtype).kind == "f":
         return rng.random(shape).astype(dtype)
+    if np.dtype(dtype).kind == "b":
+        return rng.random(shape) < 0.5
     info = np.iinfo(dtype)
     return rng.integers(max(info.min, -30000), min(info.max, 60000), shape, dtype=dtype, endpoint=True)
 

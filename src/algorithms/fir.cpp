@@ -184,9 +184,13 @@ class Fir final : public Descriptor {
   // size, so that a piece of an array (dask's chunks, the CLI's bands) gets the whole call's bits:
   // the rows and planes fused where they fit, else z's pass (or every pass) into a float64 volume
   // first (bench/RESULTS.md, issue 43, "integer volumes to nearest through the fused planes").
+  // 64-bit integers too (their other drivers work in double as well: int64 100x150x200 sigma 1 1.17x
+  // the default on the passes in double, bench/RESULTS.md, issue 43, "int64 and bool rows").
   static bool integers_rounded_once(Plan& plan, const Shape& shape) {
-    if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest ||
-        !core::integer_range(shape.destination) || shape.destination == ElementType::b8 || has_derivative(plan.spec))
+    const ElementType to = shape.destination;
+    const bool integers = core::integer_range(to) || to == ElementType::i64 || to == ElementType::u64;
+    if (shape.backend != Backend::cpu || plan.spec.rounding != Rounding::nearest || !integers || to == ElementType::b8 ||
+        has_derivative(plan.spec))
       return false;
     const bool in_double = plan.schedule.intermediate == ElementType::f64;
     const auto& ax = plan.axes;

@@ -27,6 +27,10 @@ HWY_INLINE hn::Vec<D> LoadOne(D df, fastblur::ElementType type, const uint8_t* s
       const hn::Rebind<uint8_t, decltype(di)> d8;
       return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, src)));
     }
+    case fastblur::ElementType::b8: {  // any nonzero byte is true: 1
+      const hn::Rebind<uint8_t, decltype(di)> d8;
+      return hn::ConvertTo(df, hn::Min(hn::PromoteTo(di, hn::LoadU(d8, src)), hn::Set(di, 1)));
+    }
     case fastblur::ElementType::u16: {
       const hn::Rebind<uint16_t, decltype(di)> d16;
       return hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d16, reinterpret_cast<const uint16_t*>(src))));
@@ -62,6 +66,11 @@ HWY_INLINE void StoreOne(D df, fastblur::ElementType type, hn::Vec<D> v, uint8_t
       const hn::Rebind<uint8_t, decltype(di)> d8;
       v = hn::Min(hn::Max(v, hn::Zero(df)), hn::Set(df, 255.0f));
       hn::StoreU(hn::DemoteTo(d8, hn::NearestInt(v)), d8, dst);
+      break;
+    }
+    case fastblur::ElementType::b8: {  // true where rounding to nearest gives nonzero: v > 0.5 (NaN false)
+      const hn::Rebind<uint8_t, decltype(di)> d8;
+      hn::StoreU(hn::DemoteTo(d8, hn::IfThenElseZero(hn::RebindMask(di, hn::Gt(v, hn::Set(df, 0.5f))), hn::Set(di, 1))), d8, dst);
       break;
     }
     case fastblur::ElementType::u16: {

@@ -1,7 +1,7 @@
 #pragma once
 // Element conversion between views of any element type and packed float (or double) working arrays:
 // the one conversion that the CPU backend, the tiling of pieces and the Vulkan backend's transfers
-// share (SIMD through Highway for u8, u16, i8, i16, f16 and f32; one element at a time for the others).
+// share (SIMD through Highway for most types; one element at a time for the others).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -17,6 +17,11 @@ namespace fastblur::core {
 void load_as_float(ElementType type, const void* src, float* dst, std::size_t count);
 /// Converts floats to `type`: integers rounded to nearest (ties to even) and saturated.
 void store_from_float(ElementType type, const float* src, void* dst, std::size_t count);
+
+/// Converts `count` packed elements of `type` to double and back (load_element's and store_element's
+/// bits; SIMD for f32, f64, i32 and i64).
+void load_as_double(ElementType type, const void* src, double* dst, std::size_t count);
+void store_from_double(ElementType type, const double* src, void* dst, std::size_t count);
 
 /// Reads `pixels` pixels of row (y, z) from x0 into packed `dst` (pixels * channels values).
 /// `gather` is scratch of at least pixels * channels * element_size bytes, used when the pixels are
@@ -35,6 +40,8 @@ void read_row(const View& v, std::int64_t x0, std::int64_t y, std::int64_t z, st
   }
   if constexpr (std::is_same_v<T, float>) {
     load_as_float(v.type, src, dst, n);
+  } else if constexpr (std::is_same_v<T, double>) {
+    load_as_double(v.type, src, dst, n);
   } else {
     const std::size_t es = element_size(v.type);
     for (std::size_t i = 0; i < n; ++i) dst[i] = static_cast<T>(load_element(v.type, src + i * es));
@@ -52,6 +59,8 @@ void write_row(const T* src, const View& v, std::int64_t x0, std::int64_t y, std
   std::byte* out = packed ? row : scatter;
   if constexpr (std::is_same_v<T, float>) {
     store_from_float(v.type, src, out, n);
+  } else if constexpr (std::is_same_v<T, double>) {
+    store_from_double(v.type, src, out, n);
   } else {
     const std::size_t es = element_size(v.type);
     for (std::size_t i = 0; i < n; ++i) store_element(v.type, out + i * es, static_cast<double>(src[i]));

@@ -597,7 +597,8 @@ TEST(ScipyOrder, ZFusedWithThePlanesGivesThePassesBits) {
 // float32 passes per axis.
 TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
   auto rng = test::rng_for_test();
-  const ElementType types[] = {ElementType::i8, ElementType::u8, ElementType::i16, ElementType::u16, ElementType::i32, ElementType::u32};
+  const ElementType types[] = {ElementType::i8,  ElementType::u8,  ElementType::i16, ElementType::u16,
+                               ElementType::i32, ElementType::u32, ElementType::i64, ElementType::u64};
   struct Case { std::int64_t w, h, d; int c; double s; int threads; int pad_px; };
   const Case cases[] = {{33, 13, 9, 1, 1.1, 2, 0}, {35, 11, 5, 2, 1.7, 7, 1}, {36, 10, 3, 1, 2.5, 2, 0},
                         {37, 29, 1, 3, 1.3, 3, 1}, {30, 8, 1, 1, 2.2, 2, 0},  // images: their rows fused
@@ -618,7 +619,9 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
         auto src = test::make_buffer(t, cs.w, cs.h, cs.d, cs.c, cs.pad_px);
         fill(src.view, rng);
         // Extremes, so that sums saturate at both ends of the type.
-        const auto range = *core::integer_range(t);
+        // (64-bit integers: the ends of what double holds exactly.)
+        const auto range = core::integer_range(t).value_or(
+            t == ElementType::i64 ? core::IntegerRange{-9007199254740992.0, 9007199254740992.0} : core::IntegerRange{0.0, 9007199254740992.0});
         core::store_element(t, src.view.pixel(0, 0, 0), range.lowest);
         core::store_element(t, src.view.pixel(1, 0, 0), range.highest);
         core::store_element(t, src.view.pixel(2, 1, std::min<std::int64_t>(1, cs.d - 1)), range.highest);
@@ -665,7 +668,7 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
         }
         // The planner's own plan for the request (a volume whose x is more than a pixel's values, or
         // 32-bit integers): the same bits.
-        const bool wide = t == ElementType::i32 || t == ElementType::u32;
+        const bool wide = t == ElementType::i32 || t == ElementType::u32 || t == ElementType::i64 || t == ElementType::u64;
         if ((image || cs.w * cs.c <= 4) && !wide) {
           ++checked;
           continue;
@@ -697,6 +700,7 @@ TEST(ScipyOrder, IntegersRoundedOnceAreTheDoubleResultRounded) {
   };
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i32, side, 16)));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u32, side, 16)));
+  EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i64, side, 16)));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i16, side, depth_for(8, 0.25))));
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::i16, 40, 5)));  // small: the same rule
   EXPECT_TRUE(rounded_once(plan_of(spec, ElementType::u8, side, depth_for(6, 0.25))));
