@@ -14,7 +14,7 @@ import fastblur
 parser = argparse.ArgumentParser()
 parser.add_argument("reps", nargs="?", type=int, default=7)
 parser.add_argument("--quick", action="store_true")
-parser.add_argument("--dtypes", default="uint8,uint16,int16,int32,float32,float64")
+parser.add_argument("--dtypes", default="uint8,uint16,int16,int32,int64,bool,float32,float64")
 parser.add_argument("--shapes", default="1080x1920,700x800,1000x1700x3,64x64x64,80x170x150,128x128x128,100x150x200")
 parser.add_argument("--sigmas", default="1,2,4")
 args = parser.parse_args()

@@ -153,8 +153,9 @@ class Fir final : public Descriptor {
   // sums the source's planes where they lie (z_source_planes) there is no ring: only the group's count,
   // and no output size too small - z's own pass writes and re-reads a volume the fused planes never
   // make (issue 43, "z over the source's planes below half the cache": 0.82-0.99x from 32^3 to 128^3).
-  // Rounded once (integers_rounded_once) the other way is not z's pass of SciPy's order but the
-  // pass per axis, which writes and re-reads the volume per axis: no output size too small either.
+  // Rounded once into an integer type (integers_rounded_once) the other way is not z's pass of
+  // SciPy's order but the pass per axis, which writes and re-reads the volume per axis: no output size
+  // too small either. (float64 out rounds nothing: the default's rule.)
   static bool scipy_fused_z(const Plan& plan, const Shape& shape) {
     const auto& ax = plan.axes;
     if (!plan.schedule.fused_axes || !(ax[2].sigma > kSigmaCutoff) || shape.extent[2] < 2 || !ax[2].weights) return false;
@@ -170,7 +171,8 @@ class Fir final : public Descriptor {
     // Without a ring the group's planes may fill 3/4 of that half: measured float32 planes of 420^2
     // fused 1.07x faster (11.3 MB over two workers), of 512^2 0.79-0.91x (16.8 MB), LLC 32 MiB.
     const double budget = source_planes ? 0.75 * half_cache : half_cache;
-    return ring * workers <= budget && (source_planes || plan.spec.rounding != Rounding::scipy || output >= half_cache);
+    const bool rounded_via_doubles = plan.spec.rounding != Rounding::scipy && shape.destination != ElementType::f64;
+    return ring * workers <= budget && (source_planes || rounded_via_doubles || output >= half_cache);
   }
 
   // Schedules integers to nearest on SciPy's order in double, rounded once (cpu::rounds_once): the
@@ -248,6 +250,9 @@ class Fir final : public Descriptor {
         plan.schedule.intermediate == ElementType::f64 && !has_derivative(plan.spec)) {
       plan.schedule.driver = CpuDriver::scipy_order;
       plan.schedule.fused_axes = !plan.schedule.x_across_rows && scipy_fused_axes(plan, shape);
+      // z with the planes as the default does (float64 128^3 sigma 1: z's pass apart 1.10-1.19x).
+      plan.schedule.fused_z = scipy_fused_z(plan, shape);
+      plan.schedule.z_source_planes = plan.schedule.fused_z && z_source_planes(plan, shape);
       return;
     }
     if (has_derivative(plan.spec)) {  // the derivative kernels run on the line driver, in double
