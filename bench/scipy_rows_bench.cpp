@@ -2,7 +2,8 @@
 // certified float32 sums (cpu/scipy_int_certified) against the double sums (cpu/ordered_correlate),
 // on noise, a flat line and one level of noise; the time an output in the "per_output" counter. And
 // the x pass's taps (x_taps): one row's (step 1, seven of eight loads across a cache line) against
-// eight rows interleaved (step 8, whole aligned vectors), the line in L1.
+// eight rows interleaved (step 8, whole aligned vectors), the line in L1. And the y pass's row pairs
+// (row_pairs) over rows of 512 to 10200 values.
 //
 //   ./build/bench/fastblur_scipy_rows_bench
 #include <benchmark/benchmark.h>
@@ -81,9 +82,37 @@ void x_taps(benchmark::State& st) {
                                                     benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
+// The y pass's row pairs (certified_int_rows_pair) over tap rows of st.range(1) values, noise: a
+// 1700-pixel RGB row's 5100 (the ring of 2r + 2 rows in L2) against narrower rows (in L1).
+void row_pairs(benchmark::State& st) {
+  const double sigma = static_cast<double>(st.range(0)) / 10.0;
+  const auto w = fastblur::kernel::gaussian_weights(sigma, fastblur::kernel::radius_from_truncate(sigma, 4.0));
+  const auto k = fastblur::cpu::certified_int_axis(w, fastblur::ElementType::u8);
+  const auto n = static_cast<std::size_t>(st.range(1));
+  const std::size_t taps = 2 * static_cast<std::size_t>(k.radius) + 2;
+  // One ring, rows an odd number of cache lines apart (as the driver's ring_pitch): no two rows'
+  // same offsets in one L1 set.
+  const std::size_t pitch = (((n + 15) / 16) | 1) * 16;
+  auto ring = hwy::AllocateAligned<float>(taps * pitch);
+  std::mt19937 rng(1);
+  for (std::size_t i = 0; i < taps * pitch; ++i) ring[i] = static_cast<float>(rng() % 256);
+  std::vector<const float*> at;
+  for (std::size_t t = 0; t < taps; ++t) at.push_back(ring.get() + t * pitch);
+  std::vector<float> a(n), b(n);
+  for (auto _ : st) {
+    fastblur::cpu::certified_int_rows_pair(at.data() + k.radius, a.data(), b.data(), n, k);
+    benchmark::DoNotOptimize(a.data());
+    benchmark::DoNotOptimize(b.data());
+  }
+  st.counters["per_output"] = benchmark::Counter(static_cast<double>(st.iterations()) * 2.0 * static_cast<double>(n),
+                                                    benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 // sigma x 10, the line's kind
 BENCHMARK(certified)->ArgsProduct({{12, 30}, {0, 1, 2}});
 BENCHMARK(doubles)->ArgsProduct({{12, 30}, {0, 1, 2}});
+// sigma x 10, a row's values
+BENCHMARK(row_pairs)->ArgsProduct({{12, 20}, {512, 1024, 5100, 10200}});
 // radius, step
 BENCHMARK(x_taps)->ArgsProduct({{4, 6, 12}, {1, 8}});
 
