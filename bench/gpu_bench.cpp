@@ -386,14 +386,15 @@ int main(int argc, char** argv) {
   // 1. Issue 47's targets: the seeds' algorithms and their variants on RGBA8 1080p and RGBA32F 4K at
   //    k7 / k35 / k127 / s50, exact fir on RGBA32F 1080p (bench/gpu_peers.py's CuPy cases), and the
   //    volumes (256^3 and 512^3).
-  const Algorithm seeds[] = {Algorithm::fir,  Algorithm::fir_linear, Algorithm::box,        Algorithm::iir,
-                             Algorithm::kawase, Algorithm::dual_kawase, Algorithm::downsample};
+  //    sliding-dct (beyond the seeds): the exact plan's series on the GPU, constant in sigma.
+  const Algorithm seeds[] = {Algorithm::fir,    Algorithm::fir_linear,  Algorithm::box,        Algorithm::iir,
+                             Algorithm::kawase, Algorithm::dual_kawase, Algorithm::downsample, Algorithm::sliding_dct};
   for (const auto& [f, s] : {std::pair{kRGBA8, Shape{1920, 1080, 1}}, std::pair{kRGBA32F, Shape{3840, 2160, 1}}})
     for (Algorithm a : seeds)
       for (const Kernel& k : {kK7, kK35, kK127, kS50}) add_with_variants(a, f, s, k);
   for (const Kernel& k : {kK7, kK35, kK127, kS50}) add_with_variants(Algorithm::fir, kRGBA32F, Shape{1920, 1080, 1}, k);
   for (std::int64_t n : {256, 512})
-    for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir, Algorithm::downsample})
+    for (Algorithm a : {Algorithm::fir, Algorithm::box, Algorithm::iir, Algorithm::downsample, Algorithm::sliding_dct})
       for (const Kernel& k : {Kernel{"s1", 1.0}, Kernel{"s4", 4.0}, Kernel{"s16", 16.0}})
         add_with_variants(a, kR32F, Shape{n, n, n}, k);
   // 2. The rest of the grid: the other algorithms, the other formats and sizes, s20.

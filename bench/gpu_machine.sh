@@ -112,7 +112,7 @@ for step in $steps; do
       # already in the previous run's JSON lines.
       # Issue 47's grid: every seed algorithm and each named variant (ALGORITHM-VARIANT) on the 2D
       # targets, exact fir on 1080p float, the volumes.
-      filter=${FB_FILTER:-'^(fir|fir-out8|fir-linear|box|box-fused|iir|kawase|dual-kawase|downsample|downsample-per-axis)/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/|^(fir|fir-out8)/RGBA32F/1920x1080/(k7|k35|k127|s50)/|^(fir|fir-out8|box|box-fused|iir|downsample|downsample-per-axis)/R32F/(256|512)\^3/|^(fir-linear|kawase|dual-kawase)-float16-images/RGBA8/1920x1080/(k7|k35|k127|s50)/|^(fir-linear|kawase|dual-kawase)-unorm8-images/RGBA8/1920x1080/(k7|k35|k127|s50)/|^kawase-paired-passes/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/'}
+      filter=${FB_FILTER:-'^(fir|fir-out8|fir-linear|box|box-fused|iir|kawase|dual-kawase|downsample|downsample-per-axis)/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/|^(fir|fir-out8)/RGBA32F/1920x1080/(k7|k35|k127|s50)/|^(fir|fir-out8|box|box-fused|iir|downsample|downsample-per-axis)/R32F/(256|512)\^3/|^(fir-linear|kawase|dual-kawase)-float16-images/RGBA8/1920x1080/(k7|k35|k127|s50)/|^(fir-linear|kawase|dual-kawase)-unorm8-images/RGBA8/1920x1080/(k7|k35|k127|s50)/|^kawase-paired-passes/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/|^sliding-dct/(RGBA8/1920x1080|RGBA32F/3840x2160)/(k7|k35|k127|s50)/|^sliding-dct/R32F/(256|512)\^3/'}
       if [ -n "$resume" ] && [ -f "$resume/gpu_bench.jsonl" ]; then
         cp "$resume"/gpu_bench.jsonl "$out"/gpu_bench.jsonl
         sed -n 's/^{"name":"\([^"]*\)".*/\1/p' "$out"/gpu_bench.jsonl >/tmp/fb_done.txt

@@ -59,6 +59,17 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
         bytes += N * C * (8 + 2 * real + 4);
       }
       return bytes;
+    case Algorithm::sliding_dct:
+      for (int a = 0; a < 3; ++a) {
+        if (!sigma(a)) continue;
+        // sdct_chunks.comp: each output written once; a chunk reads its samples at the window's
+        // four ends (through the cache: each sample about once from memory) and 2 (2R + 1) for its
+        // direct start.
+        const auto& g = plan.schedule.gpu[static_cast<std::size_t>(a)];
+        const double window = 2.0 * static_cast<double>(plan.axes[static_cast<std::size_t>(a)].support) - 1.0;  // support R + 1
+        bytes += N * C * (4 + 4 + 8 * window / static_cast<double>(std::max<std::int64_t>(g.block, 1)));
+      }
+      return bytes;
     case Algorithm::box: {
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a) {
@@ -170,6 +181,8 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
       for (int a = 0; a < 3; ++a)
         if (filtered(a)) n += plan.schedule.gpu[static_cast<std::size_t>(a)].shader == "iir_chunks" ? 3 : 1;
       return n;
+    case Algorithm::sliding_dct:  // sdct_chunks.comp: a dispatch an axis
+      return n + static_cast<std::uint64_t>(axes);
     case Algorithm::box: {
       const auto& r = algo::resolved_as<algo::BoxResolved>(plan);
       for (int a = 0; a < 3; ++a)

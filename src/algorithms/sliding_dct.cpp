@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "algorithms/cost_model.hpp"
+#include "fastblur/error.hpp"
 #include "fastblur/kernel.hpp"
 
 namespace fastblur::algo {
@@ -68,6 +69,13 @@ constexpr int kExactOrders[] = {6, 7, 8};
 // Per term and sample the split recurrence (a period longer than the window) has one more FMA.
 constexpr double kSplitEnds = 1.25;
 
+// The GPU's chunks: outputs a thread makes at least.
+constexpr std::int64_t kGpuChunk = 128;
+// The GPU's cost an axis (the units of fir's 1 + 0.02 (r + 1)): a thread per chunk and lane, four
+// loads and about 5 double operations a term and output - above iir's 3.0, below exact fir's from
+// radius 150 (sigma 37 at truncate 4). A prediction until a device's profile measures it.
+constexpr double kGpuAxisCost = 4.0;
+
 class SlidingDct final : public Descriptor {
  public:
   SlidingDct()
@@ -80,8 +88,9 @@ class SlidingDct final : public Descriptor {
              "samples since it is marginally stable. Max error 2.3e-3 at order 3, 5e-4 at 4, 7e-5 at 5, 2e-5 at 6. "
              "With --sdct-fit fir the series is fir's own kernel (truncated at the radius) on cosines longer than "
              "the window: within 4e-6 of fir at order 6, so the planner takes it as the exact blur where it is "
-             "cheaper than fir (large sigma). Every border is exact (the line driver extends lines). CPU only.",
-             Capabilities{.separable = true, .max_dimensions = 3, .cpu = true, .vulkan = false}},
+             "cheaper than fir (large sigma). Every border is exact (the line driver extends lines). On a Vulkan "
+             "device with float64 the recurrences run in double over chunks of every line in parallel.",
+             Capabilities{.separable = true, .max_dimensions = 3, .cpu = true, .vulkan = true}},
             {option({.key = "sliding_dct_order", .flag = "sdct-order", .kind = ParameterInfo::Kind::integer,
                     .doc = "cosine terms after the constant one (max error 2.3e-3 at 3, 5e-4 at 4, 7e-5 "
                            "at 5, 2e-5 at 6)",
@@ -113,8 +122,38 @@ class SlidingDct final : public Descriptor {
     plan.resolved = std::move(r);
   }
 
+  // The recurrences run in double: float32's rounding would grow along a chunk.
+  void check(const BlurSpec& spec, const Shape& shape) const override {
+    Descriptor::check(spec, shape);
+    if (shape.backend == Backend::vulkan && !shape.device_float64)
+      throw Unsupported("sliding-dct on the Vulkan backend needs float64 shaders, which this device lacks; use iir or the CPU");
+  }
+
   void schedule(Plan& plan, const Shape& shape) const override {
     plan.schedule.driver = float_lanes_allowed(plan.spec, shape) ? CpuDriver::lanes : CpuDriver::lines;
+    if (shape.backend != Backend::vulkan) return;
+    // A thread per chunk of every line and channel (sdct_chunks.comp) of 2 (2R + 1) outputs, at least
+    // kGpuChunk: its direct start (2 (2R + 1) multiply-adds a term) about a fifth of the chunk's
+    // recurrences (about 5 operations a term and output), and a 4K line still several chunks at
+    // sigma 50 (thousands of threads an axis).
+    const auto& r = resolved_as<SlidingDctResolved>(plan);
+    for (std::size_t a = 0; a < 3; ++a) {
+      GpuPass& g = plan.schedule.gpu[a];
+      g = GpuPass{};
+      if (!plan.axes[a].active || !r.axes[a]) continue;
+      g.shader = "sdct_chunks";
+      g.real = ElementType::f64;
+      g.block = std::max<std::int64_t>(kGpuChunk, 2 * (2 * static_cast<std::int64_t>(r.axes[a]->radius) + 1));
+    }
+  }
+
+  // No scratch: a dispatch covers every lane of the piece.
+  void schedule_gpu_batches(Plan& plan, const Shape& shape, std::array<std::int64_t, 3> piece) const override {
+    const std::int64_t samples = piece[0] * piece[1] * piece[2];
+    for (std::size_t a = 0; a < 3; ++a) {
+      GpuPass& g = plan.schedule.gpu[a];
+      if (!g.shader.empty()) g.batch = samples / piece[a] * shape.channels;
+    }
   }
 
   // An FIR kernel exactly: its cosine series on the window.
@@ -125,6 +164,7 @@ class SlidingDct final : public Descriptor {
   }
 
   double axis_cost(const Plan& plan, const Shape& shape, int axis) const override {
+    if (plan.schedule.backend == Backend::vulkan) return kGpuAxisCost;
     if (plan.schedule.backend != Backend::cpu) return 1e9;
     const double terms = order_of(plan.spec) + 1;
     // The window reaches about 4.4 sigma each side (kernel::sliding_dct_kernel's radius), or fir's.
@@ -138,9 +178,11 @@ class SlidingDct final : public Descriptor {
   }
 
   // fir's kernel as a series, where it equals fir's within kExactAgreement on every filtered axis and
-  // runs in float lanes (float64 data at tolerance 0 is promised a double computation: fir).
+  // runs in float lanes (float64 data at tolerance 0 is promised a double computation: fir), or on a
+  // Vulkan device with float64 (which computes every type in float32 between passes).
   std::vector<BlurSpec> exact_candidates(const BlurSpec& spec, const Shape& shape) const override {
-    if (!float_lanes_allowed(spec, shape) || has_derivative(spec)) return {};
+    const bool gpu = shape.backend == Backend::vulkan;
+    if ((gpu ? !shape.device_float64 : !float_lanes_allowed(spec, shape)) || has_derivative(spec)) return {};
     for (int order : kExactOrders) {
       BlurSpec s = with_algorithm(spec, Algorithm::sliding_dct);
       set_option(s, "sliding_dct_order", std::int64_t{order});
