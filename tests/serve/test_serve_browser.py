@@ -221,7 +221,7 @@ def test_per_axis_sigma_device_and_no_console_errors(browser):
         n = updates(browser)
         Select(el(browser, "device")).select_by_value(devices[1])
         names = [o.get_attribute("value") for o in Select(el(browser, "algorithm")).options]
-        assert "fir-linear" in names and "sliding-dct" not in names
+        assert "fir-linear" in names and "fft" not in names
         wait_until(lambda: updates(browser) > n and idle(browser) and metric(browser, "device").startswith(devices[1]),
                    120, "the Vulkan result")
     shot(browser, "07_per_axis_side_by_side")
