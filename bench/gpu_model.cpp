@@ -10,6 +10,7 @@
 #include "algorithms/downsample.hpp"
 #include "algorithms/dual_kawase.hpp"
 #include "algorithms/gpu_passes.hpp"
+#include "algorithms/iir.hpp"
 #include "algorithms/kawase.hpp"
 #include "algorithms/mip_poisson.hpp"
 #include "vulkan/image.hpp"
@@ -46,7 +47,7 @@ std::optional<double> model_bytes(const Plan& plan, ElementType type, int channe
       for (int a = 0; a < 3; ++a) {
         if (!sigma(a)) continue;
         const auto& g = plan.schedule.gpu[static_cast<std::size_t>(a)];
-        if (g.shader == "iir_chunks") {
+        if (algo::iir_chunks_pass(g)) {
           // iir_chunks.comp: each chunk read twice (zero-state sums, then the outputs) and written
           // once; per chunk and lane 32 bytes of states written, read and written by the carries,
           // read again.
@@ -179,7 +180,7 @@ std::optional<std::uint64_t> model_dispatches(const Plan& plan, ElementType type
       return n + static_cast<std::uint64_t>(axes);  // fir_line along x, fir_across along y and z
     case Algorithm::iir:
       for (int a = 0; a < 3; ++a)
-        if (filtered(a)) n += plan.schedule.gpu[static_cast<std::size_t>(a)].shader == "iir_chunks" ? 3 : 1;
+        if (filtered(a)) n += algo::iir_chunks_pass(plan.schedule.gpu[static_cast<std::size_t>(a)]) ? 3 : 1;
       return n;
     case Algorithm::sliding_dct:  // sdct_chunks.comp: a dispatch an axis
       return n + static_cast<std::uint64_t>(axes);

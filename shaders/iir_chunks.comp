@@ -1,4 +1,5 @@
 #version 450
+// variants: padded= starts=-DCOMPUTED_STARTS
 // Deriche's recursive Gaussian in its parallel form (kernel_iir.hpp's DericheParallelForm: two
 // complex first-order recursions per direction) along one axis, with every line cut into chunks of
 // CHUNK samples that run in parallel (Nehab et al. 2011's block scheme, simple for first-order
@@ -15,7 +16,16 @@
 // A first-order recursion from a state s after m steps holds p^m s more than from zero, so phase 1
 // is exact up to rounding. The line is read through the border mode over `pad` samples on each
 // side as iir_line.comp reads it, and the steady states for the borders' constant continuation
-// are iir_line.comp's VARIANT 2 starts.
+// are iir_line.comp's VARIANT 2 starts. COMPUTED_STARTS (iir_chunks_starts) with `pad` 0 (lines of
+// at least the decay length, gpu_iir_chunks.cpp): reflect's, mirror's and wrap's lines are not padded;
+// phase 1 derives their starts from the line's own zero-start walks (bench/RESULTS.md, issue 47,
+// "iir's boundary starts computed"): with U0 the causal state at the line's end and A the
+// anticausal state before its first sample, both from zero and from the line's samples alone,
+//   wrap:    u[-1] = U0 / (1 - p^n),             v[n-1] = A / (1 - p^n)
+//   reflect: u[-1] = A / p,                       v[n-1] = p u[n-1]
+//   mirror:  u[-1] = (A / p - r x[0]) / p,        v[n-1] = u[n-1] - r x[n-1]
+// with u[n-1] = U0 + p^n u[-1] (reflect's and mirror's left starts leave out p^n v[n-1]: below 1e-8 of
+// it on such lines).
 #extension GL_GOOGLE_include_directive : require
 #include "border.glsl"
 #include "line_layout.glsl"
@@ -50,6 +60,7 @@ float x_at(int i) {  // padded index i, i.e. sample i - pad, read from the sourc
 }
 
 vec2 cmul(vec2 a, vec2 b) { return vec2(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+vec2 cdiv(vec2 a, vec2 b) { return cmul(a, vec2(b.x, -b.y)) / dot(b, b); }
 // z^m (m <= CHUNK): the whole chunk's power from the table, else by multiplication.
 vec2 cpow(vec2 z, vec2 z_chunk, int m) {
   if (m == CHUNK) return z_chunk;
@@ -77,6 +88,54 @@ void main() {
     vec2 s0 = cmul(r0, vec2(1.0 - p0.x, p0.y)) / dot(vec2(1.0 - p0.x, -p0.y), vec2(1.0 - p0.x, -p0.y));
     vec2 s1 = cmul(r1, vec2(1.0 - p1.x, p1.y)) / dot(vec2(1.0 - p1.x, -p1.y), vec2(1.0 - p1.x, -p1.y));
     vec2 u0 = s0 * left, u1 = s1 * left;
+    vec2 v0 = cmul(p0, s0) * right, v1 = cmul(p1, s1) * right;
+#ifdef COMPUTED_STARTS
+    if (p.pad == 0 && (p.border == BORDER_REFLECT || p.border == BORDER_MIRROR || p.border == BORDER_WRAP)) {
+      // The zero-start walks: U0 (causal, at the line's end), A (anticausal) and p^n.
+      vec2 U0 = vec2(0.0), U1 = vec2(0.0), A0 = vec2(0.0), A1 = vec2(0.0), n0 = vec2(1.0, 0.0), n1 = vec2(1.0, 0.0);
+      for (int j = 0; j < p.chunks; ++j) {
+        int a = j * CHUNK, m = max(0, min(a + CHUNK, causal_end) - a);
+        vec4 local = carry[(j * p.todo + tid) * 2];
+        vec2 q0 = cpow(p0, P0, m), q1 = cpow(p1, P1, m);
+        U0 = local.xy + cmul(q0, U0);
+        U1 = local.zw + cmul(q1, U1);
+        n0 = cmul(n0, q0);
+        n1 = cmul(n1, q1);
+      }
+      for (int j = p.chunks - 1; j >= 0; --j) {
+        int a = j * CHUNK, m = max(0, min(a + CHUNK, len) - a);
+        vec4 local = carry[(j * p.todo + tid) * 2 + 1];
+        A0 = local.xy + cmul(cpow(p0, P0, m), A0);
+        A1 = local.zw + cmul(cpow(p1, P1, m), A1);
+      }
+      // The walk ends at v[0] (a chunk's state is at its first sample), and its last chunk added
+      // p^n r x[n] with x[n] taken as x[n-1] ("after"): A = v[-1] = p (r x[0] + v[0]) of the line's
+      // samples alone once that is taken back out.
+      float last = x_at(len - 1), first = x_at(0);
+      A0 = cmul(p0, r0 * first + A0 - cmul(n0, r0 * last));
+      A1 = cmul(p1, r1 * first + A1 - cmul(n1, r1 * last));
+      vec2 w0, w1;  // v[n-1]
+      if (p.border == BORDER_WRAP) {
+        u0 = cdiv(U0, vec2(1.0, 0.0) - n0);
+        u1 = cdiv(U1, vec2(1.0, 0.0) - n1);
+        w0 = cdiv(A0, vec2(1.0, 0.0) - n0);
+        w1 = cdiv(A1, vec2(1.0, 0.0) - n1);
+      } else if (p.border == BORDER_REFLECT) {
+        u0 = cdiv(A0, p0);
+        u1 = cdiv(A1, p1);
+        w0 = cmul(p0, U0 + cmul(n0, u0));
+        w1 = cmul(p1, U1 + cmul(n1, u1));
+      } else {  // mirror
+        u0 = cdiv(cdiv(A0, p0) - r0 * first, p0);
+        u1 = cdiv(cdiv(A1, p1) - r1 * first, p1);
+        w0 = U0 + cmul(n0, u0) - r0 * last;
+        w1 = U1 + cmul(n1, u1) - r1 * last;
+      }
+      // The state entering the last chunk, whose first step adds r x[n] (x[n-1]): v[n-1] / p - r x[n-1].
+      v0 = cdiv(w0, p0) - r0 * last;
+      v1 = cdiv(w1, p1) - r1 * last;
+    }
+#endif
     for (int j = 0; j < p.chunks; ++j) {
       int a = j * CHUNK, m = max(0, min(a + CHUNK, causal_end) - a);
       int at = (j * p.todo + tid) * 2;
@@ -86,7 +145,6 @@ void main() {
       u0 = local.xy + cmul(cpow(p0, P0, m), u0);
       u1 = local.zw + cmul(cpow(p1, P1, m), u1);
     }
-    vec2 v0 = cmul(p0, s0) * right, v1 = cmul(p1, s1) * right;
     for (int j = p.chunks - 1; j >= 0; --j) {
       int a = j * CHUNK, b = min(a + CHUNK, len), m = max(0, b - max(a, p.pad));
       int at = (j * p.todo + tid) * 2 + 1;

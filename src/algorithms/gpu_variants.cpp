@@ -2,6 +2,7 @@
 #include "algorithms/gpu_variants.hpp"
 
 #include "algorithms/gpu_passes.hpp"
+#include "algorithms/iir.hpp"
 #include "algorithms/kawase.hpp"
 
 namespace fastblur::algo {
@@ -54,6 +55,20 @@ bool fir_outputs_is(const Plan& p) {
   return N == 4;
 }
 
+// iir's chunks with their reflect / mirror / wrap starts computed or the lines padded (the shader
+// names which, algorithms/iir.hpp); passes that are not chunks (short lines) keep theirs.
+template <const char* Shader>
+void iir_starts_as(Plan& p, const Shape&) {
+  for (GpuPass& g : p.schedule.gpu)
+    if (iir_chunks_pass(g)) g.shader = Shader;
+}
+template <const char* Shader>
+bool iir_starts_are(const Plan& p) {
+  for (const GpuPass& g : p.schedule.gpu)
+    if (iir_chunks_pass(g)) return g.shader == Shader;
+  return Shader == kIirChunksStarts;  // no chunks: the plan's own
+}
+
 }  // namespace
 
 const std::vector<GpuVariant>& gpu_variants() {
@@ -75,6 +90,8 @@ const std::vector<GpuVariant>& gpu_variants() {
       {Algorithm::dual_kawase, "unorm8-images", images_as<kDualKawase, ElementType::u8>, images_are<ElementType::u8>},
       {Algorithm::downsample, "chain", downsample_as<GpuDownsample::chain>, downsample_is<GpuDownsample::chain>},
       {Algorithm::downsample, "per-axis", downsample_as<GpuDownsample::per_axis>, downsample_is<GpuDownsample::per_axis>},
+      {Algorithm::iir, "computed-starts", iir_starts_as<kIirChunksStarts>, iir_starts_are<kIirChunksStarts>},
+      {Algorithm::iir, "padded-starts", iir_starts_as<kIirChunksPadded>, iir_starts_are<kIirChunksPadded>},
   };
   return all;
 }

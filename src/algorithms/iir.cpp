@@ -137,7 +137,9 @@ class Iir final : public Descriptor {
       // every line in parallel, three dispatches (iir_chunks.comp); the H200 ran the lane-per-thread
       // pass at 33-50x its floor. Shorter lines keep one dispatch of a lane per thread.
       if (deriche && shape.extent[a] + 2 * r.axes[a].pad >= 4 * kIirChunk) {
-        g.shader = "iir_chunks";
+        // Their starts computed, not padded (a column of 1080 at sigma 50 padded by 550 each side
+        // was twice the work).
+        g.shader = kIirChunksStarts;
         g.block = kIirChunk;
         // Along x too a thread reads its own chunk: whole lines' chunks through shared memory, as
         // iir_line's TILED reads blocks, measured 1.5x slower on the H200 (bench/RESULTS.md).
@@ -170,7 +172,7 @@ class Iir final : public Descriptor {
       GpuPass& g = plan.schedule.gpu[a];
       if (g.shader.empty()) continue;
       const std::int64_t n = piece[a], pad = r.axes[a].pad, lanes = samples / n * shape.channels;
-      if (g.shader == "iir_chunks") {
+      if (iir_chunks_pass(g)) {
         const std::int64_t chunks = (n + 2 * pad + g.block - 1) / g.block;
         g.batch = lines_per_batch(scratch_budget(shape), static_cast<std::uint64_t>(chunks) * 32, lanes);
         continue;

@@ -24,4 +24,12 @@ struct IirResolved final : ResolvedParameters {
   std::array<IirAxis, 3> axes;
 };
 
+// iir_chunks.comp's two ways (its variants): reflect, mirror and wrap lines padded by the decay
+// length, or not padded, their starts computed from the line's own recursions where a line is at
+// least the decay length long (gpu_iir_chunks.cpp) - the plan's choice; the shader name says which.
+inline constexpr char kIirChunksPadded[] = "iir_chunks_padded";
+inline constexpr char kIirChunksStarts[] = "iir_chunks_starts";
+/// Whether pass `g` is iir_chunks.comp's (either way).
+inline bool iir_chunks_pass(const GpuPass& g) { return g.shader == kIirChunksPadded || g.shader == kIirChunksStarts; }
+
 }  // namespace fastblur::algo

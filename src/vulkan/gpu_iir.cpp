@@ -69,7 +69,7 @@ void record_iir(Job& job, const Work& src, const Work& dst, const Plan& plan, st
   run_separable(job, src, dst, axes, [&](int axis, const Work& in, const Work& out) {
     const auto ax = static_cast<std::size_t>(axis);
     const GpuPass& g = plan.schedule.gpu[ax];
-    if (g.shader == "iir_chunks") {
+    if (algo::iir_chunks_pass(g)) {
       record_iir_chunks(job, in, out, plan, axis);
       return;
     }

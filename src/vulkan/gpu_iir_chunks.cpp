@@ -32,8 +32,14 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   Context& ctx = job.context();
   const auto ax = static_cast<std::size_t>(axis);
   const int C = in.channels;
-  const std::int64_t n = in.extent[ax], lanes = in.lines(axis) * C, pad = resolved.axes[ax].pad;
-  const auto chunk = static_cast<std::int64_t>(plan.schedule.gpu[ax].block);
+  const GpuPass& g = plan.schedule.gpu[ax];
+  const std::int64_t n = in.extent[ax], lanes = in.lines(axis) * C;
+  // Computed starts (iir_chunks_starts) on lines at least the decay length long: no padding, the
+  // shader derives reflect's, mirror's and wrap's starts from the line's own recursions (their
+  // error |p|^n, below 1e-8 there); shorter lines are padded.
+  const bool computed = g.shader == algo::kIirChunksStarts && n >= resolved.axes[ax].decay;
+  const std::int64_t pad = computed ? 0 : resolved.axes[ax].pad;
+  const auto chunk = static_cast<std::int64_t>(g.block);
   if (chunk < 1) throw InvalidArgument("internal: iir_chunks without a chunk length");
   const std::int64_t chunks = (n + 2 * pad + chunk - 1) / chunk;
   if (static_cast<double>(lanes) * static_cast<double>(chunks) >= 2147483647.0)
@@ -48,12 +54,11 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   }
   Buffer& coefficients = upload(job, k.data(), k.size() * sizeof(float));
   const std::uint64_t per_lane = static_cast<std::uint64_t>(chunks) * 32;  // two vec4 a chunk
-  const std::int64_t batch = planned_batch(ctx, plan.schedule.gpu[ax], per_lane);
+  const std::int64_t batch = planned_batch(ctx, g, per_lane);
   Buffer& carry = job.buffer(per_lane * static_cast<std::uint64_t>(batch), Buffer::Kind::device);
   const ComputePipeline* phases[3];
   for (std::uint32_t phase = 0; phase < 3; ++phase)
-    phases[phase] = &ctx.pipeline(plan.schedule.gpu[static_cast<std::size_t>(axis)].shader,
-                                  shaders::words(plan.schedule.gpu[static_cast<std::size_t>(axis)].shader),
+    phases[phase] = &ctx.pipeline(g.shader, shaders::words(g.shader),
                                   {static_cast<std::uint32_t>(C), phase, static_cast<std::uint32_t>(chunk)},
                                   std::vector<VkDescriptorType>(4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER), sizeof(ChunkParams));
   for (std::int64_t first = 0; first < lanes; first += batch) {

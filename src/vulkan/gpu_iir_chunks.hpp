@@ -1,5 +1,6 @@
 // iir along one axis with every line cut into chunks that run in parallel (iir_chunks.comp): the
-// plan's pass for Deriche's parallel form in float32 (Schedule::gpu[axis].shader "iir_chunks").
+// plan's pass for Deriche's parallel form in float32 (Schedule::gpu[axis].shader iir_chunks_starts, or
+// iir_chunks_padded: algorithms/iir.hpp).
 #pragma once
 
 #include "fastblur/plan.hpp"

@@ -64,9 +64,9 @@ TEST_F(VulkanTest, ThePlanNamesEveryPassVariantAndTheRecordersRunIt) {
   spec.algorithm = Algorithm::iir;
   spec.sigma = {3.0, 0.0, 0.0};
   plan = make_plan(spec, src.view, ElementType::f32, device_);
-  EXPECT_EQ(plan.schedule.gpu[0].shader, "iir_chunks");
+  EXPECT_EQ(plan.schedule.gpu[0].shader, "iir_chunks_starts");
   EXPECT_EQ(plan.schedule.gpu[0].block, 32);
-  EXPECT_NE(describe(plan).find("x iir_chunks chunks of 32"), std::string::npos) << describe(plan);
+  EXPECT_NE(describe(plan).find("x iir_chunks_starts chunks of 32"), std::string::npos) << describe(plan);
   auto narrow = test::make_buffer(ElementType::f32, 40, 41, 1, 4);
   spec.with_border(Border::nearest);  // no padding: 40 samples, under 4 chunks
   plan = make_plan(spec, narrow.view, ElementType::f32, device_);
