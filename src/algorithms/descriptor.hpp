@@ -126,9 +126,12 @@ inline constexpr double kSubTexelError = 1.0 / 256;
 /// as one of the two multiples of 1/255 of the range nearest it - Vulkan lets the implementation
 /// choose which (its conversion to normalized fixed point), so up to 1/255 on every pass's result but
 /// the last's, which goes to a buffer (lavapipe: 1.24 levels after one stored pass and the final
-/// rounding, where the nearest multiple would allow 1.0). Added to the prediction once for each such
-/// pass (Descriptor::image_roundings).
-inline constexpr double kUnorm8Rounding = 1.0 / 255;
+/// rounding, where the nearest multiple would allow 1.0) - and the next pass filters those 8-bit
+/// texels with 8-bit weights even on a device that filters float texels exactly, a tap's weight off
+/// by up to 1/512: half a level more where neighbours differ by the range (lavapipe: dual-kawase
+/// 1.506 levels where 1.5 were allowed, KawaseImagesIn8BitStayWithinTheirBound). Added to the
+/// prediction once for each such pass (Descriptor::image_roundings).
+inline constexpr double kUnorm8Rounding = 1.5 / 255;
 
 class Descriptor {
  public:
