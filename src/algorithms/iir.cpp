@@ -173,7 +173,7 @@ class Iir final : public Descriptor {
       if (g.shader.empty()) continue;
       const std::int64_t n = piece[a], pad = r.axes[a].pad, lanes = samples / n * shape.channels;
       if (iir_chunks_pass(g)) {
-        const std::int64_t chunks = (n + 2 * pad + g.block - 1) / g.block;
+        const std::int64_t chunks = (n + 2 * iir_chunks_pad(g, r.axes[a], n) + g.block - 1) / g.block;
         g.batch = lines_per_batch(scratch_budget(shape), static_cast<std::uint64_t>(chunks) * 32, lanes);
         continue;
       }

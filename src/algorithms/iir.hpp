@@ -31,5 +31,11 @@ inline constexpr char kIirChunksPadded[] = "iir_chunks_padded";
 inline constexpr char kIirChunksStarts[] = "iir_chunks_starts";
 /// Whether pass `g` is iir_chunks.comp's (either way).
 inline bool iir_chunks_pass(const GpuPass& g) { return g.shader == kIirChunksPadded || g.shader == kIirChunksStarts; }
+/// The padding an iir_chunks pass `g` reads on each side of a line of `n` samples: none where it
+/// computes the starts and the line is at least the decay length (their error |p|^n below 1e-8),
+/// else the axis's pad.
+inline std::int64_t iir_chunks_pad(const GpuPass& g, const IirAxis& axis, std::int64_t n) {
+  return g.shader == kIirChunksStarts && n >= axis.decay ? 0 : axis.pad;
+}
 
 }  // namespace fastblur::algo

@@ -49,131 +49,88 @@ void StoreFromFloat(fastblur::ElementType type, const float* src, void* dst, siz
   }
 }
 
-// float64, int32 and int64 (NumPy's float and integer defaults, a common integer type) in SIMD, with
-// the scalar conversion's bits: float64 demoted and promoted as the cast does (one rounding to
-// nearest, by the same MXCSR); int32 converted to nearest; int64 to double, then to float (load_element's
-// two roundings). Integers are stored as saturate_round does - NaN to 0, saturated, ties to even. The
-// tail goes through load_element / store_element.
-void LoadWideAsFloat(fastblur::ElementType type, const void* src, float* dst, size_t count) {
-  size_t i = 0;
-  if (type == fastblur::ElementType::f64 || type == fastblur::ElementType::i64) {
-    const hn::ScalableTag<double> dd;
-    const hn::RebindToSigned<decltype(dd)> di;
-    const hn::Rebind<float, decltype(dd)> df;
-    const size_t N = hn::Lanes(dd);
-    if (type == fastblur::ElementType::f64) {
-      const auto* s = static_cast<const double*>(src);
-      for (; i + N <= count; i += N) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, s + i)), df, dst + i);
-    } else {
-      const auto* s = static_cast<const int64_t*>(src);
-      for (; i + N <= count; i += N) hn::StoreU(hn::DemoteTo(df, hn::ConvertTo(dd, hn::LoadU(di, s + i))), df, dst + i);
-    }
-  } else {
-    const hn::ScalableTag<float> df;
-    const hn::RebindToSigned<decltype(df)> di;
-    const auto* s = static_cast<const int32_t*>(src);
-    for (const size_t N = hn::Lanes(df); i + N <= count; i += N) hn::StoreU(hn::ConvertTo(df, hn::LoadU(di, s + i)), df, dst + i);
+// float64, int32 and int64 (NumPy's float and integer defaults, a common integer type) and float32,
+// a vector of doubles at a time, with load_element's and store_element's bits: to double as the
+// cast (int64 rounded to nearest), from double into float32 rounded once and into the integers as
+// saturate_round (NaN to 0, rounded to an integer - exact - then saturated and converted). Rows of
+// float go through the same doubles: float64 demoted or promoted as the cast, int32 rounded once.
+using DoubleTag = hn::ScalableTag<double>;
+
+bool in_doubles(fastblur::ElementType type) {
+  return type == fastblur::ElementType::f32 || type == fastblur::ElementType::f64 || type == fastblur::ElementType::i32 ||
+         type == fastblur::ElementType::i64;
+}
+
+HWY_INLINE hn::Vec<DoubleTag> LoadDoubles(fastblur::ElementType type, const uint8_t* p) {
+  const DoubleTag dd;
+  switch (type) {
+    case fastblur::ElementType::f32: return hn::PromoteTo(dd, hn::LoadU(hn::Rebind<float, DoubleTag>(), reinterpret_cast<const float*>(p)));
+    case fastblur::ElementType::i32:
+      return hn::PromoteTo(dd, hn::LoadU(hn::Rebind<int32_t, DoubleTag>(), reinterpret_cast<const int32_t*>(p)));
+    case fastblur::ElementType::i64: return hn::ConvertTo(dd, hn::LoadU(hn::RebindToSigned<DoubleTag>(), reinterpret_cast<const int64_t*>(p)));
+    default: return hn::LoadU(dd, reinterpret_cast<const double*>(p));
   }
-  const size_t es = fastblur::element_size(type);
-  for (; i < count; ++i) dst[i] = static_cast<float>(load_element(type, static_cast<const uint8_t*>(src) + es * i));
+}
+
+HWY_INLINE void StoreDoubles(fastblur::ElementType type, hn::Vec<DoubleTag> v, uint8_t* p) {
+  const DoubleTag dd;
+  const auto whole = [&](double lowest, double highest) {
+    return hn::Min(hn::Max(hn::Round(hn::IfThenZeroElse(hn::IsNaN(v), v)), hn::Set(dd, lowest)), hn::Set(dd, highest));
+  };
+  switch (type) {
+    case fastblur::ElementType::f32: {
+      const hn::Rebind<float, DoubleTag> df;
+      return hn::StoreU(hn::DemoteTo(df, v), df, reinterpret_cast<float*>(p));
+    }
+    case fastblur::ElementType::i32: {
+      const hn::Rebind<int32_t, DoubleTag> di32;
+      return hn::StoreU(hn::DemoteTo(di32, whole(-2147483648.0, 2147483647.0)), di32, reinterpret_cast<int32_t*>(p));
+    }
+    case fastblur::ElementType::i64: {
+      const hn::RebindToSigned<DoubleTag> di;
+      return hn::StoreU(hn::ConvertTo(di, whole(-9223372036854775808.0, saturate_highest<int64_t>())), di, reinterpret_cast<int64_t*>(p));
+    }
+    default: return hn::StoreU(v, dd, reinterpret_cast<double*>(p));
+  }
+}
+
+// Rows of float (float64, int32, int64; the others through LoadOne / StoreOne or one at a time).
+void LoadWideAsFloat(fastblur::ElementType type, const void* src, float* dst, size_t count) {
+  const hn::Rebind<float, DoubleTag> df;
+  const size_t N = hn::Lanes(DoubleTag()), es = fastblur::element_size(type);
+  const auto* s = static_cast<const uint8_t*>(src);
+  size_t i = 0;
+  for (; i + N <= count; i += N) hn::StoreU(hn::DemoteTo(df, LoadDoubles(type, s + i * es)), df, dst + i);
+  for (; i < count; ++i) dst[i] = static_cast<float>(load_element(type, s + es * i));
 }
 
 void StoreWideFromFloat(fastblur::ElementType type, const float* src, void* dst, size_t count) {
+  const hn::Rebind<float, DoubleTag> df;
+  const size_t N = hn::Lanes(DoubleTag()), es = fastblur::element_size(type);
+  auto* o = static_cast<uint8_t*>(dst);
   size_t i = 0;
-  if (type == fastblur::ElementType::f64) {
-    const hn::ScalableTag<double> dd;
-    const hn::Rebind<float, decltype(dd)> df;
-    auto* o = static_cast<double*>(dst);
-    for (const size_t N = hn::Lanes(dd); i + N <= count; i += N) hn::StoreU(hn::PromoteTo(dd, hn::LoadU(df, src + i)), dd, o + i);
-  } else if (type == fastblur::ElementType::i64) {
-    const hn::ScalableTag<double> dd;
-    const hn::RebindToSigned<decltype(dd)> di;
-    const hn::Rebind<float, decltype(dd)> df;
-    auto* o = static_cast<int64_t*>(dst);
-    // Rounded to an integer in float (exact), then converted exactly; from 2^63 saturate_round's
-    // highest (2^63 - 1024), at most -2^63 INT64_MIN, NaN 0.
-    const auto lowest = hn::Set(df, -9223372036854775808.0f), beyond = hn::Set(df, 9223372036854775808.0f);
-    const auto highest = hn::Set(di, static_cast<int64_t>(saturate_highest<int64_t>()));
-    for (const size_t N = hn::Lanes(dd); i + N <= count; i += N) {
-      const auto v = hn::LoadU(df, src + i);
-      const auto whole = hn::Round(hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), lowest), beyond));
-      const auto converted = hn::ConvertTo(di, hn::PromoteTo(dd, whole));
-      hn::StoreU(hn::IfThenElse(hn::RebindMask(di, hn::Ge(hn::PromoteTo(dd, whole), hn::PromoteTo(dd, beyond))), highest, converted), di, o + i);
-    }
-  } else {
-    const hn::ScalableTag<float> df;
-    const hn::RebindToSigned<decltype(df)> di;
-    auto* o = static_cast<int32_t*>(dst);
-    const auto lowest = hn::Set(df, -2147483648.0f), beyond = hn::Set(df, 2147483648.0f);
-    for (const size_t N = hn::Lanes(df); i + N <= count; i += N) {
-      const auto v = hn::LoadU(df, src + i);
-      // NaN to 0, at most -2^31 to INT32_MIN; from 2^31 (float's next value past INT32_MAX) INT32_MAX.
-      const auto rounded = hn::NearestInt(hn::Min(hn::Max(hn::IfThenZeroElse(hn::IsNaN(v), v), lowest), beyond));
-      hn::StoreU(hn::IfThenElse(hn::RebindMask(di, hn::Ge(v, beyond)), hn::Set(di, INT32_MAX), rounded), di, o + i);
-    }
-  }
-  const size_t es = fastblur::element_size(type);
-  for (; i < count; ++i) store_element(type, static_cast<uint8_t*>(dst) + es * i, src[i]);
+  for (; i + N <= count; i += N) StoreDoubles(type, hn::PromoteTo(DoubleTag(), hn::LoadU(df, src + i)), o + i * es);
+  for (; i < count; ++i) store_element(type, o + es * i, src[i]);
 }
 
-// Rows of doubles (the drivers that work in double): float32, float64, int32 and int64 in SIMD with
-// load_element's and store_element's bits (int64 to double rounded to nearest as the cast; doubles
-// stored as saturate_round does, rounded to an integer first - exact - then converted); the tail
-// and the other types one element at a time.
+// Rows of doubles (the drivers that work in double); false for a type in_doubles does not take.
 bool LoadAsDouble(fastblur::ElementType type, const void* src, double* dst, size_t count) {
-  const hn::ScalableTag<double> dd;
-  const hn::RebindToSigned<decltype(dd)> di;
-  const hn::Rebind<float, decltype(dd)> df;
-  const hn::Rebind<int32_t, decltype(dd)> di32;
-  const size_t N = hn::Lanes(dd);
+  if (!in_doubles(type)) return false;
+  const size_t N = hn::Lanes(DoubleTag()), es = fastblur::element_size(type);
+  const auto* s = static_cast<const uint8_t*>(src);
   size_t i = 0;
-  switch (type) {
-    case fastblur::ElementType::f64: std::memcpy(dst, src, count * sizeof(double)); return true;
-    case fastblur::ElementType::f32:
-      for (const auto* s = static_cast<const float*>(src); i + N <= count; i += N) hn::StoreU(hn::PromoteTo(dd, hn::LoadU(df, s + i)), dd, dst + i);
-      break;
-    case fastblur::ElementType::i32:
-      for (const auto* s = static_cast<const int32_t*>(src); i + N <= count; i += N)
-        hn::StoreU(hn::PromoteTo(dd, hn::LoadU(di32, s + i)), dd, dst + i);
-      break;
-    case fastblur::ElementType::i64:
-      for (const auto* s = static_cast<const int64_t*>(src); i + N <= count; i += N) hn::StoreU(hn::ConvertTo(dd, hn::LoadU(di, s + i)), dd, dst + i);
-      break;
-    default: return false;
-  }
-  const size_t es = fastblur::element_size(type);
-  for (; i < count; ++i) dst[i] = load_element(type, static_cast<const uint8_t*>(src) + es * i);
+  for (; i + N <= count; i += N) hn::StoreU(LoadDoubles(type, s + i * es), DoubleTag(), dst + i);
+  for (; i < count; ++i) dst[i] = load_element(type, s + es * i);
   return true;
 }
 
 bool StoreFromDouble(fastblur::ElementType type, const double* src, void* dst, size_t count) {
-  const hn::ScalableTag<double> dd;
-  const hn::RebindToSigned<decltype(dd)> di;
-  const hn::Rebind<float, decltype(dd)> df;
-  const hn::Rebind<int32_t, decltype(dd)> di32;
-  const size_t N = hn::Lanes(dd);
-  // NaN to 0, rounded to an integer (ties to even), within [lowest, highest] (both exact in double).
-  const auto whole = [&](hn::Vec<decltype(dd)> v, double lowest, double highest) {
-    return hn::Min(hn::Max(hn::Round(hn::IfThenZeroElse(hn::IsNaN(v), v)), hn::Set(dd, lowest)), hn::Set(dd, highest));
-  };
+  if (!in_doubles(type)) return false;
+  const size_t N = hn::Lanes(DoubleTag()), es = fastblur::element_size(type);
+  auto* o = static_cast<uint8_t*>(dst);
   size_t i = 0;
-  switch (type) {
-    case fastblur::ElementType::f64: std::memcpy(dst, src, count * sizeof(double)); return true;
-    case fastblur::ElementType::f32:
-      for (auto* o = static_cast<float*>(dst); i + N <= count; i += N) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, src + i)), df, o + i);
-      break;
-    case fastblur::ElementType::i32:
-      for (auto* o = static_cast<int32_t*>(dst); i + N <= count; i += N)
-        hn::StoreU(hn::DemoteTo(di32, whole(hn::LoadU(dd, src + i), -2147483648.0, 2147483647.0)), di32, o + i);
-      break;
-    case fastblur::ElementType::i64:
-      for (auto* o = static_cast<int64_t*>(dst); i + N <= count; i += N)
-        hn::StoreU(hn::ConvertTo(di, whole(hn::LoadU(dd, src + i), -9223372036854775808.0, saturate_highest<int64_t>())), di, o + i);
-      break;
-    default: return false;
-  }
-  const size_t es = fastblur::element_size(type);
-  for (; i < count; ++i) store_element(type, static_cast<uint8_t*>(dst) + es * i, src[i]);
+  for (; i + N <= count; i += N) StoreDoubles(type, hn::LoadU(DoubleTag(), src + i), o + i * es);
+  for (; i < count; ++i) store_element(type, o + es * i, src[i]);
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "algorithms/gpu_variants.hpp"
+#include "algorithms/iir.hpp"
 #include "algorithms/kawase.hpp"
 #include "fastblur/plan.hpp"
 
@@ -90,7 +91,7 @@ std::string describe_schedule(const Plan& p) {
       if (g.tile > 0) out += " tile " + std::to_string(g.tile);
       else if (a == 0 && g.shader.rfind("fir_line_", 0) == 0) out += " taps from device memory";  // not fir_linear
       if (a == 0 && algo::kawase_pairs_passes(p)) out += " passes paired through shared memory";
-      else if (g.block > 0) out += (g.shader.rfind("iir_chunks", 0) == 0 ? " chunks of " : " block ") + std::to_string(g.block);
+      else if (g.block > 0) out += (algo::iir_chunks_pass(g) ? " chunks of " : " block ") + std::to_string(g.block);
       if (g.batch > 0) out += " batches of " + std::to_string(g.batch) + (g.shader == "box_scan" ? " lines" : " lanes");
       if (g.recursion != GpuPass::Recursion::none) out += std::string(" ") + recursion_name(g.recursion);
       if (g.real == ElementType::f64) out += " in float64";

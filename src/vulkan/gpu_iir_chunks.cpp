@@ -34,11 +34,7 @@ void record_iir_chunks(Job& job, const Work& in, const Work& out, const Plan& pl
   const int C = in.channels;
   const GpuPass& g = plan.schedule.gpu[ax];
   const std::int64_t n = in.extent[ax], lanes = in.lines(axis) * C;
-  // Computed starts (iir_chunks_starts) on lines at least the decay length long: no padding, the
-  // shader derives reflect's, mirror's and wrap's starts from the line's own recursions (their
-  // error |p|^n, below 1e-8 there); shorter lines are padded.
-  const bool computed = g.shader == algo::kIirChunksStarts && n >= resolved.axes[ax].decay;
-  const std::int64_t pad = computed ? 0 : resolved.axes[ax].pad;
+  const std::int64_t pad = algo::iir_chunks_pad(g, resolved.axes[ax], n);  // 0: the shader computes the starts
   const auto chunk = static_cast<std::int64_t>(g.block);
   if (chunk < 1) throw InvalidArgument("internal: iir_chunks without a chunk length");
   const std::int64_t chunks = (n + 2 * pad + chunk - 1) / chunk;
