@@ -7,7 +7,8 @@ the outputs' bits compared at the end.
   (either side may be PATH:NAME=value: that worker also gets environment variable NAME)
   ... build/python /tmp/py_old 21 int16:80x170x150:1.5 int32:1000x1200:2
   (cases given as DTYPE:SHAPE:SIGMA replace the default ones: uniform data, integers 0..999, signed
-  ones shifted by -500; DTYPE:SHAPE:SIGMA:ROUNDING passes rounding=ROUNDING, e.g. nearest)
+  ones shifted by -500; DTYPE:SHAPE:SIGMA:ROUNDING passes rounding=ROUNDING, e.g. nearest; SIGMA@AXIS
+  calls gaussian_filter1d along AXIS, e.g. int32:1000x1200:3@0)
 
 OMP_WAIT_POLICY=passive: otherwise each process's OpenMP threads spin after its call while the other's
 runs (every case then read about 11.9 ms on this 2-core VM, 2026-11-28).
@@ -30,8 +31,11 @@ if given:
     def data(dtype, shape):
         return (rng.random(shape) * 1000 - (500 if np.dtype(dtype).kind == "i" else 0)).astype(dtype)
     cases = [data(c[0], tuple(int(n) for n in c[1].split("x"))) for c in given]
-    sigmas = [float(c[2]) for c in given]
+    sigmas = [float(c[2].partition("@")[0]) for c in given]
     options = [{"rounding": c[3]} if len(c) > 3 else {} for c in given]
+    for o, c in zip(options, given):
+        if "@" in c[2]:
+            o["axis"] = int(c[2].partition("@")[2])
 else:
     options = [{} for _ in cases]
 outs = [np.empty_like(c) for c in cases]
@@ -39,7 +43,8 @@ for line in sys.stdin:
     k = int(line)
     if k < 0:
         sys.stdout.write(pickle.dumps([o.tobytes()[:1 << 20] for o in outs]).hex() + "\n"); sys.stdout.flush(); continue
-    t = time.perf_counter(); fastblur.gaussian_filter(cases[k], sigmas[k], output=outs[k], **options[k]); dt = time.perf_counter() - t
+    blur = fastblur.gaussian_filter1d if "axis" in options[k] else fastblur.gaussian_filter
+    t = time.perf_counter(); blur(cases[k], sigmas[k], output=outs[k], **options[k]); dt = time.perf_counter() - t
     sys.stdout.write(f"{dt}\n"); sys.stdout.flush()
 '''
 names = ["u8 RGB 1700x1000 s1.2", "u8 RGBA 1700x1000 s2", "f32 RGBA 2050x1150 s1", "f32 RGBA 2050x1150 s5.67",

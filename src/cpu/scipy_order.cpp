@@ -129,10 +129,12 @@ void correlate_rows(const Rows& r, int nthreads) {
   // Few blocks (a volume's z pass: one plane of rows, 7 strips) are split evenly over the threads:
   // 7 strips on 2 threads left one idle for a seventh of the pass.
   if (r.outer * chunks < 4 * static_cast<std::int64_t>(nthreads) && chunks % nthreads != 0 &&
-      r.lane_extent >= 64 * nthreads) {
+      r.lane_extent >= 64 * nthreads)
     chunks = (chunks + nthreads - 1) / nthreads * nthreads;
-    S = (r.lane_extent + chunks - 1) / chunks;
-    S = (S + 15) / 16 * 16;  // whole vectors
+  // Strips of one width (in whole vectors): a 5100-value RGB row made a strip of 3840 and one of
+  // 1260, and the thread with the wide one took 1.5x as long (bench/RESULTS.md, issue 43, twelfth session).
+  if (chunks > 1) {
+    S = ((r.lane_extent + chunks - 1) / chunks + 15) / 16 * 16;
     chunks = (r.lane_extent + S - 1) / S;
   }
   // Pieces of the filtered axis too, where strips alone leave threads idle (a 2D image has a few
