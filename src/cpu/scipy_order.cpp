@@ -99,6 +99,8 @@ Array array_of(const View& v) {
 
 // How many neighbouring lines share a buffer: one vector's worth and more, interleaved.
 constexpr std::int64_t kBlock = 64;
+// How many blocks ahead of the one converted a packed line is prefetched.
+constexpr std::int64_t kLinesAhead = 2;
 
 // Filtering across rows: the lane axis is adjacent in memory, so each output row is computed from
 // its neighbouring rows converted once each into a ring of rows, a strip of the lane axis at a time,
@@ -423,16 +425,31 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
     }
     double* const buf = buf_store.get();
     double* const out = out_store.get();
-#pragma omp for schedule(static)
-    for (std::int64_t block = 0; block < blocks; ++block) {
+    // A block's first lane in the source (so) and the destination (doff).
+    const auto offsets = [&](std::int64_t block, std::ptrdiff_t& so, std::ptrdiff_t& doff) {
       std::int64_t rest = block / chunks;
-      const std::int64_t first = (block % chunks) * B, count = std::min(B, lane_extent - first);
-      std::ptrdiff_t so = first * s_lane, doff = first * d_lane;
+      const std::int64_t first = (block % chunks) * B;
+      so = first * s_lane, doff = first * d_lane;
       for (std::size_t k = ext.size(); k-- > 0;) {
         const std::int64_t i = rest % ext[k];
         rest /= ext[k];
         so += i * s_str[k];
         doff += i * d_str[k];
+      }
+    };
+#pragma omp for schedule(static)
+    for (std::int64_t block = 0; block < blocks; ++block) {
+      const std::int64_t count = std::min(B, lane_extent - (block % chunks) * B);
+      std::ptrdiff_t so, doff;
+      offsets(block, so, doff);
+      // One packed line at a time, read from memory as it is converted: a short one (a volume's x
+      // axis, a few hundred values) has the line two blocks on fetched meanwhile, as the
+      // prefetchers stop at each 4 KiB page (float32 120x200x230's x 1.13x; longer lines, which
+      // the prefetchers follow, 0.95x: bench/RESULTS.md, issue 43, twelfth session).
+      if (B == 1 && s_step == s_item && n * s_item <= 4096 && block + kLinesAhead < blocks) {
+        std::ptrdiff_t ahead, unused;
+        offsets(block + kLinesAhead, ahead, unused);
+        for (std::int64_t b = 0; b < n * s_item; b += 64) __builtin_prefetch(sbase + ahead + b);
       }
       // The lines extended by the border mode, as SciPy's line buffer, `count` lanes interleaved
       // (the unused lanes of a short block hold zeros): the line itself, then its extension copied
