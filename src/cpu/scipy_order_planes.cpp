@@ -64,9 +64,11 @@ void scipy_order_planes_blur(const Plan& plan, const View& src, const View& dst,
   const Stash stashing = in_place ? lines_read_after_written(bands, z, D) : Stash{};
   hwy::AlignedFreeUniquePtr<double[]> stash =
       hwy::AllocateAligned<double>(std::max<std::size_t>(1, stashing.lines.size() * static_cast<std::size_t>(values)));
+  if (!stashing.lines.empty()) {  // no team for none (a region wakes the sleeping workers)
 #pragma omp parallel for schedule(static) num_threads(threads)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(stashing.lines.size()); ++i)
-    read_plane(src, stashing.lines[static_cast<std::size_t>(i)], stash.get() + i * values);
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(stashing.lines.size()); ++i)
+      read_plane(src, stashing.lines[static_cast<std::size_t>(i)], stash.get() + i * values);
+  }
   const std::int64_t group = std::min<std::int64_t>(kGroup, D);
   const int slots = taps + static_cast<int>(group) - 1;
   const std::size_t pitch = ring_pitch(values);
