@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "core/element.hpp"
+#include "core/pixel_runs.hpp"
 #include "fastblur/view.hpp"
 
 namespace fastblur::core {
@@ -34,8 +35,7 @@ void read_row(const View& v, std::int64_t x0, std::int64_t y, std::int64_t z, st
   const std::byte* row = v.pixel(x0, y, z);
   const std::byte* src = row;
   if (v.stride[0] != static_cast<std::ptrdiff_t>(px_bytes)) {
-    for (std::int64_t x = 0; x < pixels; ++x)
-      std::memcpy(gather + static_cast<std::size_t>(x) * px_bytes, row + x * v.stride[0], px_bytes);
+    gather_pixels(row, v.stride[0], px_bytes, pixels, gather);
     src = gather;
   }
   if constexpr (std::is_same_v<T, float>) {
@@ -65,9 +65,7 @@ void write_row(const T* src, const View& v, std::int64_t x0, std::int64_t y, std
     const std::size_t es = element_size(v.type);
     for (std::size_t i = 0; i < n; ++i) store_element(v.type, out + i * es, static_cast<double>(src[i]));
   }
-  if (!packed)
-    for (std::int64_t x = 0; x < pixels; ++x)
-      std::memcpy(row + x * v.stride[0], scatter + static_cast<std::size_t>(x) * px_bytes, px_bytes);
+  if (!packed) scatter_pixels(scatter, px_bytes, pixels, row, v.stride[0]);
 }
 
 }  // namespace fastblur::core

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/overlap.hpp"
+#include "core/pixel_runs.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/scipy_ring.hpp"
 #include "cpu/scipy_int_certified.hpp"
@@ -41,16 +42,13 @@ void read_row(const View& v, std::int64_t y, std::size_t size, std::byte* to) {
     std::memcpy(to, from, static_cast<std::size_t>(W) * pixel);
     return;
   }
-  for (std::int64_t x = 0; x < W; ++x)
-    std::memcpy(to + static_cast<std::size_t>(x) * pixel, from + x * v.stride[0], pixel);
+  core::gather_pixels(from, v.stride[0], pixel, W, to);
 }
 
 void write_row(const std::byte* from, const View& v, std::int64_t y, std::size_t size) {
   const std::int64_t C = v.channels, W = v.width();
   auto* to = reinterpret_cast<std::byte*>(v.pixel(0, y));
-  const std::size_t pixel = static_cast<std::size_t>(C) * size;
-  for (std::int64_t x = 0; x < W; ++x)
-    std::memcpy(to + x * v.stride[0], from + static_cast<std::size_t>(x) * pixel, pixel);
+  core::scatter_pixels(from, static_cast<std::size_t>(C) * size, W, to, v.stride[0]);
 }
 
 // Each ring row's channels that are one level (constant_channels), by slot.
