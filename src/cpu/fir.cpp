@@ -19,6 +19,7 @@
 #include "core/size.hpp"
 #include "cpu/fir_fixed.hpp"
 #include "cpu/fir_simd.hpp"
+#include "cpu/interleaved_pixels.hpp"
 #include "cpu/line_io.hpp"
 #include "cpu/pixels_view.hpp"
 #include "cpu/scratch.hpp"
@@ -132,13 +133,28 @@ void across_rows_block(const T* rows_in, T* rows_out, std::int64_t count, const 
   const std::size_t positions = W + 2 * static_cast<std::size_t>(r);
   T* out = in + positions * lanes;
   const std::size_t used = static_cast<std::size_t>(count) * C;
-  for (std::size_t x = 0; x < W; ++x)
-    transpose_pixels(rows_in + x * C, L, in + (x + static_cast<std::size_t>(r)) * lanes, C, static_cast<std::size_t>(count), C);
+  // Rows of 2-4 single values (an RGB(A) array's channel axis) are pixels of W values: Highway's
+  // (de)interleaving, not a value at a time (31% of such a call, bench/RESULTS.md, issue 43).
+  const bool pixels = C == 1 && W >= 2 && W <= 4;
+  T* planar[4];
+  if (pixels) {
+    for (std::size_t x = 0; x < W; ++x) planar[x] = in + (x + static_cast<std::size_t>(r)) * lanes;
+    deinterleave(rows_in, static_cast<std::size_t>(count), static_cast<int>(W), planar);
+  } else {
+    for (std::size_t x = 0; x < W; ++x)
+      transpose_pixels(rows_in + x * C, L, in + (x + static_cast<std::size_t>(r)) * lanes, C, static_cast<std::size_t>(count), C);
+  }
   core::extend_line(in, s.W, r, r, lanes, border, cval);
   for (std::size_t p = 0; p < positions; ++p) ptrs[p] = in + p * lanes;
   for (std::size_t x = 0; x < W; ++x) convolve_rows(ptrs + x, out + x * lanes, used, w.data(), r);
-  for (std::size_t x = 0; x < W; ++x)
-    transpose_pixels(out + x * lanes, C, rows_out + x * C, L, static_cast<std::size_t>(count), C);
+  if (pixels) {
+    const T* made[4];
+    for (std::size_t x = 0; x < W; ++x) made[x] = out + x * lanes;
+    interleave(made, static_cast<std::size_t>(count), static_cast<int>(W), rows_out);
+  } else {
+    for (std::size_t x = 0; x < W; ++x)
+      transpose_pixels(out + x * lanes, C, rows_out + x * C, L, static_cast<std::size_t>(count), C);
+  }
 }
 
 // pass_x for rows shorter than a vector (Schedule::x_across_rows): kAcrossRows rows at a time

@@ -23,7 +23,7 @@
 #include "core/overlap.hpp"
 #include "cpu/execute.hpp"
 #include "cpu/certified_short_sums.hpp"
-#include "cpu/interleaved_doubles.hpp"
+#include "cpu/interleaved_pixels.hpp"
 #include "cpu/pixels_view.hpp"
 #include "cpu/ordered_correlate.hpp"
 #include "cpu/scipy_convert.hpp"
@@ -273,7 +273,7 @@ void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t do
     plane_rows.push_back(planes.data() + p * pitch), out_rows.push_back(outs_store.data() + p * pitch);
   if (r.s_step == s_item && r.s_lane == r.n * s_item) {  // one packed run: converted whole, then split
     to_doubles(r.st, r.sbase + so, static_cast<std::size_t>(count * r.n), pixels.data());
-    deinterleave_doubles(pixels.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), plane_rows.data());
+    deinterleave(pixels.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), plane_rows.data());
   } else {
     for (std::int64_t p = 0; p < r.n; ++p)
       with_type(r.st, [&](auto tag) {
@@ -305,7 +305,7 @@ void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t do
     }
   }
   if (r.d_step == d_item && r.d_lane == r.n * d_item) {
-    interleave_doubles(out_rows.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), pixels.data());
+    interleave(out_rows.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), pixels.data());
     from_doubles(r.dt, pixels.data(), static_cast<std::size_t>(count * r.n), r.dbase + doff);
   } else {
     for (std::int64_t p = 0; p < r.n; ++p)

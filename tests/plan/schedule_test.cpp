@@ -67,7 +67,8 @@ TEST(Schedule, ShortXRowsAcrossRowsEqualARowAtATime) {
   for (Rounding rounding : {Rounding::nearest, Rounding::scipy})
     for (ElementType type : {ElementType::u8, ElementType::i16, ElementType::f32, ElementType::f64})
       for (Border border : test::all_borders())
-        for (const auto& [w, c, d, sigma] : {std::tuple{3, 1, 7, 2.3}, std::tuple{2, 2, 1, 0.8}, std::tuple{5, 1, 4, 1.1}}) {
+        for (const auto& [w, c, d, sigma] : {std::tuple{3, 1, 7, 2.3}, std::tuple{2, 2, 1, 0.8}, std::tuple{5, 1, 4, 1.1},
+                                                   std::tuple{2, 1, 5, 1.3}, std::tuple{4, 1, 3, 1.6}}) {
           const std::string what = std::string(to_string(rounding)) + " " + std::string(to_string(type)) + " " +
                                    std::string(to_string(border)) + " " + std::to_string(w) + "x" + std::to_string(c);
           for (int pad : {0, 1}) {

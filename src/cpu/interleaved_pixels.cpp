@@ -1,20 +1,21 @@
-// Highway-dispatched (de)interleaving of interleaved_doubles.hpp: Highway's LoadInterleaved /
+// Highway-dispatched (de)interleaving of interleaved_pixels.hpp: Highway's LoadInterleaved /
 // StoreInterleaved for 2, 3 and 4 values a pixel, whole vectors of pixels, the rest one by one.
 #include <cstddef>
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "src/cpu/interleaved_doubles.cpp"
+#define HWY_TARGET_INCLUDE "src/cpu/interleaved_pixels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 
-#include "cpu/interleaved_doubles.hpp"
+#include "cpu/interleaved_pixels.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace fastblur::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-void DeinterleaveDoubles(const double* HWY_RESTRICT from, std::size_t pixels, int n, double* const* to) {
-  const hn::ScalableTag<double> d;
+template <class T>
+void Deinterleave(const T* HWY_RESTRICT from, std::size_t pixels, int n, T* const* to) {
+  const hn::ScalableTag<T> d;
   const std::size_t N = hn::Lanes(d);
   std::size_t p = 0;
   if (n == 2) {
@@ -40,8 +41,9 @@ void DeinterleaveDoubles(const double* HWY_RESTRICT from, std::size_t pixels, in
     for (int c = 0; c < n; ++c) to[c][p] = from[p * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
 }
 
-void InterleaveDoubles(const double* const* from, std::size_t pixels, int n, double* HWY_RESTRICT to) {
-  const hn::ScalableTag<double> d;
+template <class T>
+void Interleave(const T* const* from, std::size_t pixels, int n, T* HWY_RESTRICT to) {
+  const hn::ScalableTag<T> d;
   const std::size_t N = hn::Lanes(d);
   std::size_t p = 0;
   if (n == 2) {
@@ -60,6 +62,11 @@ void InterleaveDoubles(const double* const* from, std::size_t pixels, int n, dou
     for (int c = 0; c < n; ++c) to[p * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)] = from[c][p];
 }
 
+void DeinterleaveDoubles(const double* from, std::size_t pixels, int n, double* const* to) { Deinterleave(from, pixels, n, to); }
+void DeinterleaveFloats(const float* from, std::size_t pixels, int n, float* const* to) { Deinterleave(from, pixels, n, to); }
+void InterleaveDoubles(const double* const* from, std::size_t pixels, int n, double* to) { Interleave(from, pixels, n, to); }
+void InterleaveFloats(const float* const* from, std::size_t pixels, int n, float* to) { Interleave(from, pixels, n, to); }
+
 }  // namespace fastblur::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -67,14 +74,21 @@ HWY_AFTER_NAMESPACE();
 namespace fastblur::cpu {
 
 HWY_EXPORT(DeinterleaveDoubles);
+HWY_EXPORT(DeinterleaveFloats);
 HWY_EXPORT(InterleaveDoubles);
+HWY_EXPORT(InterleaveFloats);
 
-void deinterleave_doubles(const double* from, std::size_t pixels, int n, double* const* to) {
+void deinterleave(const double* from, std::size_t pixels, int n, double* const* to) {
   HWY_DYNAMIC_DISPATCH(DeinterleaveDoubles)(from, pixels, n, to);
 }
-
-void interleave_doubles(const double* const* from, std::size_t pixels, int n, double* to) {
+void deinterleave(const float* from, std::size_t pixels, int n, float* const* to) {
+  HWY_DYNAMIC_DISPATCH(DeinterleaveFloats)(from, pixels, n, to);
+}
+void interleave(const double* const* from, std::size_t pixels, int n, double* to) {
   HWY_DYNAMIC_DISPATCH(InterleaveDoubles)(from, pixels, n, to);
+}
+void interleave(const float* const* from, std::size_t pixels, int n, float* to) {
+  HWY_DYNAMIC_DISPATCH(InterleaveFloats)(from, pixels, n, to);
 }
 
 }  // namespace fastblur::cpu
