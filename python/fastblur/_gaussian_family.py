@@ -6,6 +6,8 @@ dtype in SciPy's order), so SciPy's bits come from the core's filter giving SciP
 derivative is one call of the core (threads, devices and the module's keywords pass through); for a
 float32 or float64 output the sums, squares and square root are the core's too (one threaded pass an
 axis, NumPy's rounding of each operation: ``_core.derivative_sum_step``)."""
+import functools
+
 import numpy as np
 
 from ._scipy_args import check_axes, get_output, normalize_sequence
@@ -53,8 +55,33 @@ def combine(input, derivative, output, mode, cval, sigma, kwargs, axes, square):
             np.multiply(tmp, tmp, tmp)
         output += tmp
     if square:
-        np.sqrt(output, output, casting="unsafe")
+        sqrt_in_place(output)
     return output
+
+
+def sqrt_in_place(output):
+    """SciPy's ``np.sqrt(output, output, casting='unsafe')``. A one-byte output (bool, int8, uint8)
+    takes NumPy's float16 loop, software conversions (23-26 ms a 1080x1920 image): it is looked up
+    in a table of NumPy's own square roots of the type's 256 values instead (1.8 ms; bench/RESULTS.md,
+    issue 43). A negative value goes through ``np.sqrt`` too, for NumPy's invalid-value warning (or
+    error, under ``np.errstate``)."""
+    if type(output) is not np.ndarray or output.dtype.itemsize != 1:
+        np.sqrt(output, output, casting="unsafe")
+        return
+    if output.dtype.kind == "i":
+        negative = output[output < 0]
+        if negative.size:
+            np.sqrt(negative[:1], casting="unsafe")
+    np.take(_byte_sqrt_table(output.dtype), output.view(np.uint8), out=output, mode="wrap")
+
+
+@functools.lru_cache(maxsize=None)
+def _byte_sqrt_table(dtype):
+    """NumPy's square root of each of a one-byte type's 256 values, indexed by the value's byte."""
+    table = np.empty(256, dtype)
+    with np.errstate(all="ignore"):
+        np.sqrt(np.arange(256, dtype=np.uint8).view(dtype), table, casting="unsafe")
+    return table
 
 
 def _in_core(output):

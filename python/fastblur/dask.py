@@ -41,7 +41,7 @@ from dask.highlevelgraph import HighLevelGraph
 from . import _check_common, plan as _plan
 from . import gaussian_filter as _np_gaussian_filter
 from . import _zarr_chunks, _zarr_store
-from ._gaussian_family import derivative as _family_derivative, sigma_per_axis
+from ._gaussian_family import derivative as _family_derivative, sigma_per_axis, sqrt_in_place
 from ._scipy_args import active_axes, axis_1d, check_axes, normalize_sequence
 from ._zarr_store import is_complete
 
@@ -481,7 +481,11 @@ def _generic(x, derivative, output, mode, cval, sigma, kwargs, axes, square):
             tmp = tmp.map_blocks(square_block, dtype=out_dtype)
         out = da.map_blocks(lambda a, b: np.add(a, b, out=a.copy()), out, tmp, dtype=out_dtype)
     if square:
-        out = out.map_blocks(lambda b: np.sqrt(b, out=b.copy(), casting="unsafe"), dtype=out_dtype)
+        def sqrt_block(b):
+            b = b.copy()
+            sqrt_in_place(b)
+            return b
+        out = out.map_blocks(sqrt_block, dtype=out_dtype)
     return out
 
 

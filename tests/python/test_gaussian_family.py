@@ -39,6 +39,34 @@ def test_scipy_bits(rng, name, dtype, ndim):
         same_bits(getattr(fastblur, name)(a, **kwargs), getattr(nd, name)(a, **kwargs))
 
 
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint8])
+def test_one_byte_magnitudes_square_root_is_numpys(rng, dtype):
+    # NumPy's sqrt of a one-byte type runs its float16 loop; the module looks each value up in a table
+    # of NumPy's own square roots: SciPy's bits, also where the wrapped sums are negative (int8: NaN,
+    # cast as NumPy casts it), and NumPy's invalid-value warning or error with them.
+    a = (rng.random((40, 57)) > 0.6) if dtype is np.bool_ else rng.integers(-128 if dtype is np.int8 else 0, 128, size=(40, 57)).astype(dtype)
+    for kwargs in [dict(sigma=1.5), dict(sigma=0.7, mode="constant", cval=3.0), dict(sigma=(2.0, 0.8))]:
+        with np.errstate(invalid="ignore"):
+            want = nd.gaussian_gradient_magnitude(a, **kwargs)
+            same_bits(fastblur.gaussian_gradient_magnitude(a, **kwargs), want)
+        out = np.empty((57, 40), dtype).T  # a strided output array
+        with np.errstate(invalid="ignore"):
+            fastblur.gaussian_gradient_magnitude(a, output=out, **kwargs)
+        same_bits(np.ascontiguousarray(out), want)
+    if dtype is np.int8:
+        with np.errstate(invalid="ignore"):
+            sums = nd.gaussian_filter(a, 1.5, order=(1, 0)).astype(np.int8) ** 2 + nd.gaussian_filter(a, 1.5, order=(0, 1)).astype(np.int8) ** 2
+        assert (sums < 0).any()  # the wrapped sums reach negative values: NumPy's invalid value
+        with np.errstate(invalid="raise"):
+            with pytest.raises(FloatingPointError):
+                nd.gaussian_gradient_magnitude(a, 1.5)
+            with pytest.raises(FloatingPointError):
+                fastblur.gaussian_gradient_magnitude(a, 1.5)
+        with np.errstate(invalid="warn"):
+            with pytest.warns(RuntimeWarning, match="invalid value"):
+                fastblur.gaussian_gradient_magnitude(a, 1.5)
+
+
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_output_array_and_input_untouched(rng, name):
     a = random_array(rng, (23, 17), np.float32)
