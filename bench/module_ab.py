@@ -8,7 +8,8 @@ the outputs' bits compared at the end.
   ... build/python /tmp/py_old 21 int16:80x170x150:1.5 int32:1000x1200:2
   (cases given as DTYPE:SHAPE:SIGMA replace the default ones: uniform data, integers 0..999, signed
   ones shifted by -500; DTYPE:SHAPE:SIGMA:ROUNDING passes rounding=ROUNDING, e.g. nearest; SIGMA@AXIS
-  calls gaussian_filter1d along AXIS, e.g. int32:1000x1200:3@0)
+  calls gaussian_filter1d along AXIS, e.g. int32:1000x1200:3@0; a SHAPE ending in F is a Fortran-ordered
+  array and output, in FC a Fortran-ordered array and a C-ordered output)
 
 OMP_WAIT_POLICY=passive: otherwise each process's OpenMP threads spin after its call while the other's
 runs (every case then read about 11.9 ms on this 2-core VM, 2026-11-28).
@@ -30,7 +31,9 @@ sigmas = [(1.2, 1.2, 0), (2, 2, 0), (1, 1, 0), (5.67, 5.67, 0), 3.0, 4.0, 1.0, 1
 if given:
     def data(dtype, shape):
         return (rng.random(shape) * 1000 - (500 if np.dtype(dtype).kind == "i" else 0)).astype(dtype)
-    cases = [data(c[0], tuple(int(n) for n in c[1].split("x"))) for c in given]
+    # SHAPE ending in F: a Fortran-ordered array (and output); in FC: Fortran-ordered, C-ordered output.
+    cases = [data(c[0], tuple(int(n) for n in c[1].rstrip("FC").split("x"))) for c in given]
+    cases = [np.asfortranarray(a) if c[1].rstrip("C").endswith("F") else a for a, c in zip(cases, given)]
     sigmas = [float(c[2].partition("@")[0]) for c in given]
     options = [{"rounding": c[3]} if len(c) > 3 else {} for c in given]
     for o, c in zip(options, given):
@@ -38,7 +41,7 @@ if given:
             o["axis"] = int(c[2].partition("@")[2])
 else:
     options = [{} for _ in cases]
-outs = [np.empty_like(c) for c in cases]
+outs = [np.empty(c.shape, c.dtype) if given and given[k][1].endswith("FC") else np.empty_like(c) for k, c in enumerate(cases)]
 for line in sys.stdin:
     k = int(line)
     if k < 0:
