@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/cpu/scipy_convert.cpp"
@@ -15,6 +16,7 @@
 #include "hwy/cache_control.h"
 
 #include "core/element.hpp"
+#include "core/pixel_runs.hpp"
 #include "cpu/scipy_convert.hpp"
 
 HWY_BEFORE_NAMESPACE();
@@ -311,6 +313,31 @@ void from_doubles_rounded(ElementType type, const double* from, std::size_t coun
 
 void through_type(ElementType type, double* values, std::size_t count) {
   HWY_DYNAMIC_DISPATCH(ThroughType)(type, values, count);
+}
+
+namespace {
+// A worker's packed run of a strided one's elements (kept: a fresh one would fault its pages).
+std::byte* packed_run(std::size_t bytes) {
+  thread_local std::vector<std::byte> run;
+  if (run.size() < bytes) run.resize(bytes);
+  return run.data();
+}
+}  // namespace
+
+void to_doubles_strided(ElementType type, const void* from, std::ptrdiff_t stride, std::size_t values,
+                        std::size_t pixels, double* to) {
+  const std::size_t pixel = values * element_size(type);
+  std::byte* run = packed_run(pixels * pixel);
+  core::gather_pixels(static_cast<const std::byte*>(from), stride, pixel, static_cast<std::int64_t>(pixels), run);
+  to_doubles(type, run, pixels * values, to);
+}
+
+void from_doubles_strided(ElementType type, const double* from, std::size_t values, std::size_t pixels, void* to,
+                          std::ptrdiff_t stride, bool rounded_once) {
+  const std::size_t pixel = values * element_size(type);
+  std::byte* run = packed_run(pixels * pixel);
+  (rounded_once ? from_doubles_rounded : from_doubles)(type, from, pixels * values, run);
+  core::scatter_pixels(run, pixel, static_cast<std::int64_t>(pixels), static_cast<std::byte*>(to), stride);
 }
 
 }  // namespace fastblur::cpu

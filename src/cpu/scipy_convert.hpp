@@ -3,6 +3,7 @@
 // over packed runs of elements, compiled for every SIMD target Highway dispatches to (the compiler
 // vectorises each type's loop for the chosen target; a build's baseline alone is SSE2).
 #include <cstddef>
+#include <cstdint>
 
 #include "fastblur/view.hpp"
 
@@ -27,6 +28,16 @@ void from_doubles_rounded(ElementType type, const double* from, std::size_t coun
 /// fence_streamed before another may read them.
 void from_doubles_streamed(const double* from, std::size_t count, float* to);
 void fence_streamed();
+
+/// `pixels` pixels of `values` elements of `type` each, `stride` bytes apart (not packed: a channel,
+/// a strided or reversed view, an axis of a differently ordered array), as packed doubles: gathered
+/// into a packed run (core::gather_pixels), then to_doubles.
+void to_doubles_strided(ElementType type, const void* from, std::ptrdiff_t stride, std::size_t values,
+                        std::size_t pixels, double* to);
+/// The reverse: from_doubles (or from_doubles_rounded, `rounded_once`) into a packed run, then
+/// scattered `stride` bytes apart.
+void from_doubles_strided(ElementType type, const double* from, std::size_t values, std::size_t pixels, void* to,
+                          std::ptrdiff_t stride, bool rounded_once = false);
 
 /// from_doubles then to_doubles, in place: what a value becomes when SciPy's first axis stores it
 /// in the output array and its next axis reads it back.

@@ -33,55 +33,19 @@
 namespace fastblur::cpu {
 namespace {
 
-struct Half {};  // float16, through core's conversion
-
-template <class F>
-void with_type(ElementType t, F&& f) {
-  switch (t) {
-    case ElementType::b8: return f(std::uint8_t{});  // NumPy's bool is an unsigned char, and SciPy treats it as one
-    case ElementType::i8: return f(std::int8_t{});
-    case ElementType::u8: return f(std::uint8_t{});
-    case ElementType::i16: return f(std::int16_t{});
-    case ElementType::u16: return f(std::uint16_t{});
-    case ElementType::i32: return f(std::int32_t{});
-    case ElementType::u32: return f(std::uint32_t{});
-    case ElementType::i64: return f(std::int64_t{});
-    case ElementType::u64: return f(std::uint64_t{});
-    case ElementType::f16: return f(Half{});
-    case ElementType::f32: return f(float{});
-    case ElementType::f64: return f(double{});
-  }
-}
-
-// `count` values of `type` `stride` bytes apart into consecutive doubles: packed runs through the
-// dispatched conversions (cpu/scipy_convert), others one by one.
-template <class T>
+// `count` values of `type` `stride` bytes apart into consecutive doubles, and back, converted as C
+// converts them (core::c_convert: integers truncated toward zero, as SciPy's filters store them):
+// packed runs through the dispatched conversions (cpu/scipy_convert), strided ones gathered or
+// scattered around them (a double at a time, range-checked, was 44% of a Fortran-ordered volume's
+// call into a C-ordered output: bench/RESULTS.md, issue 43, twelfth session).
 void load(ElementType type, const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double* to) {
   if (stride == static_cast<std::ptrdiff_t>(element_size(type))) return to_doubles(type, p, static_cast<std::size_t>(count), to);
-  if constexpr (std::is_same_v<T, Half>) {
-    for (std::int64_t b = 0; b < count; ++b) to[b] = core::load_element(ElementType::f16, p + b * stride);
-  } else {
-    for (std::int64_t b = 0; b < count; ++b) {
-      T v;
-      std::memcpy(&v, p + b * stride, sizeof v);
-      to[b] = static_cast<double>(v);
-    }
-  }
+  to_doubles_strided(type, p, stride, 1, static_cast<std::size_t>(count), to);
 }
 
-// Consecutive doubles to `count` values of `type` `stride` bytes apart, converted as C converts them
-// (core::c_convert: integers truncated toward zero, as SciPy's filters store them).
-template <class T>
 void store(ElementType type, const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t stride) {
   if (stride == static_cast<std::ptrdiff_t>(element_size(type))) return from_doubles(type, from, static_cast<std::size_t>(count), p);
-  if constexpr (std::is_same_v<T, Half>) {
-    for (std::int64_t b = 0; b < count; ++b) core::store_element(ElementType::f16, p + b * stride, from[b]);
-  } else {
-    for (std::int64_t b = 0; b < count; ++b) {
-      const T v = core::c_convert<T>(from[b]);
-      std::memcpy(p + b * stride, &v, sizeof v);
-    }
-  }
+  from_doubles_strided(type, from, 1, static_cast<std::size_t>(count), p, stride);
 }
 
 // A view as an array of four axes: channels (extent C, adjacent), x, y, z.
@@ -182,7 +146,7 @@ void correlate_rows(const Rows& r, int nthreads) {
           std::copy(cval_row.begin(), cval_row.begin() + count, to);
           return;
         }
-        with_type(r.st, [&](auto tag) { load<decltype(tag)>(r.st, r.sbase + so + map[j] * r.s_step, s_item, count, to); });
+        load(r.st, r.sbase + so + map[j] * r.s_step, s_item, count, to);
       };
       // Output row l reads extended rows l .. l + taps - 1: the ring holds them, slot j mod slots.
       for (std::int64_t j = l0; j + 1 < l0 + taps; ++j)
@@ -199,7 +163,7 @@ void correlate_rows(const Rows& r, int nthreads) {
                                      r.size1, r.size2, r.sym, StoredAs::as_summed);
         if (!direct_out)
           for (int m = 0; m < outputs; ++m)
-            with_type(r.dt, [&](auto tag) { store<decltype(tag)>(r.dt, outs[m], count, r.dbase + doff + (l + m) * r.d_step, r.d_lane); });
+            store(r.dt, outs[m], count, r.dbase + doff + (l + m) * r.d_step, r.d_lane);
       }
     }
   }
@@ -276,9 +240,7 @@ void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t do
     deinterleave(pixels.data(), static_cast<std::size_t>(count), static_cast<int>(r.n), plane_rows.data());
   } else {
     for (std::int64_t p = 0; p < r.n; ++p)
-      with_type(r.st, [&](auto tag) {
-        load<decltype(tag)>(r.st, r.sbase + so + p * r.s_step, r.s_lane, count, plane_rows[static_cast<std::size_t>(p)]);
-      });
+      load(r.st, r.sbase + so + p * r.s_step, r.s_lane, count, plane_rows[static_cast<std::size_t>(p)]);
   }
   // Extended position j of every line is position map[j], or the cval row.
   for (std::int64_t j = 0; j < r.n + taps - 1; ++j) {
@@ -309,9 +271,7 @@ void short_lines_block(const ShortLines& r, std::ptrdiff_t so, std::ptrdiff_t do
     from_doubles(r.dt, pixels.data(), static_cast<std::size_t>(count * r.n), r.dbase + doff);
   } else {
     for (std::int64_t p = 0; p < r.n; ++p)
-      with_type(r.dt, [&](auto tag) {
-        store<decltype(tag)>(r.dt, out_rows[static_cast<std::size_t>(p)], count, r.dbase + doff + p * r.d_step, r.d_lane);
-      });
+      store(r.dt, out_rows[static_cast<std::size_t>(p)], count, r.dbase + doff + p * r.d_step, r.d_lane);
   }
 }
 
@@ -454,21 +414,18 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
       // The lines extended by the border mode, as SciPy's line buffer, `count` lanes interleaved
       // (the unused lanes of a short block hold zeros): the line itself, then its extension copied
       // from the positions the border mode maps it to.
-      with_type(st, [&](auto tag) {
-        using T = decltype(tag);
-        double* line = buf + static_cast<std::size_t>(size1) * Bz;
-        if (B == 1) {
-          load<T>(st, sbase + so, s_step, n, line);
-        } else if (count == B && s_step == B * s_lane) {
-          load<T>(st, sbase + so, s_lane, n * B, line);  // lanes and positions adjacent: one run (pixels)
-        } else {
-          for (std::int64_t l = 0; l < n; ++l) {
-            double* to = line + static_cast<std::size_t>(l) * Bz;
-            load<T>(st, sbase + so + l * s_step, s_lane, count, to);
-            if (count < B) std::fill(to + count, to + B, 0.0);
-          }
+      double* line = buf + static_cast<std::size_t>(size1) * Bz;
+      if (B == 1) {
+        load(st, sbase + so, s_step, n, line);
+      } else if (count == B && s_step == B * s_lane) {
+        load(st, sbase + so, s_lane, n * B, line);  // lanes and positions adjacent: one run (pixels)
+      } else {
+        for (std::int64_t l = 0; l < n; ++l) {
+          double* to = line + static_cast<std::size_t>(l) * Bz;
+          load(st, sbase + so + l * s_step, s_lane, count, to);
+          if (count < B) std::fill(to + count, to + B, 0.0);
         }
-      });
+      }
       const auto extend = [&](std::size_t j) {
         double* to = buf + j * Bz;
         const std::int64_t m = map[j];
@@ -484,16 +441,13 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
       for (std::size_t j = static_cast<std::size_t>(size1 + n); j < len; ++j) extend(j);
       const double* center = buf + static_cast<std::size_t>(size1) * Bz;
       ordered_correlate(center, out, static_cast<std::size_t>(n * B), fw, size1, size2, sym, Bz);
-      with_type(dt, [&](auto tag) {
-        using T = decltype(tag);
-        if (B == 1) {
-          store<T>(dt, out, n, dbase + doff, d_step);
-        } else if (count == B && d_step == B * d_lane) {
-          store<T>(dt, out, n * B, dbase + doff, d_lane);
-        } else {
-          for (std::int64_t l = 0; l < n; ++l) store<T>(dt, out + l * B, count, dbase + doff + l * d_step, d_lane);
-        }
-      });
+      if (B == 1) {
+        store(dt, out, n, dbase + doff, d_step);
+      } else if (count == B && d_step == B * d_lane) {
+        store(dt, out, n * B, dbase + doff, d_lane);
+      } else {
+        for (std::int64_t l = 0; l < n; ++l) store(dt, out + l * B, count, dbase + doff + l * d_step, d_lane);
+      }
     }
   }
 }
@@ -506,9 +460,7 @@ void convert_copy(const View& src, const View& dst) {
       for (std::int64_t x = 0; x < src.width(); ++x)
         for (int c = 0; c < src.channels; ++c) {
           double v = core::load_element(src.type, src.pixel(x, y, z) + static_cast<std::size_t>(c) * se);
-          with_type(dst.type, [&](auto tag) {
-            store<decltype(tag)>(dst.type, &v, 1, dst.pixel(x, y, z) + static_cast<std::size_t>(c) * de, 0);
-          });
+          store(dst.type, &v, 1, dst.pixel(x, y, z) + static_cast<std::size_t>(c) * de, 0);
         }
 }
 

@@ -2,10 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 
 #include "core/border.hpp"
-#include "core/pixel_runs.hpp"
 #include "cpu/scipy_convert.hpp"
 #include "kernel/sums_in_range.hpp"
 
@@ -105,23 +103,13 @@ bool maps_to_samples(const ScipyAxis& axis) {
   return std::all_of(axis.map.begin(), axis.map.end(), [](std::int64_t m) { return m >= 0; });
 }
 
-namespace {
-// A worker's packed copy of a row whose pixels are not packed (converted as one run).
-std::byte* packed_row(std::size_t bytes) {
-  thread_local std::vector<std::byte> row;
-  if (row.size() < bytes) row.resize(bytes);
-  return row.data();
-}
-}  // namespace
 
 void read_row(const View& v, std::int64_t y, double* to) {
   const std::size_t pixel = element_size(v.type) * static_cast<std::size_t>(v.channels);
   const std::int64_t W = v.width();
   const std::size_t n = static_cast<std::size_t>(W * v.channels);
   if (v.stride[0] == static_cast<std::ptrdiff_t>(pixel)) return to_doubles(v.type, v.pixel(0, y), n, to);
-  std::byte* packed = packed_row(n * element_size(v.type));
-  core::gather_pixels(v.pixel(0, y), v.stride[0], pixel, W, packed);
-  to_doubles(v.type, packed, n, to);
+  to_doubles_strided(v.type, v.pixel(0, y), v.stride[0], static_cast<std::size_t>(v.channels), static_cast<std::size_t>(W), to);
 }
 
 void write_row(const double* from, const View& v, std::int64_t y, bool round_once) {
@@ -130,9 +118,8 @@ void write_row(const double* from, const View& v, std::int64_t y, bool round_onc
   const std::size_t n = static_cast<std::size_t>(W * v.channels);
   const auto convert = round_once ? from_doubles_rounded : from_doubles;
   if (v.stride[0] == static_cast<std::ptrdiff_t>(pixel)) return convert(v.type, from, n, v.pixel(0, y));
-  std::byte* packed = packed_row(n * element_size(v.type));
-  convert(v.type, from, n, packed);
-  core::scatter_pixels(packed, pixel, W, v.pixel(0, y), v.stride[0]);
+  from_doubles_strided(v.type, from, static_cast<std::size_t>(v.channels), static_cast<std::size_t>(W), v.pixel(0, y),
+                       v.stride[0], round_once);
 }
 
 }  // namespace fastblur::cpu
