@@ -314,6 +314,16 @@ void correlate1d(const Array& src, const Array& dst, int axis, const std::vector
   for (int d = 0; d < ndim; ++d)
     if (d != axis && sh(d) > 1 && (lane_axis < 0 || std::abs(ss(d)) < std::abs(ss(lane_axis)))) lane_axis = d;
   if (lane_axis >= 0 && std::abs(ss(lane_axis)) > std::abs(ss(axis)) && !across_lines) lane_axis = -1;
+  // A line at a time whose outputs lie a cache line and more apart (a Fortran-ordered source into a
+  // C-ordered output: every value written to a line of its own) takes its lanes along the
+  // destination's closest axis instead: each position's lanes are then written together, and the
+  // source's lines read a cache line for many positions.
+  if (lane_axis < 0 && std::abs(ds(axis)) >= 64) {
+    int closest = -1;
+    for (int d = 0; d < ndim; ++d)
+      if (d != axis && sh(d) > 1 && (closest < 0 || std::abs(ds(d)) < std::abs(ds(closest)))) closest = d;
+    if (closest >= 0 && std::abs(ds(closest)) < 64) lane_axis = closest;
+  }
   const std::int64_t lane_extent = lane_axis >= 0 ? sh(lane_axis) : 1;
   const std::int64_t B = std::min<std::int64_t>(kBlock, lane_extent);
   const std::int64_t chunks = (lane_extent + B - 1) / B;
