@@ -150,8 +150,8 @@ NpyHeader parse_npy_header(std::span<const std::byte> file) {
       have_descr = true;
     } else if (key == "fortran_order") {
       const std::string w = p.word();
-      if (w == "True") throw IoError("unsupported .npy layout: Fortran order; save a C-order array (np.ascontiguousarray)");
-      if (w != "False") fail("fortran_order must be True or False");
+      if (w != "True" && w != "False") fail("fortran_order must be True or False");
+      h.fortran_order = w == "True";
       have_order = true;
     } else if (key == "shape") {
       p.expect('(');
@@ -204,6 +204,21 @@ std::vector<std::byte> allocate_data(std::uint64_t bytes) {
   }
 }
 
+// A Fortran-ordered array's data (`shape` in NumPy's order, its first axis varying fastest) laid
+// out in C order, element by element: out[((i0 n1) + i1) n2 + i2] = in[i0 + n0 (i1 + n1 i2)].
+std::vector<std::byte> fortran_to_c(const std::vector<std::int64_t>& shape, std::size_t element,
+                                    const std::byte* in, std::uint64_t bytes) {
+  std::vector<std::byte> out = allocate_data(bytes);
+  std::int64_t n[3] = {1, 1, 1};
+  for (std::size_t d = 0; d < shape.size(); ++d) n[d] = shape[d];
+  std::byte* to = out.data();
+  for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
+    for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
+      for (std::int64_t i2 = 0; i2 < n[2]; ++i2, to += element)
+        std::memcpy(to, in + static_cast<std::size_t>(i0 + n[0] * (i1 + n[1] * i2)) * element, element);
+  return out;
+}
+
 }  // namespace
 
 NpyArray parse_npy(std::span<const std::byte> file) {
@@ -214,7 +229,8 @@ NpyArray parse_npy(std::span<const std::byte> file) {
   a.type = h.type;
   a.shape = h.shape;
   const auto* data = file.data() + h.data_offset;
-  a.data.assign(data, data + static_cast<std::size_t>(h.data_bytes));
+  if (h.fortran_order) a.data = fortran_to_c(h.shape, element_size(h.type), data, h.data_bytes);
+  else a.data.assign(data, data + static_cast<std::size_t>(h.data_bytes));
   return a;
 }
 
@@ -291,6 +307,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
     std::size_t used = 0;
     std::uint64_t have = 0;
     read_data(in, h.early, used, a.data.data(), a.data.size(), h.header.data_bytes, have, path);
+    if (h.header.fortran_order) a.data = fortran_to_c(a.shape, element_size(a.type), a.data.data(), h.header.data_bytes);
     return a;
   } catch (const IoError& e) {
     throw IoError(path.string() + ": " + e.what());
@@ -309,11 +326,26 @@ NpySliceReader::NpySliceReader(const std::filesystem::path& path) : path_(path),
   std::uint64_t slice = element_size(header_.type);
   for (std::size_t a = 1; a < header_.shape.size(); ++a) slice *= static_cast<std::uint64_t>(header_.shape[a]);
   slice_bytes_ = slice;  // a 0-d array is one slice of one element
+  if (header_.fortran_order) {
+    try {
+      std::vector<std::byte> data = allocate_data(header_.data_bytes);
+      read_data(in_, early_, early_used_, data.data(), data.size(), header_.data_bytes, have_, path_);
+      whole_ = fortran_to_c(header_.shape, element_size(header_.type), data.data(), header_.data_bytes);
+    } catch (const IoError& e) {
+      throw IoError(path_.string() + ": " + e.what());
+    }
+  }
 }
 
 void NpySliceReader::read(std::int64_t first, std::int64_t end, std::byte* out) {
   const std::int64_t slices = header_.shape.empty() ? 1 : header_.shape[0];
   if (first != next_ || end < first || end > slices) throw IoError("cannot read '" + path_.string() + "': slices out of order");
+  if (header_.fortran_order) {
+    std::memcpy(out, whole_.data() + static_cast<std::size_t>(first) * slice_bytes_,
+                static_cast<std::size_t>((end - first) * static_cast<std::int64_t>(slice_bytes_)));
+    next_ = end;
+    return;
+  }
   try {
     read_data(in_, early_, early_used_, out, static_cast<std::size_t>((end - first) * static_cast<std::int64_t>(slice_bytes_)),
               header_.data_bytes, have_, path_);

@@ -1,6 +1,8 @@
 #pragma once
 // NumPy .npy arrays (format versions 1-3): little-endian uint8, uint16, float16, float32, float64,
-// C order, 1 to 3 dimensions. Parsing works on bytes in memory so it can be fuzzed directly.
+// 1 to 3 dimensions, C or Fortran order (a Fortran-ordered file - np.save of a Fortran-ordered
+// array, e.g. a NIfTI volume from nibabel - is read whole and laid out in C order: the same array).
+// Parsing works on bytes in memory so it can be fuzzed directly.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -29,6 +31,7 @@ struct NpyHeader {
   std::vector<std::int64_t> shape;
   std::size_t data_offset = 0;  ///< bytes before the data (magic, version, length, header text)
   std::uint64_t data_bytes = 0; ///< element count * element size (at most 2^40 elements, so no overflow)
+  bool fortran_order = false;   ///< the data's first axis varies fastest (read_npy and NpySliceReader give C order)
 };
 /// The longest header text accepted; numpy writes fewer than 200 bytes (and itself refuses more than
 /// 10000 by default), so anything longer is corrupt, not an array.
@@ -49,7 +52,9 @@ std::vector<std::byte> encode_npy(const NpyArray& array);
 std::vector<std::byte> encode_npy_header(ElementType type, const std::vector<std::int64_t>& shape);
 
 /// A .npy file read in slices along its first axis, in order, each once (streaming; pipes too).
-/// The header is read and checked on construction, as read_npy does. Throws IoError.
+/// The header is read and checked on construction, as read_npy does; a Fortran-ordered file's
+/// first-axis slices are not contiguous in it, so it is read whole then, and laid out in C order.
+/// Throws IoError (or OutOfMemory for a Fortran-ordered file that cannot be held).
 class NpySliceReader {
  public:
   explicit NpySliceReader(const std::filesystem::path& path);
@@ -65,6 +70,7 @@ class NpySliceReader {
   std::size_t early_used_ = 0;
   std::uint64_t slice_bytes_ = 0, have_ = 0;
   std::int64_t next_ = 0;
+  std::vector<std::byte> whole_;  // a Fortran-ordered file's data, in C order
 };
 
 }  // namespace fastblur::io

@@ -3,7 +3,7 @@
 // blur: cases in tests/fuzz/blur_case.hpp's format, one per algorithm x type x layout x border x
 //       aliasing family, with special sigmas and parameters at their limits;
 // npy:  arrays of every dtype, 1-3 dimensions, format versions 1-3 and the header spellings numpy
-//       and hand-written files use, plus near misses (truncated, Fortran, big-endian, 4-D, ...);
+//       and hand-written files use, plus near misses (truncated, big-endian, 4-D, ...; a Fortran-ordered one, read as its array);
 // image: [input extension index][output choice] + a small image written by OpenImageIO in every
 //       format it writes, with 1-6 channels, 8/16-bit, half and float, scanline, tiled and planar;
 // cli:  [mode byte] + typical argument lines of blur, analyze and codegen.

@@ -62,6 +62,43 @@ TEST_F(Npy, EveryDtypeAndVersionReadsBackFromMemoryFilesAndPipes) {
     }
 }
 
+TEST_F(Npy, FortranOrderedFilesReadAsTheirArrayInCOrder) {
+  // np.save of a Fortran-ordered array (a NIfTI volume from nibabel) writes fortran_order True and
+  // the data first axis fastest: the reader gives the same array, laid out in C order, from memory,
+  // a file, a pipe and slice by slice.
+  auto rng = test::rng_for_test();
+  for (const std::vector<std::int64_t>& shape : {std::vector<std::int64_t>{7}, {3, 5}, {4, 3, 6}, {1, 5, 2}}) {
+    std::int64_t n = 1;
+    for (auto d : shape) n *= d;
+    std::vector<std::uint16_t> c(static_cast<std::size_t>(n)), f(c.size());
+    for (auto& v : c) v = static_cast<std::uint16_t>(rng());
+    const std::int64_t n0 = shape[0], n1 = shape.size() > 1 ? shape[1] : 1, n2 = shape.size() > 2 ? shape[2] : 1;
+    for (std::int64_t i0 = 0; i0 < n0; ++i0)
+      for (std::int64_t i1 = 0; i1 < n1; ++i1)
+        for (std::int64_t i2 = 0; i2 < n2; ++i2)
+          f[static_cast<std::size_t>(i0 + n0 * (i1 + n1 * i2))] = c[static_cast<std::size_t>((i0 * n1 + i1) * n2 + i2)];
+    std::string dims;
+    for (auto d : shape) dims += std::to_string(d) + ", ";
+    const std::string file = npy_header(1, "{'descr': '<u2', 'fortran_order': True, 'shape': (" + dims + "), }") +
+                             std::string(reinterpret_cast<const char*>(f.data()), f.size() * 2);
+    const auto* want = reinterpret_cast<const std::byte*>(c.data());
+    const std::vector<std::byte> c_bytes(want, want + c.size() * 2);
+    const fs::path on_disk = write("f.npy", file);
+    for (const io::NpyArray& got : {io::parse_npy(std::as_bytes(std::span(file.data(), file.size()))), io::read_npy(on_disk)}) {
+      EXPECT_EQ(got.type, ElementType::u16);
+      EXPECT_EQ(got.shape, shape);
+      EXPECT_EQ(got.data, c_bytes);
+    }
+    io::NpySliceReader slices(on_disk);
+    EXPECT_TRUE(slices.header().fortran_order);
+    std::vector<std::byte> read(c_bytes.size());
+    const std::size_t slice = c_bytes.size() / static_cast<std::size_t>(n0);
+    for (std::int64_t first = 0; first < n0; first += 2)
+      slices.read(first, std::min(n0, first + 2), read.data() + static_cast<std::size_t>(first) * slice);
+    EXPECT_EQ(read, c_bytes);
+  }
+}
+
 TEST_F(Npy, TruncatedTransfersAreRefusedBeforeTheirDataIsAllocated) {
   // A header promising 2^40 float64 (8 TiB) over 100 bytes: an IoError naming the truncation, not
   // an attempt to allocate 8 TiB.
