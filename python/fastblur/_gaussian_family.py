@@ -68,10 +68,8 @@ def sqrt_in_place(output):
     if type(output) is not np.ndarray or output.dtype.itemsize != 1:
         np.sqrt(output, output, casting="unsafe")
         return
-    if output.dtype.kind == "i":
-        negative = output[output < 0]
-        if negative.size:
-            np.sqrt(negative[:1], casting="unsafe")
+    if output.dtype.kind == "i" and output.size and output.min() < 0:
+        np.sqrt(np.array([-1], output.dtype), casting="unsafe")
     np.take(_byte_sqrt_table(output.dtype), output.view(np.uint8), out=output, mode="wrap")
 
 

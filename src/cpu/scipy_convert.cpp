@@ -327,6 +327,7 @@ std::byte* packed_run(std::size_t bytes) {
 void to_doubles_strided(ElementType type, const void* from, std::ptrdiff_t stride, std::size_t values,
                         std::size_t pixels, double* to) {
   const std::size_t pixel = values * element_size(type);
+  if (stride == static_cast<std::ptrdiff_t>(pixel)) return to_doubles(type, from, pixels * values, to);
   std::byte* run = packed_run(pixels * pixel);
   core::gather_pixels(static_cast<const std::byte*>(from), stride, pixel, static_cast<std::int64_t>(pixels), run);
   to_doubles(type, run, pixels * values, to);
@@ -335,8 +336,10 @@ void to_doubles_strided(ElementType type, const void* from, std::ptrdiff_t strid
 void from_doubles_strided(ElementType type, const double* from, std::size_t values, std::size_t pixels, void* to,
                           std::ptrdiff_t stride, bool rounded_once) {
   const std::size_t pixel = values * element_size(type);
+  const auto convert = rounded_once ? from_doubles_rounded : from_doubles;
+  if (stride == static_cast<std::ptrdiff_t>(pixel)) return convert(type, from, pixels * values, to);
   std::byte* run = packed_run(pixels * pixel);
-  (rounded_once ? from_doubles_rounded : from_doubles)(type, from, pixels * values, run);
+  convert(type, from, pixels * values, run);
   core::scatter_pixels(run, pixel, static_cast<std::int64_t>(pixels), static_cast<std::byte*>(to), stride);
 }
 

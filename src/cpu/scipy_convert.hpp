@@ -29,13 +29,13 @@ void from_doubles_rounded(ElementType type, const double* from, std::size_t coun
 void from_doubles_streamed(const double* from, std::size_t count, float* to);
 void fence_streamed();
 
-/// `pixels` pixels of `values` elements of `type` each, `stride` bytes apart (not packed: a channel,
-/// a strided or reversed view, an axis of a differently ordered array), as packed doubles: gathered
-/// into a packed run (core::gather_pixels), then to_doubles.
+/// `pixels` pixels of `values` elements of `type` each, `stride` bytes apart, as packed doubles:
+/// to_doubles where the pixels are packed, else (a channel, a strided or reversed view, an axis of a
+/// differently ordered array) gathered into a packed run first (core::gather_pixels).
 void to_doubles_strided(ElementType type, const void* from, std::ptrdiff_t stride, std::size_t values,
                         std::size_t pixels, double* to);
-/// The reverse: from_doubles (or from_doubles_rounded, `rounded_once`) into a packed run, then
-/// scattered `stride` bytes apart.
+/// The reverse: from_doubles (or from_doubles_rounded, `rounded_once`), through a packed run
+/// scattered `stride` bytes apart where the pixels are not packed.
 void from_doubles_strided(ElementType type, const double* from, std::size_t values, std::size_t pixels, void* to,
                           std::ptrdiff_t stride, bool rounded_once = false);
 

@@ -39,12 +39,10 @@ namespace {
 // scattered around them (a double at a time, range-checked, was 44% of a Fortran-ordered volume's
 // call into a C-ordered output: bench/RESULTS.md, issue 43, twelfth session).
 void load(ElementType type, const std::byte* p, std::ptrdiff_t stride, std::int64_t count, double* to) {
-  if (stride == static_cast<std::ptrdiff_t>(element_size(type))) return to_doubles(type, p, static_cast<std::size_t>(count), to);
   to_doubles_strided(type, p, stride, 1, static_cast<std::size_t>(count), to);
 }
 
 void store(ElementType type, const double* from, std::int64_t count, std::byte* p, std::ptrdiff_t stride) {
-  if (stride == static_cast<std::ptrdiff_t>(element_size(type))) return from_doubles(type, from, static_cast<std::size_t>(count), p);
   from_doubles_strided(type, from, 1, static_cast<std::size_t>(count), p, stride);
 }
 

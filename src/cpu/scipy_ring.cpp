@@ -103,23 +103,14 @@ bool maps_to_samples(const ScipyAxis& axis) {
   return std::all_of(axis.map.begin(), axis.map.end(), [](std::int64_t m) { return m >= 0; });
 }
 
-
 void read_row(const View& v, std::int64_t y, double* to) {
-  const std::size_t pixel = element_size(v.type) * static_cast<std::size_t>(v.channels);
-  const std::int64_t W = v.width();
-  const std::size_t n = static_cast<std::size_t>(W * v.channels);
-  if (v.stride[0] == static_cast<std::ptrdiff_t>(pixel)) return to_doubles(v.type, v.pixel(0, y), n, to);
-  to_doubles_strided(v.type, v.pixel(0, y), v.stride[0], static_cast<std::size_t>(v.channels), static_cast<std::size_t>(W), to);
+  to_doubles_strided(v.type, v.pixel(0, y), v.stride[0], static_cast<std::size_t>(v.channels),
+                     static_cast<std::size_t>(v.width()), to);
 }
 
 void write_row(const double* from, const View& v, std::int64_t y, bool round_once) {
-  const std::size_t pixel = element_size(v.type) * static_cast<std::size_t>(v.channels);
-  const std::int64_t W = v.width();
-  const std::size_t n = static_cast<std::size_t>(W * v.channels);
-  const auto convert = round_once ? from_doubles_rounded : from_doubles;
-  if (v.stride[0] == static_cast<std::ptrdiff_t>(pixel)) return convert(v.type, from, n, v.pixel(0, y));
-  from_doubles_strided(v.type, from, static_cast<std::size_t>(v.channels), static_cast<std::size_t>(W), v.pixel(0, y),
-                       v.stride[0], round_once);
+  from_doubles_strided(v.type, from, static_cast<std::size_t>(v.channels), static_cast<std::size_t>(v.width()),
+                       v.pixel(0, y), v.stride[0], round_once);
 }
 
 }  // namespace fastblur::cpu

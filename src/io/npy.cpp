@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/pixel_runs.hpp"
 #include "fastblur/error.hpp"
 
 namespace fastblur::io {
@@ -205,17 +206,18 @@ std::vector<std::byte> allocate_data(std::uint64_t bytes) {
 }
 
 // A Fortran-ordered array's data (`shape` in NumPy's order, its first axis varying fastest) laid
-// out in C order, element by element: out[((i0 n1) + i1) n2 + i2] = in[i0 + n0 (i1 + n1 i2)].
+// out in C order: out[((i0 n1) + i1) n2 + i2] = in[i0 + n0 (i1 + n1 i2)], each C row (i0, i1)
+// gathered from elements n0 n1 apart.
 std::vector<std::byte> fortran_to_c(const std::vector<std::int64_t>& shape, std::size_t element,
                                     const std::byte* in, std::uint64_t bytes) {
   std::vector<std::byte> out = allocate_data(bytes);
   std::int64_t n[3] = {1, 1, 1};
   for (std::size_t d = 0; d < shape.size(); ++d) n[d] = shape[d];
+  const auto step = static_cast<std::ptrdiff_t>(n[0] * n[1]) * static_cast<std::ptrdiff_t>(element);
   std::byte* to = out.data();
   for (std::int64_t i0 = 0; i0 < n[0]; ++i0)
-    for (std::int64_t i1 = 0; i1 < n[1]; ++i1)
-      for (std::int64_t i2 = 0; i2 < n[2]; ++i2, to += element)
-        std::memcpy(to, in + static_cast<std::size_t>(i0 + n[0] * (i1 + n[1] * i2)) * element, element);
+    for (std::int64_t i1 = 0; i1 < n[1]; ++i1, to += n[2] * static_cast<std::ptrdiff_t>(element))
+      core::gather_pixels(in + static_cast<std::size_t>(i0 + n[0] * i1) * element, step, element, n[2], to);
   return out;
 }
 

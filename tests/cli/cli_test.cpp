@@ -64,6 +64,17 @@ class Cli : public test::TempDirTest {
     spit(path(name), std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   }
 
+  // An array of random values of `t` and `shape`, written to `name`.
+  io::NpyArray random_npy(const std::string& name, ElementType t, std::vector<std::int64_t> shape, std::mt19937_64& rng) {
+    io::NpyArray a;
+    a.type = t;
+    a.shape = std::move(shape);
+    a.data.resize(static_cast<std::size_t>(a.element_count()) * element_size(t));
+    test::fill_random(a.view(), rng);
+    write_npy(name, a);
+    return a;
+  }
+
   io::Image random_image(ElementType t, int w, int h, int c) {
     io::Image im;
     im.width = w;
@@ -120,12 +131,7 @@ TEST_F(Cli, VersionAndHelp) {
 TEST_F(Cli, NpyMatchesTheLibraryForEveryDtypeAndAxisRule) {
   auto rng = test::rng_for_test();
   for (ElementType t : test::all_types()) {
-    io::NpyArray a;
-    a.type = t;
-    a.shape = {13, 17, 3};  // HxWxC
-    a.data.resize(13 * 17 * 3 * element_size(t));
-    test::fill_random(a.view(), rng);
-    write_npy("in.npy", a);
+    io::NpyArray a = random_npy("in.npy", t, {13, 17, 3}, rng);  // HxWxC
     const Result r = run(path("in.npy").string() + " " + path("out.npy").string() + " --sigma 2,1.5,0 --border wrap");
     // 'blur' is the subcommand: the line above lacks it on purpose and must fail as usage.
     EXPECT_EQ(r.code, 2);
@@ -144,12 +150,7 @@ TEST_F(Cli, NpyMatchesTheLibraryForEveryDtypeAndAxisRule) {
     EXPECT_EQ(got.data, want.data) << to_string(t);
   }
   // A trailing axis of 5 is not channels: a volume, as it always was (and so is a blurred one).
-  io::NpyArray v;
-  v.type = ElementType::f32;
-  v.shape = {6, 7, 5};
-  v.data.resize(6 * 7 * 5 * 4);
-  test::fill_random(v.view(), rng);
-  write_npy("vol.npy", v);
+  random_npy("vol.npy", ElementType::f32, {6, 7, 5}, rng);
   const Result vol = run("blur " + path("vol.npy").string() + " " + path("vol_out.npy").string() + " --sigma 2,1.5,0 --explain");
   ASSERT_EQ(vol.code, 0) << vol.err;
   EXPECT_NE(vol.out.find("axis z: sigma 2"), std::string::npos) << vol.out;
@@ -164,12 +165,7 @@ TEST_F(Cli, FortranOrderedNpyBlursAsItsArray) {
   // CLI blurs the array it holds - the output is the C-ordered file's, to the byte, with SciPy's
   // bits and with the exact engine.
   auto rng = test::rng_for_test();
-  io::NpyArray a;
-  a.type = ElementType::i16;
-  a.shape = {9, 14, 11};
-  a.data.resize(9 * 14 * 11 * 2);
-  test::fill_random(a.view(), rng);
-  write_npy("c.npy", a);
+  const io::NpyArray a = random_npy("c.npy", ElementType::i16, {9, 14, 11}, rng);
   std::string f(a.data.size(), '\0');
   for (std::int64_t i0 = 0; i0 < 9; ++i0)
     for (std::int64_t i1 = 0; i1 < 14; ++i1)
